@@ -1,0 +1,131 @@
+package fiatramp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+// CustomersAPI is the method set of CustomersService, for substituting a fake.
+type CustomersAPI interface {
+	AddWallet(ctx context.Context, req types.AddWalletRequest, opts ...RequestOption) (*types.Wallet, error)
+	GetBankAccount(ctx context.Context, customerID, bankID uuid.UUID, opts ...RequestOption) (*types.BankAccount, error)
+	ListBankAccounts(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.BankAccountPage, error)
+	BankAccounts(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) iter.Seq2[types.BankAccountListItem, error]
+}
+
+var _ CustomersAPI = (*CustomersService)(nil)
+
+// CustomersService manages a customer's crypto wallets and reads their bank
+// accounts (interface.md §4.6, §4.8, §4.9).
+type CustomersService struct{ client *Client }
+
+// AddWallet adds a crypto wallet address to a customer; wallets are the
+// deposit source of on-ramp transactions: POST /cms/api/v1/wallet/add
+// (interface.md §4.6).
+func (s *CustomersService) AddWallet(ctx context.Context, req types.AddWalletRequest, opts ...RequestOption) (*types.Wallet, error) {
+	if err := requireID("customer_id", req.CustomerID); err != nil {
+		return nil, err
+	}
+	if err := requireText("wallet_address", req.WalletAddress); err != nil {
+		return nil, err
+	}
+	out := new(types.Wallet)
+	return out, s.client.call(ctx, http.MethodPost, cmsBase+"/wallet/add", req, out, opts)
+}
+
+// GetBankAccount fetches one bank account of a customer:
+// GET /cms/api/v1/bank/{customer_id}/{bank_id} (interface.md §4.8).
+func (s *CustomersService) GetBankAccount(ctx context.Context, customerID, bankID uuid.UUID, opts ...RequestOption) (*types.BankAccount, error) {
+	if err := requireID("customer_id", customerID); err != nil {
+		return nil, err
+	}
+	if err := requireID("bank_id", bankID); err != nil {
+		return nil, err
+	}
+	out := new(types.BankAccount)
+	path := cmsBase + "/bank/" + customerID.String() + "/" + bankID.String()
+	return out, s.client.call(ctx, http.MethodGet, path, nil, out, opts)
+}
+
+// ListBankAccounts fetches the first page of a customer's bank accounts:
+// GET /cms/api/v1/bank/list/{customer_id} (interface.md §4.9). BankAccounts
+// walks every page.
+func (s *CustomersService) ListBankAccounts(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.BankAccountPage, error) {
+	if err := requireID("customer_id", customerID); err != nil {
+		return nil, err
+	}
+	out := new(types.BankAccountPage)
+	return out, s.client.call(ctx, http.MethodGet, bankListPath(customerID), nil, out, opts)
+}
+
+// ErrPagination reports a page link that the library refuses to follow: one
+// that leaves the base address, or one already visited.
+var ErrPagination = errors.New("fiatramp: bad pagination link")
+
+// BankAccounts yields every bank account of a customer, following each page's
+// next link (interface.md §4.9). It stops at the first error, which it
+// yields, at a page with no results, or when next is null. A next link that
+// leaves the base address (scheme, host or path) or repeats an earlier one is
+// not followed: it yields an error matching ErrPagination, since the
+// credentials must not go elsewhere and the listing would never end.
+func (s *CustomersService) BankAccounts(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) iter.Seq2[types.BankAccountListItem, error] {
+	opts = slices.Clone(opts)
+	return func(yield func(types.BankAccountListItem, error) bool) {
+		if err := requireID("customer_id", customerID); err != nil {
+			yield(types.BankAccountListItem{}, err)
+			return
+		}
+		cur, err := s.client.resolve(bankListPath(customerID))
+		seen := make(map[string]bool)
+		for err == nil {
+			seen[cur.String()] = true
+			page := new(types.BankAccountPage)
+			if err = s.client.send(ctx, http.MethodGet, cur, nil, page, opts); err != nil {
+				break
+			}
+			for _, item := range page.Results {
+				if !yield(item, nil) {
+					return
+				}
+			}
+			if page.Next == nil || *page.Next == "" || len(page.Results) == 0 {
+				return
+			}
+			cur, err = s.client.pageURL(cur, *page.Next)
+			if err == nil && seen[cur.String()] {
+				err = fmt.Errorf("%w: next link %q repeats an earlier page", ErrPagination, *page.Next)
+			}
+		}
+		yield(types.BankAccountListItem{}, err)
+	}
+}
+
+func bankListPath(customerID uuid.UUID) string {
+	return cmsBase + "/bank/list/" + customerID.String()
+}
+
+// pageURL resolves a pagination link against the current page and checks
+// that it stays under the base address, so the signed headers never travel
+// to another host.
+func (c *Client) pageURL(cur *url.URL, link string) (*url.URL, error) {
+	ref, err := url.Parse(link)
+	if err != nil {
+		return nil, fmt.Errorf("%w: next link %q: %v", ErrPagination, link, err)
+	}
+	u, base := cur.ResolveReference(ref), c.cfg.baseURL
+	if u.Scheme != base.Scheme || u.Host != base.Host || !strings.HasPrefix(u.Path, base.Path+"/") || u.User != nil {
+		return nil, fmt.Errorf("%w: next link %q leaves the base address %s", ErrPagination, link, base)
+	}
+	u.Fragment = ""
+	return u, nil
+}

@@ -1,0 +1,187 @@
+package fiatramp_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+func TestCustomersAddWallet(t *testing.T) {
+	h := newHarness(t)
+	h.expect(http.MethodPost, "/cms/api/v1/wallet/add",
+		`{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","wallet_address":"0xAbC<&>"}`,
+		http.StatusOK, ok(`{"id":"61c2517e-9fa0-4cbb-90d4-8d7f2e405167","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","wallet_address":"0xAbC<&>","wallet_status":"ACTIVE","failure_reason":null}`))
+	w, err := h.client.Customers.AddWallet(context.Background(), types.AddWalletRequest{CustomerID: customerID, WalletAddress: "0xAbC<&>"})
+	require.NoError(t, err)
+	assert.Equal(t, walletID, w.ID)
+	assert.Equal(t, types.WalletActive, w.WalletStatus)
+	assert.Nil(t, w.FailureReason)
+}
+
+func TestCustomersAddWalletFieldError(t *testing.T) {
+	h := newHarness(t)
+	h.mock.RegisterResponder(http.MethodPost, testBase+"/cms/api/v1/wallet/add",
+		httpmock.NewStringResponder(400, fail("Invalid request", "REQ_FIELD_MISSING", `{"wallet_address":["This field may not be blank."]}`)))
+	_, err := h.client.Customers.AddWallet(context.Background(), types.AddWalletRequest{CustomerID: customerID, WalletAddress: "x"})
+	require.ErrorIs(t, err, fiatramp.ErrFieldMissing)
+	var apiErr *fiatramp.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, map[string][]string{"wallet_address": {"This field may not be blank."}}, apiErr.FieldErrors)
+	assert.Equal(t, "REQ_FIELD_MISSING", apiErr.Code)
+}
+
+func TestCustomersGetBankAccount(t *testing.T) {
+	h := newHarness(t)
+	h.expect(http.MethodGet, "/cms/api/v1/bank/"+customerID.String()+"/"+bankID.String(), "", http.StatusOK,
+		ok(`{"id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","country":"IND",
+		"bank_account_type":"ACCOUNT_DETAILS","identifiers":{"account_number":"001122334455","ifsc":"ABCD0001234"},
+		"account_number":"001122334455","ifsc":"ABCD0001234","bank_account_status":"VERIFIED","beneficiary_name":"Asha Rao",
+		"bank_name":"Example Bank","failure_reason":null}`))
+	b, err := h.client.Customers.GetBankAccount(context.Background(), customerID, bankID)
+	require.NoError(t, err)
+	assert.Equal(t, bankID, b.ID)
+	assert.Equal(t, "IND", b.Country)
+	assert.Equal(t, types.BankAccountTypeAccountDetails, b.BankAccountType)
+	assert.Equal(t, "ABCD0001234", b.Identifiers.IFSC)
+	assert.Equal(t, types.BankAccountVerified, b.BankAccountStatus)
+	assert.Equal(t, "Asha Rao", b.BeneficiaryName)
+}
+
+func TestCustomersBankNotFound(t *testing.T) {
+	h := newHarness(t)
+	h.mock.RegisterResponder(http.MethodGet, testBase+"/cms/api/v1/bank/"+customerID.String()+"/"+bankID.String(),
+		httpmock.NewStringResponder(400, fail("Bank not found or access denied", "X", `{}`)))
+	_, err := h.client.Customers.GetBankAccount(context.Background(), customerID, bankID)
+	require.ErrorIs(t, err, fiatramp.ErrBankNotFound)
+	assert.NotErrorIs(t, err, fiatramp.ErrCustomerNotFound)
+}
+
+func bankItem(n int) string {
+	return fmt.Sprintf(`{"id":"%s","customer_id":"%s","account_number":"00%d","ifsc":"ABCD000%d","account_name":"Asha","vpa":null,"bank_account_type":"bank_account","bank_account_status":"VERIFIED","failure_reason":null}`,
+		uuid.NewSHA1(uuid.NameSpaceOID, []byte{byte(n)}), customerID, n, n)
+}
+
+func bankPage(count int, next string, items ...int) string {
+	s := `{"count":` + fmt.Sprint(count) + `,"next":` + next + `,"previous":null,"results":[`
+	for i, n := range items {
+		if i > 0 {
+			s += ","
+		}
+		s += bankItem(n)
+	}
+	return ok(s + "]}")
+}
+
+func TestCustomersListBankAccounts(t *testing.T) {
+	h := newHarness(t)
+	path := "/cms/api/v1/bank/list/" + customerID.String()
+	h.expect(http.MethodGet, path, "", http.StatusOK, bankPage(3, `"`+testBase+path+`?page=2"`, 1, 2))
+	page, err := h.client.Customers.ListBankAccounts(context.Background(), customerID)
+	require.NoError(t, err)
+	assert.Equal(t, 3, page.Count)
+	require.Len(t, page.Results, 2)
+	assert.Equal(t, "002", page.Results[1].AccountNumber)
+	assert.Equal(t, types.BankAccountTypeBankAccount, page.Results[0].BankAccountType)
+	require.NotNil(t, page.Next)
+	assert.Nil(t, page.Previous)
+}
+
+func collect(t *testing.T, c *fiatramp.Client) ([]string, error) {
+	t.Helper()
+	var got []string
+	for item, err := range c.Customers.BankAccounts(context.Background(), customerID) {
+		if err != nil {
+			return got, err
+		}
+		got = append(got, item.AccountNumber)
+	}
+	return got, nil
+}
+
+func TestCustomersBankAccountsIterator(t *testing.T) {
+	path := "/cms/api/v1/bank/list/" + customerID.String()
+	abs := testBase + path
+
+	t.Run("follows every page, query unsigned", func(t *testing.T) {
+		h := newHarness(t)
+		h.expect(http.MethodGet, path, "", 200, bankPage(5, `"`+abs+`?page=2"`, 1, 2))
+		// Query strings are not signed: page 2 and 3 are signed over "{}" too.
+		h.mock.RegisterResponderWithQuery(http.MethodGet, abs, "page=2", func(req *http.Request) (*http.Response, error) {
+			assertSigned(t, req, testNow.Unix(), "")
+			return httpmock.NewStringResponse(200, bankPage(5, `"?page=3"`, 3, 4)), nil
+		})
+		h.mock.RegisterResponderWithQuery(http.MethodGet, abs, "page=3", httpmock.NewStringResponder(200, bankPage(5, "null", 5)))
+		got, err := collect(t, h.client)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"001", "002", "003", "004", "005"}, got)
+		assert.Equal(t, 3, h.mock.GetTotalCallCount())
+	})
+	t.Run("stops when the caller breaks", func(t *testing.T) {
+		h := newHarness(t)
+		h.expect(http.MethodGet, path, "", 200, bankPage(4, `"`+abs+`?page=2"`, 1, 2))
+		for range h.client.Customers.BankAccounts(context.Background(), customerID) {
+			break
+		}
+		assert.Equal(t, 1, h.mock.GetTotalCallCount(), "no page fetched past the break")
+	})
+	t.Run("stops on an empty page", func(t *testing.T) {
+		h := newHarness(t)
+		h.expect(http.MethodGet, path, "", 200, bankPage(4, `"`+abs+`?page=2"`))
+		got, err := collect(t, h.client)
+		require.NoError(t, err)
+		assert.Empty(t, got)
+		assert.Equal(t, 1, h.mock.GetTotalCallCount())
+	})
+	t.Run("error on a later page", func(t *testing.T) {
+		h := newHarness(t)
+		h.expect(http.MethodGet, path, "", 200, bankPage(4, `"`+abs+`?page=2"`, 1))
+		h.mock.RegisterResponderWithQuery(http.MethodGet, abs, "page=2",
+			httpmock.NewStringResponder(500, `{"success":false,"message":"Internal Server Error.","err_code":"SYS_INTERNAL_ERROR","errors":"boom","data":null}`))
+		got, err := collect(t, h.client)
+		assert.Equal(t, []string{"001"}, got)
+		require.ErrorIs(t, err, fiatramp.ErrInternal)
+	})
+	for name, next := range map[string]string{
+		"another host":   "https://evil.example/gateway/cms/api/v1/bank/list/x?page=2",
+		"plain http":     "http://api.fiatramp.test/gateway" + path + "?page=2",
+		"outside prefix": testHost + "/other" + path + "?page=2",
+		"user info":      "https://u:p@api.fiatramp.test/gateway" + path,
+	} {
+		t.Run("refuses "+name, func(t *testing.T) {
+			h := newHarness(t)
+			h.expect(http.MethodGet, path, "", 200, bankPage(4, `"`+next+`"`, 1))
+			got, err := collect(t, h.client)
+			assert.Equal(t, []string{"001"}, got)
+			require.ErrorIs(t, err, fiatramp.ErrPagination)
+			assert.Equal(t, 1, h.mock.GetTotalCallCount(), "the foreign link is never requested")
+		})
+	}
+	t.Run("refuses a repeated link", func(t *testing.T) {
+		h := newHarness(t)
+		h.expect(http.MethodGet, path, "", 200, bankPage(4, `"`+abs+`?page=2"`, 1))
+		h.mock.RegisterResponderWithQuery(http.MethodGet, abs, "page=2", httpmock.NewStringResponder(200, bankPage(4, `"`+abs+`?page=2"`, 2)))
+		got, err := collect(t, h.client)
+		assert.Equal(t, []string{"001", "002"}, got)
+		require.ErrorIs(t, err, fiatramp.ErrPagination)
+		assert.Equal(t, 2, h.mock.GetTotalCallCount())
+	})
+	t.Run("nil customer", func(t *testing.T) {
+		h := newHarness(t)
+		n := 0
+		for _, err := range h.client.Customers.BankAccounts(context.Background(), uuid.Nil) {
+			require.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
+			n++
+		}
+		assert.Equal(t, 1, n, "the validation error is yielded once")
+		assert.Zero(t, h.mock.GetTotalCallCount())
+	})
+}

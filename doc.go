@@ -1,0 +1,16 @@
+// Package fiatramp is the Go client of the fiatramp fiat payout and payin
+// service: it pays fiat to a customer's bank account against a quotation that
+// locks an exchange rate, quotes payins over IMPS and UPI, and manages
+// customers' wallets, bank accounts and KYC.
+//
+// A Client holds one service value per area (Payouts, Payins, Customers,
+// KYC); every call takes a context first and returns typed results from
+// package types, whose money is decimal.Decimal and whose ids are uuid.UUID.
+// Every request is signed (see Sign and CanonicalizeJSON): the exact
+// canonical bytes that are signed are the bytes sent.
+//
+// Errors from the service are *APIError values; errors.Is matches them
+// against one sentinel per documented condition (ErrQuotationExpired,
+// ErrInsufficientBalance, ...). Bad input is refused before anything is sent
+// with a *ValidationError that names the field.
+package fiatramp

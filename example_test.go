@@ -1,0 +1,209 @@
+package fiatramp_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+// demoService answers a few routes with canned envelopes, standing in for
+// the service so that the examples run. It checks that every request is
+// signed over the body it carries.
+func demoService() *httptest.Server {
+	routes := map[string]string{
+		"POST /pos/api/v1/payout/initiate":                     ok(createdPayoutData),
+		"GET /pos/api/v1/payout/" + payoutID.String():          ok(fetchedPayoutData),
+		"POST /pis/api/v1/payin/quotation":                     ok(payinQuotationData),
+		"GET /cms/api/v1/bank/list/" + customerID.String():     bankPage(2, "null", 1, 2),
+		"GET /pos/api/v1/payout/balance":                       ok(`{"available_balance":{"USDT":"1500.25"}}`),
+		"POST /pos/api/v1/prefunded/payout/initiate":           fail("Insufficient prefunded balance", "BAD_REQUEST", `{}`),
+		"GET /cms/api/v1/kyc/configuration/" + bankID.String(): fail("Customer not found or access denied", "BAD_REQUEST", `{}`),
+	}
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := routes[r.Method+" "+r.URL.Path]
+		switch {
+		case body == "":
+			http.NotFound(w, r)
+		case strings.Contains(body, `"status":false`):
+			w.WriteHeader(http.StatusBadRequest)
+		case r.Method == http.MethodPost:
+			w.WriteHeader(http.StatusCreated)
+		}
+		_, _ = w.Write([]byte(body))
+	}))
+}
+
+func ExampleNew() {
+	client, err := fiatramp.New("my-api-key", "my-api-secret",
+		fiatramp.WithBaseURL("https://sandbox.fiatramp.example"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(client) // the secret is never printed
+	// Output: fiatramp.Client{baseURL: https://sandbox.fiatramp.example, apiKey: ****-key, apiSecret: [redacted]}
+}
+
+func ExamplePayoutsService_Create() {
+	srv := demoService()
+	defer srv.Close()
+	client, err := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	payout, err := client.Payouts.Create(context.Background(), types.CreatePayoutRequest{
+		QuotationID:       uuid.MustParse("2d8e1d3a-5b6c-4e77-9c90-4f3b8a0c1d23"),
+		CustomerID:        uuid.MustParse("0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01"),
+		ExchangeOrderID:   "ord-9",
+		ClientReferenceID: "ref-2026-0001",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(payout.Status, payout.SendingAmount, payout.Asset, "->", payout.ReceivingAmount, payout.Fiat)
+	// Output: PROCESSING 1000.000001 USDT -> 88123.45 INR
+}
+
+func ExamplePayoutsService_Get() {
+	srv := demoService()
+	defer srv.Close()
+	client, _ := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
+
+	payout, err := client.Payouts.Get(context.Background(), uuid.MustParse("3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if payout.Status == types.PayoutSuccess && payout.UTR != nil {
+		fmt.Println("paid, bank reference", *payout.UTR)
+	}
+	// Output: paid, bank reference UTR123456789
+}
+
+func ExamplePayinsService_CreateQuotation() {
+	srv := demoService()
+	defer srv.Close()
+	client, _ := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
+
+	q, err := client.Payins.CreateQuotation(context.Background(), types.CreatePayinQuotationRequest{
+		Asset:         "USDT", // sent as "usdt"
+		Fiat:          "INR",
+		SendingAmount: decimal.RequireFromString("2500.01"), // sent as the string "2500.01"
+		CustomerID:    uuid.MustParse("0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01"),
+		BankID:        uuid.MustParse("1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12"), // a vpa account for UPI
+		PaymentMethod: types.PaymentMethodUPI,
+		RiskParameters: types.RiskParameters{
+			IPAddress: "203.0.113.7",
+			DeviceID:  "dev-42",
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("pay to", q.DepositInstructions.AccountNumber, q.DepositInstructions.IFSC, "before", q.ExpiryTime.Format("15:04:05 MST"))
+	// Output: pay to 001122334455 ABCD0001234 before 07:36:24 UTC
+}
+
+func ExampleCustomersService_BankAccounts() {
+	srv := demoService()
+	defer srv.Close()
+	client, _ := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
+
+	customerID := uuid.MustParse("0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01")
+	for account, err := range client.Customers.BankAccounts(context.Background(), customerID) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(account.AccountNumber, account.IFSC, account.BankAccountStatus)
+	}
+	// Output:
+	// 001 ABCD0001 VERIFIED
+	// 002 ABCD0002 VERIFIED
+}
+
+func ExampleAPIError() {
+	srv := demoService()
+	defer srv.Close()
+	client, _ := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
+
+	_, err := client.Payouts.CreatePrefunded(context.Background(), types.CreatePrefundedPayoutRequest{
+		QuotationID: uuid.MustParse("2d8e1d3a-5b6c-4e77-9c90-4f3b8a0c1d23"),
+		Customer: types.PrefundedCustomer{
+			Sender:   types.CustomerRef{ID: uuid.MustParse("4fa03f5c-7d8e-4a99-9eb2-6b5d0c2e3f45")},
+			Receiver: types.CustomerRef{ID: uuid.MustParse("0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01")},
+		},
+	})
+	switch {
+	case errors.Is(err, fiatramp.ErrInsufficientBalance):
+		fmt.Println("top up the prefunded wallet, then retry")
+	case errors.Is(err, fiatramp.ErrQuotationExpired):
+		fmt.Println("ask for a new quotation")
+	case err != nil:
+		log.Fatal(err)
+	}
+	var apiErr *fiatramp.APIError
+	if errors.As(err, &apiErr) {
+		fmt.Println(apiErr.StatusCode, apiErr.Message)
+	}
+	// Output:
+	// top up the prefunded wallet, then retry
+	// 400 Insufficient prefunded balance
+}
+
+func ExampleValidationError() {
+	client, _ := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL("https://sandbox.fiatramp.example"))
+
+	_, err := client.Payins.CreateQuotation(context.Background(), types.CreatePayinQuotationRequest{
+		Asset: "usdt", Fiat: "inr", SendingAmount: decimal.Zero,
+	})
+	var ve *fiatramp.ValidationError
+	if errors.As(err, &ve) {
+		fmt.Println(ve.Field, errors.Is(err, fiatramp.ErrInvalidRequest))
+	}
+	// Output: sending_amount true
+}
+
+func ExampleClient_Do() {
+	srv := demoService()
+	defer srv.Close()
+	client, _ := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
+
+	// The prefunded balance operation is not typed yet; Do signs and decodes
+	// it like any other call.
+	var balance struct {
+		AvailableBalance map[string]decimal.Decimal `json:"available_balance"`
+	}
+	if err := client.Do(context.Background(), http.MethodGet, "/pos/api/v1/payout/balance", nil, &balance); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(balance.AvailableBalance["USDT"])
+	// Output: 1500.25
+}
+
+func ExampleCanonicalizeJSON() {
+	canonical, err := fiatramp.CanonicalizeJSON([]byte(`{"b": 1.50, "a": "café <&>", "c": [1E2, 10]}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(string(canonical))
+	// Output: {"a":"caf\u00e9 <&>","b":1.5,"c":[100.0,10]}
+}
+
+func ExampleSign() {
+	body, _ := fiatramp.Canonicalize(map[string]string{"payout_id": "3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34"})
+	signature := fiatramp.Sign("my-api-key", "my-api-secret", 1767225600, body)
+	fmt.Println(string(body))
+	fmt.Println(signature)
+	// Output:
+	// {"payout_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34"}
+	// S6rhB9M9dz8FMoLxcoYvJ89/sESTXMf9trTpA0l/ZpI=
+}

@@ -1,0 +1,60 @@
+package fiatramp
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/google/uuid"
+
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+// PayinsAPI is the method set of PayinsService, for substituting a fake.
+type PayinsAPI interface {
+	CreateQuotation(ctx context.Context, req types.CreatePayinQuotationRequest, opts ...RequestOption) (*types.PayinQuotation, error)
+	GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayinQuotation, error)
+}
+
+var _ PayinsAPI = (*PayinsService)(nil)
+
+// PayinsService quotes payins: a customer pays fiat over IMPS or UPI from a
+// verified bank account at a locked rate (interface.md §4.11–4.12).
+type PayinsService struct{ client *Client }
+
+// CreateQuotation locks an exchange rate and returns deposit instructions and
+// an expiry time: POST /pis/api/v1/payin/quotation (interface.md §4.11).
+// Asset and fiat are sent in lower case and the amount as a decimal string.
+// BankID must name a bank account of type bank_account for IMPS and of type
+// vpa for UPI.
+func (s *PayinsService) CreateQuotation(ctx context.Context, req types.CreatePayinQuotationRequest, opts ...RequestOption) (*types.PayinQuotation, error) {
+	if err := requireText("asset", req.Asset); err != nil {
+		return nil, err
+	}
+	if err := requireText("fiat", req.Fiat); err != nil {
+		return nil, err
+	}
+	if !req.SendingAmount.IsPositive() {
+		return nil, invalid("sending_amount", "must be greater than zero, got "+req.SendingAmount.String())
+	}
+	if err := requireID("customer_id", req.CustomerID); err != nil {
+		return nil, err
+	}
+	if err := requireID("bank_id", req.BankID); err != nil {
+		return nil, err
+	}
+	if !req.PaymentMethod.IsKnown() {
+		return nil, invalid("payment_method", "want IMPS or UPI, got "+quote(string(req.PaymentMethod)))
+	}
+	out := new(types.PayinQuotation)
+	return out, s.client.call(ctx, http.MethodPost, pisBase+"/payin/quotation", req, out, opts)
+}
+
+// GetQuotation fetches a payin quotation with its order id and status:
+// GET /pis/api/v1/payin/quotation/{quotation_id} (interface.md §4.12).
+func (s *PayinsService) GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayinQuotation, error) {
+	if err := requireID("quotation_id", quotationID); err != nil {
+		return nil, err
+	}
+	out := new(types.PayinQuotation)
+	return out, s.client.call(ctx, http.MethodGet, pisBase+"/payin/quotation/"+quotationID.String(), nil, out, opts)
+}

@@ -1,0 +1,96 @@
+package fiatramp_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/shopspring/decimal"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+const payinQuotationData = `{
+  "id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01",
+  "bank_id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","asset":"USDT","fiat":"INR","payment_method":"UPI",
+  "sending_amount":2500.01,"rate":91.25,"receiving_amount":27.39,
+  "fees":{"client_fee_fiat":0,"client_fee_crypto":0,"service_fee":0.5,"pg_fee":0,"client_gst_fiat":0,
+          "client_gst_crypto":0,"service_gst":0.09,"pg_gst":0,"tds":0,"gross_effective_exchange_rate":91.3},
+  "deposit_instructions":{"account_number":"001122334455","ifsc":"ABCD0001234","account_name":"Fiatramp Escrow"},
+  "deep_link":"upi://pay?pa=escrow@bank","ios_checkout_link":"https://pay.example/ios/abc",
+  "created_at":"2025-03-08T07:31:24.770179Z","expiry_time":"2025-03-08T07:36:24.770179Z"}`
+
+func TestPayinsCreateQuotation(t *testing.T) {
+	h := newHarness(t)
+	h.expect(http.MethodPost, "/pis/api/v1/payin/quotation",
+		`{"asset":"usdt","bank_id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","fiat":"inr","payment_method":"UPI","risk_parameters":{"device_id":"dev-42","ip_address":"203.0.113.7","law_enforcement_agency_report":false,"suspicious_activity_report":false},"sending_amount":"2500.01"}`,
+		http.StatusOK, ok(payinQuotationData))
+
+	q, err := h.client.Payins.CreateQuotation(context.Background(), types.CreatePayinQuotationRequest{
+		Asset: "USDT", Fiat: "INR", SendingAmount: decimal.RequireFromString("2500.010"),
+		CustomerID: customerID, BankID: bankID, PaymentMethod: types.PaymentMethodUPI,
+		RiskParameters: types.RiskParameters{IPAddress: "203.0.113.7", DeviceID: "dev-42"},
+	})
+	require.NoError(t, err)
+	assert.Equal(t, payinQuotation, q.ID)
+	assert.Equal(t, "2500.01", q.SendingAmount.String())
+	assert.Equal(t, "ABCD0001234", q.DepositInstructions.IFSC)
+	assert.Equal(t, "upi://pay?pa=escrow@bank", q.DeepLink)
+	assert.Equal(t, "https://pay.example/ios/abc", q.IOSCheckoutLink)
+	assert.Equal(t, 5*60.0, q.ExpiryTime.Sub(q.CreatedAt).Seconds())
+	assert.False(t, q.Expired(q.ExpiryTime.Add(-1)))
+	assert.True(t, q.Expired(q.ExpiryTime))
+}
+
+func TestPayinsGetQuotation(t *testing.T) {
+	data := payinQuotationData[:len(payinQuotationData)-1] + `,"order_id":"61c2517e-9fa0-4cbb-90d4-8d7f2e405167","status":"PROCESSING"}`
+	h := newHarness(t)
+	h.expect(http.MethodGet, "/pis/api/v1/payin/quotation/"+payinQuotation.String(), "", http.StatusOK, ok(data))
+	q, err := h.client.Payins.GetQuotation(context.Background(), payinQuotation)
+	require.NoError(t, err)
+	assert.Equal(t, walletID, q.OrderID)
+	assert.Equal(t, types.QuotationProcessing, q.Status)
+}
+
+// TestPayinsErrors sends each refusal of §7.4 and the fetch errors of §7.3.
+func TestPayinsErrors(t *testing.T) {
+	cases := []struct {
+		status  int
+		message string
+		want    error
+	}{
+		{400, "Customer is unverified", fiatramp.ErrCustomerUnverified},
+		{400, "Bank account is unverified", fiatramp.ErrBankUnverified},
+		{400, "Onramp is disabled", fiatramp.ErrOnrampDisabled},
+		{400, "Entered amount is less than minimum transaction amount", fiatramp.ErrAmountBelowMinimum},
+		{400, "Entered amount exceeds maximum transaction amount", fiatramp.ErrAmountAboveMaximum},
+		{400, "AML SCREENING FAILED", fiatramp.ErrAMLScreeningFailed},
+		{400, "EDD required", fiatramp.ErrEDDRequired},
+		{400, "Daily onramp limit exhausted", fiatramp.ErrDailyLimitExhausted},
+		{500, "Internal Server Error", fiatramp.ErrInternal},
+		{503, "Service unavailable", fiatramp.ErrUnavailable},
+	}
+	req := types.CreatePayinQuotationRequest{Asset: "usdt", Fiat: "inr", SendingAmount: decimal.NewFromInt(3000),
+		CustomerID: customerID, BankID: bankID, PaymentMethod: types.PaymentMethodIMPS}
+	for _, tc := range cases {
+		t.Run(tc.message, func(t *testing.T) {
+			h := newHarness(t)
+			h.mock.RegisterResponder(http.MethodPost, testBase+"/pis/api/v1/payin/quotation",
+				httpmock.NewStringResponder(tc.status, fail(tc.message, "X", `{}`)))
+			q, err := h.client.Payins.CreateQuotation(context.Background(), req)
+			assert.Nil(t, q)
+			require.ErrorIs(t, err, tc.want)
+		})
+	}
+	for _, msg := range []string{"Quotation ID is required.", "Quotation ID is invalid"} {
+		h := newHarness(t)
+		h.mock.RegisterResponder(http.MethodGet, testBase+"/pis/api/v1/payin/quotation/"+payinQuotation.String(),
+			httpmock.NewStringResponder(400, fail(msg, "REQ_FIELD_MISSING", `{}`)))
+		_, err := h.client.Payins.GetQuotation(context.Background(), payinQuotation)
+		require.ErrorIs(t, err, fiatramp.ErrQuotationIDInvalid, msg)
+	}
+}
