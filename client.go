@@ -351,6 +351,16 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any, opt
 	return c.call(ctx, method, path, body, out, opts)
 }
 
+// call sends one operation and returns its decoded data: a result only
+// when there is no error, never both.
+func call[T any](ctx context.Context, c *Client, method, path string, body any, opts []RequestOption) (*T, error) {
+	out := new(T)
+	if err := c.call(ctx, method, path, body, out, opts); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // call is the one request path of every operation.
 func (c *Client) call(ctx context.Context, method, path string, body, out any, opts []RequestOption) error {
 	u, err := c.resolve(path)
@@ -485,4 +495,10 @@ func (c *Client) log(ctx context.Context, method, path string, status int, start
 		attrs = append(attrs, slog.String("error", err.Error()))
 	}
 	c.cfg.logger.LogAttrs(ctx, slog.LevelDebug, "fiatramp request", attrs...)
+}
+
+// oversizedResponse refuses a body larger than maxResponseBytes.
+func oversizedResponse(statusCode int, head []byte) error {
+	problem := fmt.Sprintf("response body exceeds %d bytes", maxResponseBytes)
+	return buildAPIError(statusCode, head, nil, problem, nil, nil)
 }

@@ -39,8 +39,7 @@ func (s *CustomersService) AddWallet(ctx context.Context, req types.AddWalletReq
 	if err := requireText("wallet_address", req.WalletAddress); err != nil {
 		return nil, err
 	}
-	out := new(types.Wallet)
-	return out, s.client.call(ctx, http.MethodPost, cmsBase+"/wallet/add", req, out, opts)
+	return call[types.Wallet](ctx, s.client, http.MethodPost, cmsBase+"/wallet/add", req, opts)
 }
 
 // GetBankAccount fetches one bank account of a customer:
@@ -52,9 +51,8 @@ func (s *CustomersService) GetBankAccount(ctx context.Context, customerID, bankI
 	if err := requireID("bank_id", bankID); err != nil {
 		return nil, err
 	}
-	out := new(types.BankAccount)
 	path := cmsBase + "/bank/" + customerID.String() + "/" + bankID.String()
-	return out, s.client.call(ctx, http.MethodGet, path, nil, out, opts)
+	return call[types.BankAccount](ctx, s.client, http.MethodGet, path, nil, opts)
 }
 
 // ListBankAccounts fetches the first page of a customer's bank accounts:
@@ -64,8 +62,7 @@ func (s *CustomersService) ListBankAccounts(ctx context.Context, customerID uuid
 	if err := requireID("customer_id", customerID); err != nil {
 		return nil, err
 	}
-	out := new(types.BankAccountPage)
-	return out, s.client.call(ctx, http.MethodGet, bankListPath(customerID), nil, out, opts)
+	return call[types.BankAccountPage](ctx, s.client, http.MethodGet, bankListPath(customerID), nil, opts)
 }
 
 // ErrPagination reports a page link that the library refuses to follow: one

@@ -28,8 +28,7 @@ func (s *KYCService) GetConfiguration(ctx context.Context, customerID uuid.UUID,
 	if err := requireID("customer_id", customerID); err != nil {
 		return nil, err
 	}
-	out := new(types.KYCConfiguration)
-	return out, s.client.call(ctx, http.MethodGet, cmsBase+"/kyc/configuration/"+customerID.String(), nil, out, opts)
+	return call[types.KYCConfiguration](ctx, s.client, http.MethodGet, cmsBase+"/kyc/configuration/"+customerID.String(), nil, opts)
 }
 
 // SimulateStatus sets a customer's KYC status, in the sandbox only:
@@ -46,6 +45,5 @@ func (s *KYCService) SimulateStatus(ctx context.Context, customerID uuid.UUID, s
 		CustomerID uuid.UUID       `json:"customer_id"`
 		KYCStatus  types.KYCStatus `json:"kyc_status"`
 	}{customerID, status}
-	out := new(types.KYCStatusSimulation)
-	return out, s.client.call(ctx, http.MethodPatch, cmsBase+"/kyc/mock-kyc-status", body, out, opts)
+	return call[types.KYCStatusSimulation](ctx, s.client, http.MethodPatch, cmsBase+"/kyc/mock-kyc-status", body, opts)
 }

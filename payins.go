@@ -45,8 +45,7 @@ func (s *PayinsService) CreateQuotation(ctx context.Context, req types.CreatePay
 	if !req.PaymentMethod.IsKnown() {
 		return nil, invalid("payment_method", "want IMPS or UPI, got "+quote(string(req.PaymentMethod)))
 	}
-	out := new(types.PayinQuotation)
-	return out, s.client.call(ctx, http.MethodPost, pisBase+"/payin/quotation", req, out, opts)
+	return call[types.PayinQuotation](ctx, s.client, http.MethodPost, pisBase+"/payin/quotation", req, opts)
 }
 
 // GetQuotation fetches a payin quotation with its order id and status:
@@ -55,6 +54,5 @@ func (s *PayinsService) GetQuotation(ctx context.Context, quotationID uuid.UUID,
 	if err := requireID("quotation_id", quotationID); err != nil {
 		return nil, err
 	}
-	out := new(types.PayinQuotation)
-	return out, s.client.call(ctx, http.MethodGet, pisBase+"/payin/quotation/"+quotationID.String(), nil, out, opts)
+	return call[types.PayinQuotation](ctx, s.client, http.MethodGet, pisBase+"/payin/quotation/"+quotationID.String(), nil, opts)
 }

@@ -27,11 +27,11 @@ const payinQuotationData = `{
 func TestPayinsCreateQuotation(t *testing.T) {
 	h := newHarness(t)
 	h.expect(http.MethodPost, "/pis/api/v1/payin/quotation",
-		`{"asset":"usdt","bank_id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","fiat":"inr","payment_method":"UPI","risk_parameters":{"device_id":"dev-42","ip_address":"203.0.113.7","law_enforcement_agency_report":false,"suspicious_activity_report":false},"sending_amount":"2500.01"}`,
+		`{"asset":"usdt","bank_id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","fiat":"inr","payment_method":"UPI","risk_parameters":{"device_id":"dev-42","ip_address":"203.0.113.7","law_enforcement_agency_report":false,"suspicious_activity_report":false},"sending_amount":"2500.010"}`,
 		http.StatusOK, ok(payinQuotationData))
 
 	q, err := h.client.Payins.CreateQuotation(context.Background(), types.CreatePayinQuotationRequest{
-		Asset: "USDT", Fiat: "INR", SendingAmount: decimal.RequireFromString("2500.010"),
+		Asset: "USDT", Fiat: "INR", SendingAmount: decimal.RequireFromString("2500.010"), // sent with its own digits
 		CustomerID: customerID, BankID: bankID, PaymentMethod: types.PaymentMethodUPI,
 		RiskParameters: types.RiskParameters{IPAddress: "203.0.113.7", DeviceID: "dev-42"},
 	})

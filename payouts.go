@@ -34,8 +34,7 @@ func (s *PayoutsService) Create(ctx context.Context, req types.CreatePayoutReque
 	if err := requireID("customer_id", req.CustomerID); err != nil {
 		return nil, err
 	}
-	out := new(types.Payout)
-	return out, s.client.call(ctx, http.MethodPost, posBase+"/payout/initiate", req, out, opts)
+	return call[types.Payout](ctx, s.client, http.MethodPost, posBase+"/payout/initiate", req, opts)
 }
 
 // CreatePrefunded creates a payout funded from the organization's prefunded
@@ -52,8 +51,7 @@ func (s *PayoutsService) CreatePrefunded(ctx context.Context, req types.CreatePr
 	if err := requireID("customer.receiver.id", req.Customer.Receiver.ID); err != nil {
 		return nil, err
 	}
-	out := new(types.PrefundedPayout)
-	return out, s.client.call(ctx, http.MethodPost, posBase+"/prefunded/payout/initiate", req, out, opts)
+	return call[types.PrefundedPayout](ctx, s.client, http.MethodPost, posBase+"/prefunded/payout/initiate", req, opts)
 }
 
 // CreateRemittance creates a remittance payout: POST to the remittance payout
@@ -70,8 +68,7 @@ func (s *PayoutsService) CreateRemittance(ctx context.Context, req types.CreateR
 	if err := requireID("remitter_id", req.RemitterID); err != nil {
 		return nil, err
 	}
-	out := new(types.RemittancePayout)
-	return out, s.client.call(ctx, http.MethodPost, s.client.cfg.remittancePath, req, out, opts)
+	return call[types.RemittancePayout](ctx, s.client, http.MethodPost, s.client.cfg.remittancePath, req, opts)
 }
 
 // Get fetches a payout: GET /pos/api/v1/payout/{payout_id} (interface.md §4.4).
@@ -79,8 +76,7 @@ func (s *PayoutsService) Get(ctx context.Context, payoutID uuid.UUID, opts ...Re
 	if err := requireID("payout_id", payoutID); err != nil {
 		return nil, err
 	}
-	out := new(types.Payout)
-	return out, s.client.call(ctx, http.MethodGet, posBase+"/payout/"+payoutID.String(), nil, out, opts)
+	return call[types.Payout](ctx, s.client, http.MethodGet, posBase+"/payout/"+payoutID.String(), nil, opts)
 }
 
 // SimulateStatus moves a PROCESSING payout to status, in the sandbox only:
@@ -97,6 +93,5 @@ func (s *PayoutsService) SimulateStatus(ctx context.Context, payoutID uuid.UUID,
 		PayoutID     uuid.UUID          `json:"payout_id"`
 		PayoutStatus types.PayoutStatus `json:"payout_status"`
 	}{payoutID, status}
-	out := new(types.PayoutStatusSimulation)
-	return out, s.client.call(ctx, http.MethodPatch, posBase+"/payout/mock-payout-status", body, out, opts)
+	return call[types.PayoutStatusSimulation](ctx, s.client, http.MethodPatch, posBase+"/payout/mock-payout-status", body, opts)
 }

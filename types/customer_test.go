@@ -1,0 +1,119 @@
+package types_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+func TestWallet(t *testing.T) {
+	body := `{"id":"5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b","customer_id":"9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d","wallet_address":"0x52908400098527886E0F7030069857D2E4169EE7","wallet_status":"ACTIVE","failure_reason":null}`
+	var w types.Wallet
+	require.NoError(t, json.Unmarshal([]byte(body), &w))
+	require.Equal(t, types.Wallet{
+		ID:            idWallet,
+		CustomerID:    idCustomer,
+		WalletAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
+		WalletStatus:  types.WalletActive,
+		FailureReason: nil,
+		Raw:           json.RawMessage(body),
+	}, w)
+
+	require.NoError(t, json.Unmarshal([]byte(`{"wallet_status":"BLOCKED","failure_reason":"sanctioned address"}`), &w))
+	require.Equal(t, types.WalletStatus("BLOCKED"), w.WalletStatus)
+	require.False(t, w.WalletStatus.IsKnown())
+	require.Equal(t, strPtr("sanctioned address"), w.FailureReason)
+	require.Equal(t, uuid.Nil, w.ID, "a second decode replaces the whole value")
+}
+
+func TestBankAccountFetchOne(t *testing.T) {
+	body := `{
+	  "id": "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",
+	  "customer_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+	  "country": "IND",
+	  "bank_account_type": "ACCOUNT_DETAILS",
+	  "identifiers": {"account_number": "50100123456789", "ifsc": "HDFC0001234"},
+	  "account_number": "50100123456789",
+	  "ifsc": "HDFC0001234",
+	  "bank_account_status": "VERIFIED",
+	  "beneficiary_name": "ASHA RAO",
+	  "bank_name": "HDFC BANK",
+	  "failure_reason": null
+	}`
+	var b types.BankAccount
+	require.NoError(t, json.Unmarshal([]byte(body), &b))
+	require.Equal(t, types.BankAccount{
+		ID:                idBank,
+		CustomerID:        idCustomer,
+		Country:           "IND",
+		BankAccountType:   types.BankAccountTypeAccountDetails,
+		Identifiers:       types.BankIdentifiers{AccountNumber: "50100123456789", IFSC: "HDFC0001234"},
+		AccountNumber:     "50100123456789",
+		IFSC:              "HDFC0001234",
+		BankAccountStatus: types.BankAccountVerified,
+		BeneficiaryName:   "ASHA RAO",
+		BankName:          "HDFC BANK",
+		FailureReason:     nil,
+		Raw:               json.RawMessage(body),
+	}, b)
+}
+
+// bankPageJSON is the data of fetch bank accounts (interface.md 4.9): one
+// IMPS account with a null vpa, one UPI account with a null account number.
+const bankPageJSON = `{
+  "count": 5,
+  "next": "https://sandbox.example.com/cms/api/v1/bank/list/9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d?page=3",
+  "previous": "https://sandbox.example.com/cms/api/v1/bank/list/9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d?page=1",
+  "results": [
+    {"id": "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b", "customer_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d", "account_number": "50100123456789", "ifsc": "HDFC0001234", "account_name": "ASHA RAO", "vpa": null, "bank_account_type": "bank_account", "bank_account_status": "VERIFIED", "failure_reason": null},
+    {"id": "2a3b4c5d-6e7f-4809-9a1b-2c3d4e5f6a7b", "customer_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d", "account_number": null, "ifsc": null, "account_name": "ASHA RAO", "vpa": "asha@okhdfc", "bank_account_type": "vpa", "bank_account_status": "FAILED", "failure_reason": "Name mismatch"}
+  ]
+}`
+
+func TestBankAccountPage(t *testing.T) {
+	var p types.BankAccountPage
+	require.NoError(t, json.Unmarshal([]byte(bankPageJSON), &p))
+	require.Equal(t, 5, p.Count)
+	require.Equal(t, strPtr("https://sandbox.example.com/cms/api/v1/bank/list/9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d?page=3"), p.Next)
+	require.Equal(t, strPtr("https://sandbox.example.com/cms/api/v1/bank/list/9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d?page=1"), p.Previous)
+	require.Len(t, p.Results, 2)
+	require.Equal(t, types.BankAccountListItem{
+		ID:                idBank,
+		CustomerID:        idCustomer,
+		AccountNumber:     "50100123456789",
+		IFSC:              "HDFC0001234",
+		AccountName:       "ASHA RAO",
+		VPA:               "",
+		BankAccountType:   types.BankAccountTypeBankAccount,
+		BankAccountStatus: types.BankAccountVerified,
+		FailureReason:     nil,
+		Raw:               json.RawMessage(`{"id": "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b", "customer_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d", "account_number": "50100123456789", "ifsc": "HDFC0001234", "account_name": "ASHA RAO", "vpa": null, "bank_account_type": "bank_account", "bank_account_status": "VERIFIED", "failure_reason": null}`),
+	}, p.Results[0])
+	require.Equal(t, types.BankAccountListItem{
+		ID:                idReceiver,
+		CustomerID:        idCustomer,
+		AccountNumber:     "",
+		IFSC:              "",
+		AccountName:       "ASHA RAO",
+		VPA:               "asha@okhdfc",
+		BankAccountType:   types.BankAccountTypeVPA,
+		BankAccountStatus: types.BankAccountFailed,
+		FailureReason:     strPtr("Name mismatch"),
+		Raw:               json.RawMessage(`{"id": "2a3b4c5d-6e7f-4809-9a1b-2c3d4e5f6a7b", "customer_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d", "account_number": null, "ifsc": null, "account_name": "ASHA RAO", "vpa": "asha@okhdfc", "bank_account_type": "vpa", "bank_account_status": "FAILED", "failure_reason": "Name mismatch"}`),
+	}, p.Results[1])
+	require.Equal(t, bankPageJSON, string(p.Raw))
+}
+
+func TestBankAccountPageLastPage(t *testing.T) {
+	var p types.BankAccountPage
+	require.NoError(t, json.Unmarshal([]byte(`{"count":0,"next":null,"previous":null,"results":[]}`), &p))
+	require.Equal(t, 0, p.Count)
+	require.Nil(t, p.Next)
+	require.Nil(t, p.Previous)
+	require.NotNil(t, p.Results)
+	require.Empty(t, p.Results)
+}

@@ -1,0 +1,40 @@
+// Package types holds the request and response shapes of the fiatramp
+// service, and its enums.
+//
+// Every type names the section of the interface document (interface.md) it
+// follows. The conventions are the same throughout:
+//
+//   - Identifiers are [uuid.UUID]; an absent, null or empty id decodes as
+//     [uuid.Nil]. Ids the interface document marks nullable are *uuid.UUID.
+//   - Money, rates and fees are [decimal.Decimal], decoded exactly (never via
+//     float64, never rounded) from a JSON number or from a decimal string.
+//     JSON null and the empty string leave the zero value. Any other value
+//     (an object, an array, a boolean, a string that is not a decimal) is a
+//     decode error.
+//   - Timestamps are [time.Time], decoded from RFC 3339 strings with or
+//     without fractional seconds (the service sends both
+//     2025-03-08T07:31:24.770179Z and 2025-02-11T01:30:08.000Z), with `Z` or a
+//     numeric offset. A timestamp with no zone at all is taken as UTC.
+//     Digits beyond nanoseconds are dropped. null, "" and an absent field
+//     leave the zero time; anything else is a decode error naming the field.
+//   - Strings the interface document marks nullable are *string; null decodes
+//     as nil.
+//   - Enums are string types. A value the interface document does not list
+//     still decodes and keeps its text; IsKnown tells the two apart.
+//   - Every response type that is the `data` payload of an endpoint (and
+//     [BankAccountListItem]) keeps a copy of the exact JSON it was decoded
+//     from in its Raw field, so a field this package does not type is never
+//     lost.
+//   - A wrong-typed value is a decode error (a *json.UnmarshalTypeError naming
+//     the type and the field), never a panic. On error the destination is
+//     left unchanged.
+//   - Object keys match exactly (case-sensitively, unlike encoding/json's
+//     default); when a key repeats, the last one wins. Unknown keys are
+//     ignored (and kept in Raw).
+//   - Request types encode, through their MarshalJSON methods, the exact wire
+//     body of interface.md section 4. They do no validation; the root package
+//     validates before sending.
+//
+// A response type decoded from JSON null is left unchanged, as encoding/json
+// does for its own types.
+package types

@@ -1,0 +1,232 @@
+package types
+
+// PayoutStatus is the status of a payout (interface.md section 3.1). A value
+// the interface document does not list decodes unchanged; see IsKnown.
+type PayoutStatus string
+
+// Payout status values (interface.md section 3.1).
+const (
+	// PayoutProcessing is the status of a newly created payout (interface.md
+	// section 3.1).
+	PayoutProcessing PayoutStatus = "PROCESSING"
+	// PayoutSuccess means the bank has paid; utr is set (interface.md section
+	// 3.1).
+	PayoutSuccess PayoutStatus = "SUCCESS"
+	// PayoutFailed means the payout failed; failure_reason is set
+	// (interface.md section 3.1).
+	PayoutFailed PayoutStatus = "FAILED"
+	// PayoutRefunded means a failed payout was refunded (interface.md section
+	// 3.1).
+	PayoutRefunded PayoutStatus = "REFUNDED"
+	// PayoutInReview means the payout is held for review (interface.md section
+	// 3.1).
+	PayoutInReview PayoutStatus = "IN_REVIEW"
+)
+
+// Values returns every payout status of interface.md section 3.1, in the
+// document's order. The slice is new on every call.
+func (PayoutStatus) Values() []PayoutStatus {
+	return []PayoutStatus{PayoutProcessing, PayoutSuccess, PayoutFailed, PayoutRefunded, PayoutInReview}
+}
+
+// IsKnown reports whether s is one of the values of interface.md section 3.1
+// (compared exactly, case-sensitively).
+func (s PayoutStatus) IsKnown() bool {
+	switch s {
+	case PayoutProcessing, PayoutSuccess, PayoutFailed, PayoutRefunded, PayoutInReview:
+		return true
+	}
+	return false
+}
+
+// KYCStatus is the KYC status of a customer (interface.md section 3.2). A
+// value the interface document does not list decodes unchanged; see IsKnown.
+type KYCStatus string
+
+// KYC status values (interface.md section 3.2).
+const (
+	// KYCUnverified is the status of a customer without a KYC result
+	// (interface.md section 3.2).
+	KYCUnverified KYCStatus = "UNVERIFIED"
+	// KYCProcessing means a KYC check is under way (interface.md section 3.2).
+	KYCProcessing KYCStatus = "PROCESSING"
+	// KYCVerified means the customer passed KYC (interface.md section 3.2).
+	KYCVerified KYCStatus = "VERIFIED"
+	// KYCFailed means the customer failed KYC (interface.md section 3.2).
+	KYCFailed KYCStatus = "FAILED"
+	// KYCTaxVerificationFailed means the tax id check failed (interface.md
+	// section 3.2).
+	KYCTaxVerificationFailed KYCStatus = "TAX_VERIFICATION_FAILED"
+	// KYCDocumentVerificationFailed means the document check failed
+	// (interface.md section 3.2).
+	KYCDocumentVerificationFailed KYCStatus = "DOCUMENT_VERIFICATION_FAILED"
+)
+
+// Values returns every KYC status of interface.md section 3.2, in the
+// document's order. The slice is new on every call.
+func (KYCStatus) Values() []KYCStatus {
+	return []KYCStatus{KYCUnverified, KYCProcessing, KYCVerified, KYCFailed, KYCTaxVerificationFailed, KYCDocumentVerificationFailed}
+}
+
+// IsKnown reports whether s is one of the values of interface.md section 3.2
+// (compared exactly, case-sensitively).
+func (s KYCStatus) IsKnown() bool {
+	switch s {
+	case KYCUnverified, KYCProcessing, KYCVerified, KYCFailed, KYCTaxVerificationFailed, KYCDocumentVerificationFailed:
+		return true
+	}
+	return false
+}
+
+// PaymentMethod is the payment method of a payin quotation (interface.md
+// sections 2.5 and 4.11).
+type PaymentMethod string
+
+// Payment method values (interface.md sections 2.5 and 4.11).
+const (
+	// PaymentMethodIMPS pays in by IMPS from a bank account of type
+	// bank_account (interface.md sections 2.5 and 2.7).
+	PaymentMethodIMPS PaymentMethod = "IMPS"
+	// PaymentMethodUPI pays in by UPI from a bank account of type vpa
+	// (interface.md sections 2.5 and 2.7).
+	PaymentMethodUPI PaymentMethod = "UPI"
+)
+
+// Values returns every payment method of interface.md section 2.5. The slice
+// is new on every call.
+func (PaymentMethod) Values() []PaymentMethod {
+	return []PaymentMethod{PaymentMethodIMPS, PaymentMethodUPI}
+}
+
+// IsKnown reports whether m is one of the values of interface.md section 2.5
+// (compared exactly, case-sensitively).
+func (m PaymentMethod) IsKnown() bool {
+	return m == PaymentMethodIMPS || m == PaymentMethodUPI
+}
+
+// WalletStatus is the status of a customer wallet (interface.md sections 2.6
+// and 3.3). Only ACTIVE is documented; other values decode unchanged.
+type WalletStatus string
+
+// WalletActive is the only wallet status the interface document shows
+// (interface.md section 3.3).
+const WalletActive WalletStatus = "ACTIVE"
+
+// Values returns every wallet status of interface.md section 3.3. The slice
+// is new on every call.
+func (WalletStatus) Values() []WalletStatus {
+	return []WalletStatus{WalletActive}
+}
+
+// IsKnown reports whether s is a value of interface.md section 3.3
+// (compared exactly, case-sensitively).
+func (s WalletStatus) IsKnown() bool {
+	return s == WalletActive
+}
+
+// BankAccountStatus is the verification status of a bank account
+// (interface.md sections 2.7 and 3.3; the full set PROCESSING, VERIFIED,
+// FAILED comes from the service's public documentation).
+type BankAccountStatus string
+
+// Bank account status values (interface.md section 3.3 and the public notes).
+const (
+	// BankAccountProcessing means verification is under way (interface.md
+	// section 3.3, public notes).
+	BankAccountProcessing BankAccountStatus = "PROCESSING"
+	// BankAccountVerified means the account is verified (interface.md section
+	// 3.3).
+	BankAccountVerified BankAccountStatus = "VERIFIED"
+	// BankAccountFailed means verification failed (interface.md section 3.3,
+	// public notes).
+	BankAccountFailed BankAccountStatus = "FAILED"
+)
+
+// Values returns every bank account status of interface.md section 3.3 and
+// the public notes. The slice is new on every call.
+func (BankAccountStatus) Values() []BankAccountStatus {
+	return []BankAccountStatus{BankAccountProcessing, BankAccountVerified, BankAccountFailed}
+}
+
+// IsKnown reports whether s is one of the bank account statuses of
+// interface.md section 3.3 and the public notes (compared exactly,
+// case-sensitively).
+func (s BankAccountStatus) IsKnown() bool {
+	switch s {
+	case BankAccountProcessing, BankAccountVerified, BankAccountFailed:
+		return true
+	}
+	return false
+}
+
+// BankAccountType is the type of a bank account (interface.md section 2.7).
+// The document shows ACCOUNT_DETAILS in a response and the lower-case
+// bank_account and vpa in the payin quotation rules; all three are listed and
+// compared exactly.
+type BankAccountType string
+
+// Bank account type values (interface.md section 2.7).
+const (
+	// BankAccountTypeAccountDetails is the type seen in a fetched account
+	// (interface.md section 2.7).
+	BankAccountTypeAccountDetails BankAccountType = "ACCOUNT_DETAILS"
+	// BankAccountTypeBankAccount is the type an IMPS payin needs
+	// (interface.md section 2.7).
+	BankAccountTypeBankAccount BankAccountType = "bank_account"
+	// BankAccountTypeVPA is the type a UPI payin needs (interface.md section
+	// 2.7).
+	BankAccountTypeVPA BankAccountType = "vpa"
+)
+
+// Values returns every bank account type of interface.md section 2.7. The
+// slice is new on every call.
+func (BankAccountType) Values() []BankAccountType {
+	return []BankAccountType{BankAccountTypeAccountDetails, BankAccountTypeBankAccount, BankAccountTypeVPA}
+}
+
+// IsKnown reports whether t is one of the values of interface.md section 2.7
+// (compared exactly, case-sensitively).
+func (t BankAccountType) IsKnown() bool {
+	switch t {
+	case BankAccountTypeAccountDetails, BankAccountTypeBankAccount, BankAccountTypeVPA:
+		return true
+	}
+	return false
+}
+
+// QuotationStatus is the status of a payin quotation (interface.md sections
+// 2.5 and 3.3; UNLINKED, LINKED and EXPIRED come from the service's public
+// documentation).
+type QuotationStatus string
+
+// Quotation status values (interface.md section 3.3 and the public notes).
+const (
+	// QuotationProcessing is the status seen on a fetched payin quotation
+	// (interface.md section 3.3).
+	QuotationProcessing QuotationStatus = "PROCESSING"
+	// QuotationUnlinked means no payout or payin uses the quotation yet
+	// (interface.md section 3.3, public notes).
+	QuotationUnlinked QuotationStatus = "UNLINKED"
+	// QuotationLinked means the quotation is in use (interface.md section 3.3,
+	// public notes).
+	QuotationLinked QuotationStatus = "LINKED"
+	// QuotationExpired means the quotation expired unused (interface.md
+	// section 3.3, public notes).
+	QuotationExpired QuotationStatus = "EXPIRED"
+)
+
+// Values returns every quotation status of interface.md section 3.3 and the
+// public notes. The slice is new on every call.
+func (QuotationStatus) Values() []QuotationStatus {
+	return []QuotationStatus{QuotationProcessing, QuotationUnlinked, QuotationLinked, QuotationExpired}
+}
+
+// IsKnown reports whether s is one of the quotation statuses of interface.md
+// section 3.3 and the public notes (compared exactly, case-sensitively).
+func (s QuotationStatus) IsKnown() bool {
+	switch s {
+	case QuotationProcessing, QuotationUnlinked, QuotationLinked, QuotationExpired:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,170 @@
+package types
+
+import (
+	"encoding/json"
+	"reflect"
+
+	"github.com/google/uuid"
+)
+
+// KYCConfiguration is the KYC configuration of a customer (interface.md
+// sections 2.8 and 4.10).
+type KYCConfiguration struct {
+	// SupportedDocumentTypes is supported_document_types (AADHAAR,
+	// PASSPORT, VOTER_ID, DRIVING_LICENSE seen).
+	SupportedDocumentTypes []string `json:"supported_document_types"`
+	// AdditionalInfoRequired is additional_info_required.
+	AdditionalInfoRequired AdditionalInfoRequired `json:"additional_info_required"`
+	// Raw is a copy of the exact JSON object this was decoded from.
+	Raw json.RawMessage `json:"-"`
+}
+
+// AdditionalInfoRequired is the additional_info_required object of the KYC
+// configuration (interface.md section 2.8). Besides options and rules it
+// carries one object per piece of information (income_range and profession
+// are documented); every such object-valued key lands in Fields, and the two
+// documented ones are also reachable as IncomeRange and Profession. Keys whose
+// value is not an object (other than options) are skipped; the parent's Raw
+// keeps them.
+type AdditionalInfoRequired struct {
+	// Options is options (income_range, profession seen).
+	Options []string `json:"options"`
+	// Rules is rules.
+	Rules AdditionalInfoRules `json:"rules"`
+	// IncomeRange is income_range; nil when absent or not an object.
+	IncomeRange *InfoRequirement `json:"income_range,omitempty"`
+	// Profession is profession; nil when absent or not an object.
+	Profession *InfoRequirement `json:"profession,omitempty"`
+	// Fields holds every object-valued key other than rules, income_range
+	// and profession included. Nil when there are none.
+	Fields map[string]InfoRequirement `json:"-"`
+}
+
+// AdditionalInfoRules is additional_info_required.rules (interface.md section
+// 2.8).
+type AdditionalInfoRules struct {
+	// Type is type (allOf seen).
+	Type string `json:"type"`
+	// MinRequired is min_required.
+	MinRequired int `json:"min_required"`
+}
+
+// InfoRequirement describes one piece of additional KYC information
+// (interface.md section 2.8, income_range and profession).
+type InfoRequirement struct {
+	// Type is type.
+	Type string `json:"type"`
+	// Required is required.
+	Required bool `json:"required"`
+}
+
+var (
+	additionalInfoRequiredType = reflect.TypeFor[AdditionalInfoRequired]()
+	kycConfigurationType       = reflect.TypeFor[KYCConfiguration]()
+)
+
+// UnmarshalJSON decodes additional_info_required (interface.md section 2.8).
+// null leaves a unchanged; on error a is unchanged.
+func (a *AdditionalInfoRequired) UnmarshalJSON(data []byte) error {
+	m, done, err := startMembers("AdditionalInfoRequired", additionalInfoRequiredType, data)
+	if done {
+		return err
+	}
+	var out AdditionalInfoRequired
+	for m.next() {
+		switch {
+		case m.keyIs("options"):
+			out.Options = nil
+			m.json(&out.Options)
+		case m.keyIs("rules"):
+			out.Rules = AdditionalInfoRules{}
+			m.json(&out.Rules)
+		case len(m.raw) > 0 && m.raw[0] == '{':
+			var req InfoRequirement
+			m.json(&req)
+			if out.Fields == nil {
+				out.Fields = make(map[string]InfoRequirement)
+			}
+			out.Fields[string(m.key)] = req
+		default:
+			m.skip()
+		}
+	}
+	if m.err != nil {
+		return m.err
+	}
+	if r, ok := out.Fields["income_range"]; ok {
+		out.IncomeRange = &r
+	}
+	if r, ok := out.Fields["profession"]; ok {
+		out.Profession = &r
+	}
+	*a = out
+	return nil
+}
+
+// UnmarshalJSON decodes the KYC configuration of interface.md section 2.8 and
+// keeps a copy of data in Raw. null leaves c unchanged; on error c is
+// unchanged.
+func (c *KYCConfiguration) UnmarshalJSON(data []byte) error {
+	m, done, err := startMembers("KYCConfiguration", kycConfigurationType, data)
+	if done {
+		return err
+	}
+	var out KYCConfiguration
+	for m.next() {
+		switch string(m.key) {
+		case "supported_document_types":
+			m.json(&out.SupportedDocumentTypes)
+		case "additional_info_required":
+			m.value(&out.AdditionalInfoRequired)
+		default:
+			m.skip()
+		}
+	}
+	if m.err != nil {
+		return m.err
+	}
+	out.Raw = cloneRaw(data)
+	*c = out
+	return nil
+}
+
+// KYCStatusSimulation is the data of the sandbox KYC status simulation
+// (interface.md section 4.7): {id, status}.
+type KYCStatusSimulation struct {
+	// ID is the customer id (id).
+	ID uuid.UUID `json:"id"`
+	// Status is the KYC status now set (status).
+	Status KYCStatus `json:"status"`
+	// Raw is a copy of the exact JSON object this was decoded from.
+	Raw json.RawMessage `json:"-"`
+}
+
+var kycStatusSimulationType = reflect.TypeFor[KYCStatusSimulation]()
+
+// UnmarshalJSON decodes the data of interface.md section 4.7 and keeps a copy
+// of data in Raw. null leaves s unchanged; on error s is unchanged.
+func (s *KYCStatusSimulation) UnmarshalJSON(data []byte) error {
+	m, done, err := startMembers("KYCStatusSimulation", kycStatusSimulationType, data)
+	if done {
+		return err
+	}
+	var out KYCStatusSimulation
+	for m.next() {
+		switch string(m.key) {
+		case "id":
+			m.uuid(&out.ID)
+		case "status":
+			memberString(&m, &out.Status)
+		default:
+			m.skip()
+		}
+	}
+	if m.err != nil {
+		return m.err
+	}
+	out.Raw = cloneRaw(data)
+	*s = out
+	return nil
+}

@@ -1,0 +1,188 @@
+package types
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+)
+
+// members decodes the members of one JSON object in a single pass: the
+// response types switch on key and call one typed method per field. Keys
+// match exactly (case-sensitively); when a key repeats, the last one wins.
+// The first failure stops the loop and is kept, as a
+// *json.UnmarshalTypeError naming the type and the field where a value does
+// not fit. Values that no field takes are checked to be valid JSON and
+// skipped.
+type members struct {
+	it  objectIter
+	typ string // public type name, for errors
+	key []byte
+	raw []byte
+	err error
+}
+
+func newMembers(typ string, data []byte) members {
+	return members{it: newObjectIter(data), typ: typ}
+}
+
+// next advances to the next member; false at the end or after a failure.
+func (m *members) next() bool {
+	if m.err != nil {
+		return false
+	}
+	k, v, ok := m.it.next()
+	if !ok {
+		if m.it.err != nil {
+			m.err = fmt.Errorf("types: decoding %s: %w", m.typ, m.it.err)
+		}
+		return false
+	}
+	m.key, m.raw = k, v
+	return true
+}
+
+// keyIs reports whether the current key is k.
+func (m *members) keyIs(k string) bool { return string(m.key) == k }
+
+// fail records err for the current member.
+func (m *members) fail(err error) {
+	if m.err == nil {
+		m.err = withField(err, m.typ, string(m.key))
+	}
+}
+
+// skip checks the current value is valid JSON and ignores it.
+func (m *members) skip() {
+	if err := skipValid(m.raw); err != nil && m.err == nil {
+		m.err = fmt.Errorf("types: decoding %s: %w", m.typ, err)
+	}
+}
+
+func (m *members) uuid(dst *uuid.UUID) {
+	id, _, err := parseUUID(m.raw)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	*dst = id
+}
+
+// uuidPtr decodes a nullable id: nil for null and "".
+func (m *members) uuidPtr(dst **uuid.UUID) {
+	id, set, err := parseUUID(m.raw)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	*dst = nil
+	if set {
+		*dst = &id
+	}
+}
+
+// decimal decodes a money value and reports whether it carried one (not
+// null or "").
+func (m *members) decimal(dst *decimal.Decimal) (set bool) {
+	d, set, err := parseDecimal(m.raw)
+	if err != nil {
+		m.fail(err)
+		return false
+	}
+	*dst = d
+	return set
+}
+
+func (m *members) time(dst *time.Time) {
+	t, err := parseTime(m.raw)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	*dst = t
+}
+
+var intType = reflect.TypeFor[int]()
+
+// int decodes an integer as encoding/json does: a JSON number without
+// fraction or exponent that fits an int; null gives 0.
+func (m *members) int(dst *int) {
+	raw := trimSpace(m.raw)
+	if string(raw) == "null" {
+		*dst = 0
+		return
+	}
+	if !validJSONNumber(raw) {
+		m.fail(typeError(raw, intType))
+		return
+	}
+	n, err := strconv.ParseInt(string(raw), 10, 0)
+	if err != nil {
+		m.fail(typeError(raw, intType))
+		return
+	}
+	*dst = int(n)
+}
+
+// nullableString decodes a string that may be null: nil for null.
+func (m *members) nullableString(dst **string) {
+	raw := trimSpace(m.raw)
+	if string(raw) == "null" {
+		*dst = nil
+		return
+	}
+	s, ok := stringContent(raw)
+	if !ok {
+		m.fail(typeError(raw, stringType))
+		return
+	}
+	v := string(s)
+	*dst = &v
+}
+
+// value decodes the current value with v's own UnmarshalJSON (a type of this
+// package that checks its input itself).
+func (m *members) value(v json.Unmarshaler) {
+	if err := v.UnmarshalJSON(m.raw); err != nil {
+		m.fail(err)
+	}
+}
+
+// json decodes the current value with encoding/json.
+func (m *members) json(v any) {
+	if err := json.Unmarshal(m.raw, v); err != nil {
+		m.fail(err)
+	}
+}
+
+var stringType = reflect.TypeFor[string]()
+
+// memberString decodes a string (or a string enum); null gives "".
+func memberString[T ~string](m *members, dst *T) {
+	raw := trimSpace(m.raw)
+	if string(raw) == "null" {
+		*dst = ""
+		return
+	}
+	s, ok := stringContent(raw)
+	if !ok {
+		m.fail(typeError(raw, reflect.TypeFor[T]()))
+		return
+	}
+	*dst = T(s)
+}
+
+// startMembers runs the common frame of a response's UnmarshalJSON: null
+// leaves the value unchanged (done true), anything but an object is a type
+// error against t.
+func startMembers(typ string, t reflect.Type, data []byte) (m members, done bool, err error) {
+	null, err := nullOrObject(data, t)
+	if err != nil || null {
+		return members{}, true, err
+	}
+	return newMembers(typ, data), false, nil
+}

@@ -1,0 +1,188 @@
+package types
+
+import (
+	"encoding/json"
+	"reflect"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+)
+
+// PayinQuotation is a payin quotation (interface.md section 2.5), as returned
+// by create payin quotation (section 4.11, without order_id and status) and
+// by fetch payin quotation (section 4.12).
+//
+// Amounts decode from JSON numbers or decimal strings; receiveing_amount is
+// accepted as in Payout. Timestamps follow the rules on Payout.
+//
+// Where deep_link and ios_checkout_link appear is not shown (section 4.13):
+// each is taken from the top level of the data object, or, when absent, null
+// or "" there, from inside deposit_instructions.
+type PayinQuotation struct {
+	// ID is the quotation id (id).
+	ID uuid.UUID `json:"id"`
+	// OrderID is order_id (fetch only; uuid.Nil when absent).
+	OrderID uuid.UUID `json:"order_id"`
+	// CustomerID is customer_id.
+	CustomerID uuid.UUID `json:"customer_id"`
+	// BankID is bank_id.
+	BankID uuid.UUID `json:"bank_id"`
+	// Status is the quotation status (fetch only).
+	Status QuotationStatus `json:"status"`
+	// Asset is the asset code (upper case in responses).
+	Asset string `json:"asset"`
+	// Fiat is the fiat code (upper case in responses).
+	Fiat string `json:"fiat"`
+	// PaymentMethod is IMPS or UPI.
+	PaymentMethod PaymentMethod `json:"payment_method"`
+	// SendingAmount is sending_amount.
+	SendingAmount decimal.Decimal `json:"sending_amount"`
+	// Rate is rate.
+	Rate decimal.Decimal `json:"rate"`
+	// ReceivingAmount is receiving_amount.
+	ReceivingAmount decimal.Decimal `json:"receiving_amount"`
+	// Fees is the fees object (section 2.4).
+	Fees Fees `json:"fees"`
+	// DepositInstructions tells the customer where to pay.
+	DepositInstructions DepositInstructions `json:"deposit_instructions"`
+	// DeepLink is the UPI link for Android and web flows (deep_link).
+	DeepLink string `json:"deep_link"`
+	// IOSCheckoutLink is the UPI link for iOS (ios_checkout_link).
+	IOSCheckoutLink string `json:"ios_checkout_link"`
+	// CreatedAt is created_at.
+	CreatedAt time.Time `json:"created_at"`
+	// ExpiryTime is expiry_time: after this instant the quotation is expired.
+	ExpiryTime time.Time `json:"expiry_time"`
+	// Raw is a copy of the exact JSON object this quotation was decoded from.
+	Raw json.RawMessage `json:"-"`
+}
+
+// Expired reports whether the quotation is expired at now: true when now is
+// at or after ExpiryTime (interface.md section 2.5). A quotation without an
+// expiry time (zero ExpiryTime) reports expired, since its validity is
+// unknown.
+func (q *PayinQuotation) Expired(now time.Time) bool {
+	return !now.Before(q.ExpiryTime)
+}
+
+// DepositInstructions is the deposit_instructions object of a payin
+// quotation (interface.md section 2.5).
+type DepositInstructions struct {
+	// AccountNumber is account_number.
+	AccountNumber string `json:"account_number"`
+	// IFSC is ifsc.
+	IFSC string `json:"ifsc"`
+	// AccountName is account_name.
+	AccountName string `json:"account_name"`
+}
+
+var (
+	depositInstructionsType = reflect.TypeFor[DepositInstructions]()
+	payinQuotationType      = reflect.TypeFor[PayinQuotation]()
+)
+
+// decodeDepositInstructions decodes deposit_instructions, returning also the
+// deep_link and ios_checkout_link found inside it.
+func decodeDepositInstructions(data []byte) (di DepositInstructions, deepLink, iosLink string, err error) {
+	m, done, err := startMembers("DepositInstructions", depositInstructionsType, data)
+	if done {
+		return di, "", "", err
+	}
+	for m.next() {
+		switch string(m.key) {
+		case "account_number":
+			memberString(&m, &di.AccountNumber)
+		case "ifsc":
+			memberString(&m, &di.IFSC)
+		case "account_name":
+			memberString(&m, &di.AccountName)
+		case "deep_link":
+			memberString(&m, &deepLink)
+		case "ios_checkout_link":
+			memberString(&m, &iosLink)
+		default:
+			m.skip()
+		}
+	}
+	if m.err != nil {
+		return DepositInstructions{}, "", "", m.err
+	}
+	return di, deepLink, iosLink, nil
+}
+
+// UnmarshalJSON decodes the quotation object of interface.md section 2.5 and
+// keeps a copy of data in Raw. null leaves q unchanged; on error q is
+// unchanged.
+func (q *PayinQuotation) UnmarshalJSON(data []byte) error {
+	m, done, err := startMembers("PayinQuotation", payinQuotationType, data)
+	if done {
+		return err
+	}
+	var out PayinQuotation
+	var alt decimal.Decimal // receiveing_amount
+	var haveReceiving bool
+	var nestedDeep, nestedIOS string
+	for m.next() {
+		switch string(m.key) {
+		case "id":
+			m.uuid(&out.ID)
+		case "order_id":
+			m.uuid(&out.OrderID)
+		case "customer_id":
+			m.uuid(&out.CustomerID)
+		case "bank_id":
+			m.uuid(&out.BankID)
+		case "status":
+			memberString(&m, &out.Status)
+		case "asset":
+			memberString(&m, &out.Asset)
+		case "fiat":
+			memberString(&m, &out.Fiat)
+		case "payment_method":
+			memberString(&m, &out.PaymentMethod)
+		case "sending_amount":
+			m.decimal(&out.SendingAmount)
+		case "rate":
+			m.decimal(&out.Rate)
+		case "receiving_amount":
+			haveReceiving = m.decimal(&out.ReceivingAmount)
+		case "receiveing_amount":
+			m.decimal(&alt)
+		case "fees":
+			m.value(&out.Fees)
+		case "deposit_instructions":
+			di, deep, ios, err := decodeDepositInstructions(m.raw)
+			if err != nil {
+				m.fail(err)
+				break
+			}
+			out.DepositInstructions, nestedDeep, nestedIOS = di, deep, ios
+		case "deep_link":
+			memberString(&m, &out.DeepLink)
+		case "ios_checkout_link":
+			memberString(&m, &out.IOSCheckoutLink)
+		case "created_at":
+			m.time(&out.CreatedAt)
+		case "expiry_time":
+			m.time(&out.ExpiryTime)
+		default:
+			m.skip()
+		}
+	}
+	if m.err != nil {
+		return m.err
+	}
+	if !haveReceiving {
+		out.ReceivingAmount = alt
+	}
+	if out.DeepLink == "" {
+		out.DeepLink = nestedDeep
+	}
+	if out.IOSCheckoutLink == "" {
+		out.IOSCheckoutLink = nestedIOS
+	}
+	out.Raw = cloneRaw(data)
+	*q = out
+	return nil
+}

@@ -1,0 +1,448 @@
+package types
+
+import (
+	"encoding/json"
+	"reflect"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+)
+
+// Payout is a standard payout (interface.md section 2.2), as returned both by
+// create payout (section 4.2) and by fetch payout (section 4.4).
+//
+// The two variants differ on the wire: create returns rate, sending_amount
+// and receiving_amount as JSON numbers, fetch returns them as decimal strings
+// and spells the fiat amount `receiveing_amount`. Both decode here; when a
+// body carries both spellings, receiving_amount (if not null or "") wins.
+// Fields only the fetch variant carries (ExchangeTransferID, FailureReason,
+// UTR, UpdatedAt) are zero after a create.
+//
+// Timestamps accept RFC 3339 with or without fractional seconds and with `Z`
+// or a numeric offset; a timestamp without any zone is taken as UTC (the
+// service's examples always carry one, and UTC is the only safe reading).
+// null, "" and an absent field leave the zero time.
+type Payout struct {
+	// ID is the payout id (id).
+	ID uuid.UUID `json:"id"`
+	// QuotationID is quotation_id.
+	QuotationID uuid.UUID `json:"quotation_id"`
+	// CustomerID is customer_id.
+	CustomerID uuid.UUID `json:"customer_id"`
+	// ClientReferenceID is the caller's reference (client_reference_id);
+	// nil when null or absent.
+	ClientReferenceID *string `json:"client_reference_id"`
+	// BankID is the destination bank account (bank_id).
+	BankID uuid.UUID `json:"bank_id"`
+	// Asset is the crypto asset code (asset).
+	Asset string `json:"asset"`
+	// Fiat is the fiat currency code (fiat).
+	Fiat string `json:"fiat"`
+	// Rate is the exchange rate (rate).
+	Rate decimal.Decimal `json:"rate"`
+	// SendingAmount is the crypto amount (sending_amount).
+	SendingAmount decimal.Decimal `json:"sending_amount"`
+	// ReceivingAmount is the fiat amount (receiving_amount, or
+	// receiveing_amount in the fetch response).
+	ReceivingAmount decimal.Decimal `json:"receiving_amount"`
+	// Fees is the fees object (section 2.4).
+	Fees Fees `json:"fees"`
+	// ExchangeOrderID is the order id on the exchange (exchange_order_id).
+	ExchangeOrderID string `json:"exchange_order_id"`
+	// ExchangeTransferID is exchange_transfer_id (fetch only; may be empty).
+	ExchangeTransferID string `json:"exchange_transfer_id"`
+	// Status is the payout status (section 3.1).
+	Status PayoutStatus `json:"status"`
+	// FailureReason is set when Status is FAILED (fetch only).
+	FailureReason *string `json:"failure_reason"`
+	// UTR is the bank reference, set once paid (fetch only).
+	UTR *string `json:"utr"`
+	// CreatedAt is created_at.
+	CreatedAt time.Time `json:"created_at"`
+	// UpdatedAt is updated_at (fetch only; zero when absent).
+	UpdatedAt time.Time `json:"updated_at"`
+	// Raw is a copy of the exact JSON object this payout was decoded from.
+	Raw json.RawMessage `json:"-"`
+}
+
+var payoutType = reflect.TypeFor[Payout]()
+
+// UnmarshalJSON decodes the payout object of interface.md section 2.2 (create
+// or fetch variant) and keeps a copy of data in Raw. null leaves p unchanged;
+// on error p is unchanged.
+func (p *Payout) UnmarshalJSON(data []byte) error {
+	m, done, err := startMembers("Payout", payoutType, data)
+	if done {
+		return err
+	}
+	var out Payout
+	var alt decimal.Decimal // receiveing_amount
+	var haveReceiving bool
+	for m.next() {
+		switch string(m.key) {
+		case "id":
+			m.uuid(&out.ID)
+		case "quotation_id":
+			m.uuid(&out.QuotationID)
+		case "customer_id":
+			m.uuid(&out.CustomerID)
+		case "client_reference_id":
+			m.nullableString(&out.ClientReferenceID)
+		case "bank_id":
+			m.uuid(&out.BankID)
+		case "asset":
+			memberString(&m, &out.Asset)
+		case "fiat":
+			memberString(&m, &out.Fiat)
+		case "rate":
+			m.decimal(&out.Rate)
+		case "sending_amount":
+			m.decimal(&out.SendingAmount)
+		case "receiving_amount":
+			haveReceiving = m.decimal(&out.ReceivingAmount)
+		case "receiveing_amount":
+			m.decimal(&alt)
+		case "fees":
+			m.value(&out.Fees)
+		case "exchange_order_id":
+			memberString(&m, &out.ExchangeOrderID)
+		case "exchange_transfer_id":
+			memberString(&m, &out.ExchangeTransferID)
+		case "status":
+			memberString(&m, &out.Status)
+		case "failure_reason":
+			m.nullableString(&out.FailureReason)
+		case "utr":
+			m.nullableString(&out.UTR)
+		case "created_at":
+			m.time(&out.CreatedAt)
+		case "updated_at":
+			m.time(&out.UpdatedAt)
+		default:
+			m.skip()
+		}
+	}
+	if m.err != nil {
+		return m.err
+	}
+	if !haveReceiving {
+		out.ReceivingAmount = alt
+	}
+	out.Raw = cloneRaw(data)
+	*p = out
+	return nil
+}
+
+// PrefundedPayout is the payout returned by create prefunded payout
+// (interface.md sections 2.3 and 4.1). Amounts are decimal strings on the
+// wire; JSON numbers are accepted too. Timestamps follow the rules on Payout.
+type PrefundedPayout struct {
+	// ID is the payout id (id).
+	ID uuid.UUID `json:"id"`
+	// QuotationID is quotation_id.
+	QuotationID uuid.UUID `json:"quotation_id"`
+	// BankID is the bank account id (bank_id).
+	BankID uuid.UUID `json:"bank_id"`
+	// Asset is the crypto asset code (asset).
+	Asset string `json:"asset"`
+	// Network is the blockchain network (network).
+	Network string `json:"network"`
+	// Fiat is the fiat currency code (fiat).
+	Fiat string `json:"fiat"`
+	// Rate is the fee-inclusive rate (rate).
+	Rate decimal.Decimal `json:"rate"`
+	// SendingAmount is the crypto amount (sending_amount).
+	SendingAmount decimal.Decimal `json:"sending_amount"`
+	// ReceivingAmount is the fiat amount the beneficiary receives
+	// (receiving_amount; receiveing_amount is accepted as in Payout).
+	ReceivingAmount decimal.Decimal `json:"receiving_amount"`
+	// ClientReferenceID is client_reference_id; nil when null or absent.
+	ClientReferenceID *string `json:"client_reference_id"`
+	// Fees is the fees object of section 2.3.
+	Fees PrefundedFees `json:"fees"`
+	// Status is the payout status (section 3.1).
+	Status PayoutStatus `json:"status"`
+	// WalletAddress is the deposit address taken from the quotation
+	// (wallet_address).
+	WalletAddress string `json:"wallet_address"`
+	// TransactionHash is the on-chain funding transaction
+	// (transaction_hash); nil when null or absent.
+	TransactionHash *string `json:"transaction_hash"`
+	// UTR is the bank reference once paid (utr); nil when null or absent.
+	UTR *string `json:"utr"`
+	// FailureReason is set when Status is FAILED (failure_reason).
+	FailureReason *string `json:"failure_reason"`
+	// UpdatedAt is updated_at.
+	UpdatedAt time.Time `json:"updated_at"`
+	// CreatedAt is created_at.
+	CreatedAt time.Time `json:"created_at"`
+	// Customer holds the sender and receiver ids (customer).
+	Customer PrefundedPayoutParties `json:"customer"`
+	// Raw is a copy of the exact JSON object this payout was decoded from.
+	Raw json.RawMessage `json:"-"`
+}
+
+// PrefundedPayoutParties is the customer object of a prefunded payout
+// (interface.md section 2.3): the paying sender and the receiving customer.
+type PrefundedPayoutParties struct {
+	// Sender is customer.sender.
+	Sender PartyRef `json:"sender"`
+	// Receiver is customer.receiver.
+	Receiver PartyRef `json:"receiver"`
+}
+
+// PartyRef is one side of PrefundedPayoutParties (interface.md section 2.3):
+// its id is a uuid or null.
+type PartyRef struct {
+	// ID is the customer id; nil when null, "" or absent.
+	ID *uuid.UUID `json:"id"`
+}
+
+var (
+	partyRefType        = reflect.TypeFor[PartyRef]()
+	prefundedPayoutType = reflect.TypeFor[PrefundedPayout]()
+)
+
+// UnmarshalJSON decodes {"id": uuid or null} (interface.md section 2.3);
+// null and "" give a nil ID. null leaves r unchanged.
+func (r *PartyRef) UnmarshalJSON(data []byte) error {
+	m, done, err := startMembers("PartyRef", partyRefType, data)
+	if done {
+		return err
+	}
+	var out PartyRef
+	for m.next() {
+		if m.keyIs("id") {
+			m.uuidPtr(&out.ID)
+		} else {
+			m.skip()
+		}
+	}
+	if m.err != nil {
+		return m.err
+	}
+	*r = out
+	return nil
+}
+
+// UnmarshalJSON decodes the prefunded payout object of interface.md section
+// 2.3 and keeps a copy of data in Raw. null leaves p unchanged; on error p is
+// unchanged.
+func (p *PrefundedPayout) UnmarshalJSON(data []byte) error {
+	m, done, err := startMembers("PrefundedPayout", prefundedPayoutType, data)
+	if done {
+		return err
+	}
+	var out PrefundedPayout
+	var alt decimal.Decimal // receiveing_amount
+	var haveReceiving bool
+	for m.next() {
+		switch string(m.key) {
+		case "id":
+			m.uuid(&out.ID)
+		case "quotation_id":
+			m.uuid(&out.QuotationID)
+		case "bank_id":
+			m.uuid(&out.BankID)
+		case "asset":
+			memberString(&m, &out.Asset)
+		case "network":
+			memberString(&m, &out.Network)
+		case "fiat":
+			memberString(&m, &out.Fiat)
+		case "rate":
+			m.decimal(&out.Rate)
+		case "sending_amount":
+			m.decimal(&out.SendingAmount)
+		case "receiving_amount":
+			haveReceiving = m.decimal(&out.ReceivingAmount)
+		case "receiveing_amount":
+			m.decimal(&alt)
+		case "client_reference_id":
+			m.nullableString(&out.ClientReferenceID)
+		case "fees":
+			m.value(&out.Fees)
+		case "status":
+			memberString(&m, &out.Status)
+		case "wallet_address":
+			memberString(&m, &out.WalletAddress)
+		case "transaction_hash":
+			m.nullableString(&out.TransactionHash)
+		case "utr":
+			m.nullableString(&out.UTR)
+		case "failure_reason":
+			m.nullableString(&out.FailureReason)
+		case "updated_at":
+			m.time(&out.UpdatedAt)
+		case "created_at":
+			m.time(&out.CreatedAt)
+		case "customer":
+			m.json(&out.Customer)
+		default:
+			m.skip()
+		}
+	}
+	if m.err != nil {
+		return m.err
+	}
+	if !haveReceiving {
+		out.ReceivingAmount = alt
+	}
+	out.Raw = cloneRaw(data)
+	*p = out
+	return nil
+}
+
+// RemittancePayout is the data of a create remittance payout response
+// (interface.md section 4.3). The interface document does not show its
+// fields (section 2.9), so every field here is optional and decoded
+// leniently from the names the other payouts use; Raw is the authoritative
+// record of what the service sent. RemitterID follows section 4.3, which
+// says remitter_id is echoed in the response. Amounts follow the rules of
+// Payout (numbers or decimal strings, either spelling of receiving_amount)
+// and Fees follows section 2.4.
+type RemittancePayout struct {
+	// ID is the payout id (id).
+	ID uuid.UUID `json:"id"`
+	// QuotationID is quotation_id.
+	QuotationID uuid.UUID `json:"quotation_id"`
+	// CustomerID is customer_id.
+	CustomerID uuid.UUID `json:"customer_id"`
+	// RemitterID is remitter_id.
+	RemitterID uuid.UUID `json:"remitter_id"`
+	// ClientReferenceID is client_reference_id; nil when null or absent.
+	ClientReferenceID *string `json:"client_reference_id"`
+	// TransactionHash is transaction_hash; nil when null or absent.
+	TransactionHash *string `json:"transaction_hash"`
+	// Status is the payout status (section 3.1).
+	Status PayoutStatus `json:"status"`
+	// Asset is asset.
+	Asset string `json:"asset"`
+	// Fiat is fiat.
+	Fiat string `json:"fiat"`
+	// Rate is rate.
+	Rate decimal.Decimal `json:"rate"`
+	// SendingAmount is sending_amount.
+	SendingAmount decimal.Decimal `json:"sending_amount"`
+	// ReceivingAmount is receiving_amount (or receiveing_amount).
+	ReceivingAmount decimal.Decimal `json:"receiving_amount"`
+	// Fees is the fees object (section 2.4 rules).
+	Fees Fees `json:"fees"`
+	// UTR is utr; nil when null or absent.
+	UTR *string `json:"utr"`
+	// FailureReason is failure_reason; nil when null or absent.
+	FailureReason *string `json:"failure_reason"`
+	// CreatedAt is created_at.
+	CreatedAt time.Time `json:"created_at"`
+	// UpdatedAt is updated_at.
+	UpdatedAt time.Time `json:"updated_at"`
+	// Raw is a copy of the exact JSON object this payout was decoded from:
+	// the authoritative record, since section 2.9 leaves the fields unshown.
+	Raw json.RawMessage `json:"-"`
+}
+
+var remittancePayoutType = reflect.TypeFor[RemittancePayout]()
+
+// UnmarshalJSON decodes the remittance payout data (interface.md section
+// 4.3), every field optional, and keeps a copy of data in Raw. null leaves p
+// unchanged; on error p is unchanged.
+func (p *RemittancePayout) UnmarshalJSON(data []byte) error {
+	m, done, err := startMembers("RemittancePayout", remittancePayoutType, data)
+	if done {
+		return err
+	}
+	var out RemittancePayout
+	var alt decimal.Decimal // receiveing_amount
+	var haveReceiving bool
+	for m.next() {
+		switch string(m.key) {
+		case "id":
+			m.uuid(&out.ID)
+		case "quotation_id":
+			m.uuid(&out.QuotationID)
+		case "customer_id":
+			m.uuid(&out.CustomerID)
+		case "remitter_id":
+			m.uuid(&out.RemitterID)
+		case "client_reference_id":
+			m.nullableString(&out.ClientReferenceID)
+		case "transaction_hash":
+			m.nullableString(&out.TransactionHash)
+		case "status":
+			memberString(&m, &out.Status)
+		case "asset":
+			memberString(&m, &out.Asset)
+		case "fiat":
+			memberString(&m, &out.Fiat)
+		case "rate":
+			m.decimal(&out.Rate)
+		case "sending_amount":
+			m.decimal(&out.SendingAmount)
+		case "receiving_amount":
+			haveReceiving = m.decimal(&out.ReceivingAmount)
+		case "receiveing_amount":
+			m.decimal(&alt)
+		case "fees":
+			m.value(&out.Fees)
+		case "utr":
+			m.nullableString(&out.UTR)
+		case "failure_reason":
+			m.nullableString(&out.FailureReason)
+		case "created_at":
+			m.time(&out.CreatedAt)
+		case "updated_at":
+			m.time(&out.UpdatedAt)
+		default:
+			m.skip()
+		}
+	}
+	if m.err != nil {
+		return m.err
+	}
+	if !haveReceiving {
+		out.ReceivingAmount = alt
+	}
+	out.Raw = cloneRaw(data)
+	*p = out
+	return nil
+}
+
+// PayoutStatusSimulation is the data of the sandbox payout status simulation
+// (interface.md section 4.5): {payout_id, payout_status}.
+type PayoutStatusSimulation struct {
+	// PayoutID is payout_id.
+	PayoutID uuid.UUID `json:"payout_id"`
+	// PayoutStatus is payout_status, the status now set.
+	PayoutStatus PayoutStatus `json:"payout_status"`
+	// Raw is a copy of the exact JSON object this was decoded from.
+	Raw json.RawMessage `json:"-"`
+}
+
+var payoutStatusSimulationType = reflect.TypeFor[PayoutStatusSimulation]()
+
+// UnmarshalJSON decodes the data of interface.md section 4.5 and keeps a
+// copy of data in Raw. null leaves s unchanged; on error s is unchanged.
+func (s *PayoutStatusSimulation) UnmarshalJSON(data []byte) error {
+	m, done, err := startMembers("PayoutStatusSimulation", payoutStatusSimulationType, data)
+	if done {
+		return err
+	}
+	var out PayoutStatusSimulation
+	for m.next() {
+		switch string(m.key) {
+		case "payout_id":
+			m.uuid(&out.PayoutID)
+		case "payout_status":
+			memberString(&m, &out.PayoutStatus)
+		default:
+			m.skip()
+		}
+	}
+	if m.err != nil {
+		return m.err
+	}
+	out.Raw = cloneRaw(data)
+	*s = out
+	return nil
+}
