@@ -1,0 +1,630 @@
+package fiatramp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Sentinel errors, one per documented condition (interface.md section 7 and
+// the service's public notes). An *APIError matches every sentinel whose
+// err_code, HTTP status or documented message it carries, so test with
+// errors.Is(err, fiatramp.ErrCustomerUnverified) rather than by comparing
+// texts. One error may match several sentinels.
+var (
+	// ErrFieldMissing matches err_code REQ_FIELD_MISSING and the field
+	// error "This field is required." (also "may not be blank/null").
+	ErrFieldMissing = errors.New("fiatramp: required field missing or invalid")
+	// ErrInternal matches HTTP 500, err_code SYS_INTERNAL_ERROR and the
+	// message "Internal Server Error".
+	ErrInternal = errors.New("fiatramp: internal server error")
+	// ErrUnavailable matches HTTP 502, 503 and 504 and the message
+	// "Service unavailable".
+	ErrUnavailable = errors.New("fiatramp: service unavailable")
+	// ErrUnauthorized matches HTTP 401, any err_code starting AUTH_ and the
+	// message "Invalid Signature". It means the key, the signature or the
+	// clock is wrong; retrying does not help.
+	ErrUnauthorized = errors.New("fiatramp: unauthorized")
+	// ErrRateLimited matches HTTP 429.
+	ErrRateLimited = errors.New("fiatramp: rate limited")
+	// ErrClientReferenceExists matches "Client Reference ID already exists"
+	// and other messages saying the client_reference_id is not unique.
+	ErrClientReferenceExists = errors.New("fiatramp: client reference id already exists")
+	// ErrQuotationNotFound matches "Quotation is not found".
+	ErrQuotationNotFound = errors.New("fiatramp: quotation not found")
+	// ErrCustomerMismatch matches "Customer ID does not match with the quotation".
+	ErrCustomerMismatch = errors.New("fiatramp: customer id does not match the quotation")
+	// ErrQuotationExpired matches "Quotation has expired" and other messages
+	// saying a quotation expired.
+	ErrQuotationExpired = errors.New("fiatramp: quotation expired")
+	// ErrQuotationAlreadyLinked matches "Quotation is already linked to
+	// another payout".
+	ErrQuotationAlreadyLinked = errors.New("fiatramp: quotation already linked to another payout")
+	// ErrExchangeOrderInUse matches "Exchange Order ID already linked to a
+	// payout that is either processing or successful".
+	ErrExchangeOrderInUse = errors.New("fiatramp: exchange order id already linked to a payout")
+	// ErrInsufficientBalance matches messages saying the prefunded balance
+	// is insufficient.
+	ErrInsufficientBalance = errors.New("fiatramp: insufficient prefunded balance")
+	// ErrNotEntitled matches "This endpoint is not available for your
+	// organization." (prefunded payouts without a prefunded wallet).
+	ErrNotEntitled = errors.New("fiatramp: endpoint not available for this organization")
+	// ErrPayoutIDInvalid matches "Payout ID is required." and "Payout ID is
+	// invalid".
+	ErrPayoutIDInvalid = errors.New("fiatramp: payout id missing or invalid")
+	// ErrQuotationIDInvalid matches "Quotation ID is required." and
+	// "Quotation ID is invalid".
+	ErrQuotationIDInvalid = errors.New("fiatramp: quotation id missing or invalid")
+	// ErrCustomerNotFound matches "Customer not found or access denied".
+	ErrCustomerNotFound = errors.New("fiatramp: customer not found or access denied")
+	// ErrBankNotFound matches "Bank not found or access denied".
+	ErrBankNotFound = errors.New("fiatramp: bank not found or access denied")
+	// ErrCustomerUnverified matches "Customer is unverified".
+	ErrCustomerUnverified = errors.New("fiatramp: customer is unverified")
+	// ErrBankUnverified matches "Bank account is unverified".
+	ErrBankUnverified = errors.New("fiatramp: bank account is unverified")
+	// ErrOnrampDisabled matches "Onramp is disabled".
+	ErrOnrampDisabled = errors.New("fiatramp: onramp is disabled")
+	// ErrAmountBelowMinimum matches "Entered amount is less than minimum
+	// transaction amount".
+	ErrAmountBelowMinimum = errors.New("fiatramp: amount below minimum")
+	// ErrAmountAboveMaximum matches "Entered amount exceeds maximum
+	// transaction amount".
+	ErrAmountAboveMaximum = errors.New("fiatramp: amount above maximum")
+	// ErrAMLScreeningFailed matches "AML SCREENING FAILED".
+	ErrAMLScreeningFailed = errors.New("fiatramp: AML screening failed")
+	// ErrEDDRequired matches "EDD required" (enhanced due diligence).
+	ErrEDDRequired = errors.New("fiatramp: enhanced due diligence required")
+	// ErrDailyLimitExhausted matches "Daily onramp limit exhausted".
+	ErrDailyLimitExhausted = errors.New("fiatramp: daily onramp limit exhausted")
+
+	// ErrMalformedResponse matches an *APIError for a response the library
+	// could not understand: not JSON, truncated, not an envelope, a 2xx
+	// without status true, a 2xx without the data the operation returns, or
+	// data that does not decode into the result type. An error status
+	// with an empty body is not malformed. Such an error's Unwrap returns
+	// the underlying decoding error, if any. After a malformed 2xx the
+	// operation may well have taken effect.
+	ErrMalformedResponse = errors.New("fiatramp: malformed response")
+	// ErrInvalidRequest matches a *ValidationError: bad input caught before
+	// any request was sent.
+	ErrInvalidRequest = errors.New("fiatramp: invalid request")
+)
+
+// maxRawBody caps APIError.RawBody.
+const maxRawBody = 64 << 10
+
+// Limits that keep APIError.Error short.
+const (
+	maxExcerpt      = 128 // bytes of a non-JSON body quoted in Error
+	maxMessageText  = 256 // bytes of a message or error text
+	maxDetailText   = 128 // bytes of one field error
+	maxDetailFields = 8   // field errors listed before "and N more"
+)
+
+// APIError is the error for every response the service refused or that the
+// library could not understand. errors.Is(err, ErrX) tells the kinds apart;
+// errors.As(err, &apiErr) gives the details.
+type APIError struct {
+	// StatusCode is the HTTP status of the response.
+	StatusCode int
+	// Code is the envelope's err_code, e.g. REQ_FIELD_MISSING; may be empty.
+	Code string
+	// Message is the envelope's top-level message as sent (DRF's "detail"
+	// when there is no message).
+	Message string
+	// FieldErrors holds `errors` when it is an object: field name to
+	// messages. A single string is kept as a one-element slice; a
+	// non-string value as its JSON text. An `errors` array is kept under
+	// "non_field_errors".
+	FieldErrors map[string][]string
+	// ErrorText holds `errors` when it is a string (e.g. on a 500).
+	ErrorText string
+	// RawBody is the response body as received, capped at 64 KiB.
+	RawBody []byte
+
+	problem  string  // why the body could not be understood; "" if it could
+	err      error   // the decoding error behind problem, returned by Unwrap
+	matched  []error // sentinels this error matches, computed once
+	fallback string  // what Error says when the body offers nothing better
+}
+
+// Error returns a one-line summary: status, err_code, message and the field
+// errors in field order, e.g.
+//
+//	fiatramp: HTTP 400 REQ_FIELD_MISSING: Customer is unverified (customer_id: This field is required.)
+func (e *APIError) Error() string {
+	var b strings.Builder
+	b.WriteString("fiatramp: HTTP ")
+	b.WriteString(strconv.Itoa(e.StatusCode))
+	if e.Code != "" {
+		b.WriteByte(' ')
+		b.WriteString(sanitize(e.Code, maxDetailText))
+	}
+	if e.problem != "" {
+		b.WriteString(": ")
+		b.WriteString(e.problem)
+		return b.String()
+	}
+	if e.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(sanitize(e.Message, maxMessageText))
+	}
+	var details []string
+	if e.ErrorText != "" && normalizeMessage(e.ErrorText) != normalizeMessage(e.Message) {
+		details = append(details, sanitize(e.ErrorText, maxMessageText))
+	}
+	if len(e.FieldErrors) > 0 {
+		keys := make([]string, 0, len(e.FieldErrors))
+		for k := range e.FieldErrors {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		n := 0
+		for _, k := range keys {
+			msgs := e.FieldErrors[k]
+			if len(msgs) == 0 {
+				if n < maxDetailFields {
+					details = append(details, sanitize(k, maxDetailText))
+				}
+				n++
+			}
+			for _, m := range msgs {
+				if n < maxDetailFields {
+					details = append(details, sanitize(k, maxDetailText)+": "+sanitize(m, maxDetailText))
+				}
+				n++
+			}
+		}
+		if n > maxDetailFields {
+			details = append(details, "and "+strconv.Itoa(n-maxDetailFields)+" more")
+		}
+	}
+	switch {
+	case len(details) > 0 && e.Message == "":
+		b.WriteString(": ")
+		b.WriteString(strings.Join(details, "; "))
+	case len(details) > 0:
+		b.WriteString(" (")
+		b.WriteString(strings.Join(details, "; "))
+		b.WriteByte(')')
+	case e.Message == "" && e.fallback != "":
+		b.WriteString(": ")
+		b.WriteString(e.fallback)
+	}
+	return b.String()
+}
+
+// Is reports whether e matches target: one of the sentinels its err_code,
+// HTTP status or message selects, ErrMalformedResponse when the body could
+// not be understood, or a sentinel of the client's extra message table.
+func (e *APIError) Is(target error) bool {
+	for _, s := range e.matched {
+		if s == target {
+			return true
+		}
+	}
+	return false
+}
+
+// Unwrap returns the error that kept the body from being understood (a
+// *json.SyntaxError, a *json.UnmarshalTypeError, ...), or nil.
+func (e *APIError) Unwrap() error { return e.err }
+
+// ValidationError reports bad input caught before any request was sent.
+// errors.Is(err, ErrInvalidRequest) is true for it.
+type ValidationError struct {
+	// Field names the offending request field (its JSON name).
+	Field string
+	// Reason says what is wrong with it.
+	Reason string
+}
+
+// Error returns "fiatramp: invalid request: <field>: <reason>".
+func (e *ValidationError) Error() string {
+	if e.Field == "" {
+		return "fiatramp: invalid request: " + e.Reason
+	}
+	return "fiatramp: invalid request: " + e.Field + ": " + e.Reason
+}
+
+// Is reports whether target is ErrInvalidRequest.
+func (e *ValidationError) Is(target error) bool { return target == ErrInvalidRequest }
+
+// invalid returns a *ValidationError for field.
+func invalid(field, reason string) error {
+	return &ValidationError{Field: field, Reason: reason}
+}
+
+// normalizeMessage returns the form in which messages are compared: lower
+// case, runs of white space collapsed to one space, surrounding space and
+// trailing full stops removed. "  Quotation ID is required. " and
+// "quotation id is required" normalise alike.
+func normalizeMessage(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	s = strings.TrimRight(s, ". ")
+	return strings.ToLower(s)
+}
+
+// messageSentinel returns the sentinel of a documented message, given in
+// its normalised form, or nil.
+func messageSentinel(n string) error {
+	switch n {
+	case "client reference id already exists":
+		return ErrClientReferenceExists
+	case "quotation is not found":
+		return ErrQuotationNotFound
+	case "customer id does not match with the quotation":
+		return ErrCustomerMismatch
+	case "quotation has expired":
+		return ErrQuotationExpired
+	case "quotation is already linked to another payout":
+		return ErrQuotationAlreadyLinked
+	case "exchange order id already linked to a payout that is either processing or successful":
+		return ErrExchangeOrderInUse
+	case "this endpoint is not available for your organization":
+		return ErrNotEntitled
+	case "payout id is required", "payout id is invalid":
+		return ErrPayoutIDInvalid
+	case "quotation id is required", "quotation id is invalid":
+		return ErrQuotationIDInvalid
+	case "customer not found or access denied":
+		return ErrCustomerNotFound
+	case "bank not found or access denied":
+		return ErrBankNotFound
+	case "customer is unverified":
+		return ErrCustomerUnverified
+	case "bank account is unverified":
+		return ErrBankUnverified
+	case "onramp is disabled":
+		return ErrOnrampDisabled
+	case "entered amount is less than minimum transaction amount":
+		return ErrAmountBelowMinimum
+	case "entered amount exceeds maximum transaction amount":
+		return ErrAmountAboveMaximum
+	case "aml screening failed":
+		return ErrAMLScreeningFailed
+	case "edd required":
+		return ErrEDDRequired
+	case "daily onramp limit exhausted":
+		return ErrDailyLimitExhausted
+	case "internal server error":
+		return ErrInternal
+	case "service unavailable":
+		return ErrUnavailable
+	case "this field is required", "this field may not be blank", "this field may not be null":
+		return ErrFieldMissing
+	case "invalid signature":
+		return ErrUnauthorized
+	}
+	return nil
+}
+
+// patternSentinels appends the sentinels of the messages interface.md does
+// not spell out (7.2/7.5), recognised by conservative word patterns. n is
+// the normalised message; field the (lower-case) field it was filed under,
+// or "".
+func patternSentinels(dst []error, field, n string) []error {
+	if strings.Contains(n, "insufficient") && strings.Contains(n, "balance") {
+		dst = append(dst, ErrInsufficientBalance)
+	}
+	if strings.Contains(n, "quotation") && strings.Contains(n, "expired") {
+		dst = append(dst, ErrQuotationExpired)
+	}
+	if (strings.Contains(n, "client reference") || strings.Contains(n, "client_reference_id") ||
+		field == "client_reference_id") &&
+		(strings.Contains(n, "exist") || strings.Contains(n, "already") || strings.Contains(n, "unique")) {
+		dst = append(dst, ErrClientReferenceExists)
+	}
+	return dst
+}
+
+// envelope is the response envelope of interface.md 2.1. Every field stays
+// raw so that a wrongly typed field spoils only itself.
+type envelope struct {
+	Status  json.RawMessage `json:"status"`
+	Success json.RawMessage `json:"success"`
+	Message json.RawMessage `json:"message"`
+	Detail  json.RawMessage `json:"detail"`
+	Data    json.RawMessage `json:"data"`
+	ErrCode json.RawMessage `json:"err_code"`
+	Errors  json.RawMessage `json:"errors"`
+}
+
+// newAPIError builds the *APIError for a response of statusCode with body,
+// whatever the body is. extra maps normalised messages (normalizeMessage)
+// to further sentinels, on top of the documented ones.
+func newAPIError(statusCode int, body []byte, extra map[string]error) *APIError {
+	env, problem, err := parseEnvelope(body)
+	if env == nil && len(body) == 0 {
+		// An error status with no body says all it has to say.
+		problem, err = "", nil
+	}
+	return buildAPIError(statusCode, body, env, problem, err, extra)
+}
+
+// parseEnvelope decodes body as an envelope. When it cannot, env is nil and
+// problem says why (for Error), with err the decoding error if there is one.
+func parseEnvelope(body []byte) (env *envelope, problem string, err error) {
+	if len(body) == 0 {
+		return nil, "empty response body", nil
+	}
+	env = new(envelope)
+	if err := json.Unmarshal(body, env); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field == "" {
+			// Valid JSON, but not an object.
+			return nil, "response is a JSON " + typeErr.Value + ", not an envelope: " + excerpt(body), err
+		}
+		if c := firstNonSpace(body); c == '{' || c == '[' {
+			return nil, "response is truncated or invalid JSON (" + err.Error() + "): " + excerpt(body), err
+		}
+		return nil, "response is not JSON: " + excerpt(body), err
+	}
+	if firstNonSpace(body) != '{' { // null
+		return nil, "response is a JSON null, not an envelope", nil
+	}
+	return env, "", nil
+}
+
+// buildAPIError fills an *APIError from an already parsed envelope (nil
+// when the body was not one) and computes the sentinels it matches.
+func buildAPIError(statusCode int, body []byte, env *envelope, problem string, err error, extra map[string]error) *APIError {
+	e := &APIError{StatusCode: statusCode, problem: problem, err: err}
+	if len(body) > 0 {
+		n := min(len(body), maxRawBody)
+		e.RawBody = append(make([]byte, 0, n), body[:n]...)
+	}
+	var m []error
+	if problem != "" {
+		m = append(m, ErrMalformedResponse)
+	}
+	switch statusCode {
+	case 401:
+		m = append(m, ErrUnauthorized)
+	case 429:
+		m = append(m, ErrRateLimited)
+	case 500:
+		m = append(m, ErrInternal)
+	case 502, 503, 504:
+		m = append(m, ErrUnavailable)
+	}
+	if env == nil {
+		switch {
+		case problem != "":
+		case len(body) == 0:
+			e.fallback = "empty response body"
+		default:
+			e.fallback = excerpt(body)
+		}
+		e.matched = dedupe(m)
+		return e
+	}
+
+	e.Code = strings.TrimSpace(jsonText(env.ErrCode))
+	switch code := strings.ToUpper(e.Code); {
+	case code == "REQ_FIELD_MISSING":
+		m = append(m, ErrFieldMissing)
+	case code == "SYS_INTERNAL_ERROR":
+		m = append(m, ErrInternal)
+	case strings.HasPrefix(code, "AUTH_"):
+		m = append(m, ErrUnauthorized)
+	}
+	e.Message = jsonText(env.Message)
+	if e.Message == "" {
+		e.Message = jsonText(env.Detail)
+	}
+
+	match := func(field, msg string) {
+		n := normalizeMessage(msg)
+		if n == "" {
+			return
+		}
+		if s := messageSentinel(n); s != nil {
+			m = append(m, s)
+		}
+		m = patternSentinels(m, field, n)
+		if s := extra[n]; s != nil {
+			m = append(m, s)
+		}
+	}
+	match("", e.Message)
+
+	if raw := trimSpace(env.Errors); len(raw) > 0 {
+		switch raw[0] {
+		case '"':
+			e.ErrorText = jsonText(raw)
+			match("", e.ErrorText)
+		case '{':
+			var fields map[string]json.RawMessage
+			if json.Unmarshal(raw, &fields) == nil {
+				e.FieldErrors = make(map[string][]string, len(fields))
+				for k, v := range fields {
+					msgs := fieldMessages(v)
+					e.FieldErrors[k] = msgs
+					field := strings.ToLower(k)
+					walkStrings(v, func(s string) { match(field, s) })
+				}
+			}
+		case '[':
+			e.FieldErrors = map[string][]string{"non_field_errors": fieldMessages(raw)}
+			walkStrings(raw, func(s string) { match("", s) })
+		case 'n': // null
+		default:
+			e.ErrorText = string(raw)
+		}
+	}
+	if problem == "" && e.Message == "" && e.ErrorText == "" && len(e.FieldErrors) == 0 && len(body) > 0 {
+		e.fallback = excerpt(body)
+	}
+	e.matched = dedupe(m)
+	return e
+}
+
+// fieldMessages turns one value of an `errors` object into messages: the
+// strings of an array, a lone string as one message, anything else as its
+// JSON text. Nulls are left out.
+func fieldMessages(v json.RawMessage) []string {
+	v = trimSpace(v)
+	if len(v) == 0 {
+		return []string{}
+	}
+	switch v[0] {
+	case '"':
+		return []string{jsonText(v)}
+	case 'n':
+		return []string{}
+	case '[':
+		var items []json.RawMessage
+		if json.Unmarshal(v, &items) != nil {
+			return []string{string(v)}
+		}
+		out := make([]string, 0, len(items))
+		for _, it := range items {
+			it = trimSpace(it)
+			switch {
+			case len(it) == 0 || it[0] == 'n':
+			case it[0] == '"':
+				out = append(out, jsonText(it))
+			default:
+				out = append(out, compactJSON(it))
+			}
+		}
+		return out
+	}
+	return []string{compactJSON(v)}
+}
+
+// walkStrings calls fn with every string anywhere inside the JSON value v
+// (object keys excluded), so that messages nested by a serializer, e.g.
+// {"customer": {"sender": {"id": ["This field is required."]}}}, still match.
+func walkStrings(v json.RawMessage, fn func(string)) {
+	v = trimSpace(v)
+	if len(v) == 0 {
+		return
+	}
+	switch v[0] {
+	case '"':
+		fn(jsonText(v))
+	case '[':
+		var items []json.RawMessage
+		if json.Unmarshal(v, &items) == nil {
+			for _, it := range items {
+				walkStrings(it, fn)
+			}
+		}
+	case '{':
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(v, &fields) == nil {
+			for _, it := range fields {
+				walkStrings(it, fn)
+			}
+		}
+	}
+}
+
+// jsonText returns the string a JSON string holds, "" for null or absent,
+// and the JSON text of any other value.
+func jsonText(raw json.RawMessage) string {
+	raw = trimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+	}
+	return compactJSON(raw)
+}
+
+// compactJSON returns raw without insignificant white space.
+func compactJSON(raw json.RawMessage) string {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return string(raw)
+	}
+	return buf.String()
+}
+
+// dedupe removes repeated sentinels, keeping the first of each.
+func dedupe(m []error) []error {
+	if len(m) < 2 {
+		return m
+	}
+	out := m[:0]
+outer:
+	for _, s := range m {
+		for _, o := range out {
+			if o == s {
+				continue outer
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// excerpt returns the start of body (at most maxExcerpt bytes) in double
+// quotes, with control characters and invalid UTF-8 replaced, and "..."
+// when it was cut.
+func excerpt(body []byte) string {
+	return `"` + sanitize(string(body), maxExcerpt) + `"`
+}
+
+// sanitize makes s fit for a one-line error message: control characters
+// become spaces, invalid UTF-8 becomes U+FFFD, and the result is cut to at
+// most limit bytes (plus "...") on a character boundary.
+func sanitize(s string, limit int) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f || c >= utf8.RuneSelf {
+			clean = false
+			break
+		}
+	}
+	if clean && len(s) <= limit {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(min(len(s), limit) + 3)
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			r = ' '
+		}
+		if b.Len()+utf8.RuneLen(r) > limit {
+			b.WriteString("...")
+			break
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// trimSpace returns raw without surrounding JSON white space.
+func trimSpace(raw []byte) []byte {
+	for len(raw) > 0 && isSpace(raw[0]) {
+		raw = raw[1:]
+	}
+	for len(raw) > 0 && isSpace(raw[len(raw)-1]) {
+		raw = raw[:len(raw)-1]
+	}
+	return raw
+}
+
+// firstNonSpace returns the first byte of body that is not JSON white
+// space, or 0.
+func firstNonSpace(body []byte) byte {
+	if t := trimSpace(body); len(t) > 0 {
+		return t[0]
+	}
+	return 0
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

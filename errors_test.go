@@ -1,0 +1,440 @@
+package fiatramp
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// allSentinels lists every exported sentinel with its name, so that each
+// test can check that exactly the expected ones match.
+var allSentinels = []struct {
+	name string
+	err  error
+}{
+	{"ErrFieldMissing", ErrFieldMissing},
+	{"ErrInternal", ErrInternal},
+	{"ErrUnavailable", ErrUnavailable},
+	{"ErrUnauthorized", ErrUnauthorized},
+	{"ErrRateLimited", ErrRateLimited},
+	{"ErrClientReferenceExists", ErrClientReferenceExists},
+	{"ErrQuotationNotFound", ErrQuotationNotFound},
+	{"ErrCustomerMismatch", ErrCustomerMismatch},
+	{"ErrQuotationExpired", ErrQuotationExpired},
+	{"ErrQuotationAlreadyLinked", ErrQuotationAlreadyLinked},
+	{"ErrExchangeOrderInUse", ErrExchangeOrderInUse},
+	{"ErrInsufficientBalance", ErrInsufficientBalance},
+	{"ErrNotEntitled", ErrNotEntitled},
+	{"ErrPayoutIDInvalid", ErrPayoutIDInvalid},
+	{"ErrQuotationIDInvalid", ErrQuotationIDInvalid},
+	{"ErrCustomerNotFound", ErrCustomerNotFound},
+	{"ErrBankNotFound", ErrBankNotFound},
+	{"ErrCustomerUnverified", ErrCustomerUnverified},
+	{"ErrBankUnverified", ErrBankUnverified},
+	{"ErrOnrampDisabled", ErrOnrampDisabled},
+	{"ErrAmountBelowMinimum", ErrAmountBelowMinimum},
+	{"ErrAmountAboveMaximum", ErrAmountAboveMaximum},
+	{"ErrAMLScreeningFailed", ErrAMLScreeningFailed},
+	{"ErrEDDRequired", ErrEDDRequired},
+	{"ErrDailyLimitExhausted", ErrDailyLimitExhausted},
+	{"ErrMalformedResponse", ErrMalformedResponse},
+	{"ErrInvalidRequest", ErrInvalidRequest},
+}
+
+// requireSentinels checks that err matches exactly the sentinels in want
+// (and, through a wrapping error, still does).
+func requireSentinels(t *testing.T, err error, want ...error) {
+	t.Helper()
+	require.Error(t, err)
+	wrapped := fmt.Errorf("call: %w", err)
+	for _, s := range allSentinels {
+		expected := false
+		for _, w := range want {
+			if w == s.err {
+				expected = true
+			}
+		}
+		require.Equalf(t, expected, errors.Is(err, s.err), "errors.Is(%s) for %v", s.name, err)
+		require.Equalf(t, expected, errors.Is(wrapped, s.err), "errors.Is(wrapped, %s)", s.name)
+	}
+}
+
+// errBody builds a realistic error envelope; errs is the JSON of `errors`
+// ("" leaves it out), code "" leaves err_code out.
+func errBody(message, code, errs string) string {
+	var b strings.Builder
+	b.WriteString(`{"status":false,"message":`)
+	m, _ := json.Marshal(message)
+	b.Write(m)
+	if code != "" {
+		b.WriteString(`,"err_code":"` + code + `"`)
+	}
+	if errs != "" {
+		b.WriteString(`,"errors":` + errs)
+	}
+	b.WriteString(`,"data":null}`)
+	return b.String()
+}
+
+// TestAPIErrorSection7 builds every error row of interface.md section 7 (and
+// the public notes' variants) and checks fields and the exact sentinel set.
+func TestAPIErrorSection7(t *testing.T) {
+	tests := []struct {
+		name    string
+		status  int
+		body    string
+		code    string
+		message string
+		want    []error
+	}{
+		// 7: err_code table.
+		{"7 REQ_FIELD_MISSING", 400,
+			errBody("Invalid request", "REQ_FIELD_MISSING", `{"customer_id":["This field is required."]}`),
+			"REQ_FIELD_MISSING", "Invalid request", []error{ErrFieldMissing}},
+		{"7 REQ_FIELD_MISSING invalid value", 400,
+			errBody("Invalid request", "REQ_FIELD_MISSING", `{"customer_id":["Must be a valid UUID."]}`),
+			"REQ_FIELD_MISSING", "Invalid request", []error{ErrFieldMissing}},
+		{"7 SYS_INTERNAL_ERROR", 500,
+			errBody("Internal Server Error", "SYS_INTERNAL_ERROR", `"database connection lost"`),
+			"SYS_INTERNAL_ERROR", "Internal Server Error", []error{ErrInternal}},
+
+		// 7.1 standard create payout, 400.
+		{"7.1 client reference exists", 400, errBody("Client Reference ID already exists", "", ""),
+			"", "Client Reference ID already exists", []error{ErrClientReferenceExists}},
+		{"7.1 quotation not found", 400, errBody("Quotation is not found", "", ""),
+			"", "Quotation is not found", []error{ErrQuotationNotFound}},
+		{"7.1 customer mismatch", 400, errBody("Customer ID does not match with the quotation", "", ""),
+			"", "Customer ID does not match with the quotation", []error{ErrCustomerMismatch}},
+		{"7.1 quotation expired", 400, errBody("Quotation has expired", "", ""),
+			"", "Quotation has expired", []error{ErrQuotationExpired}},
+		{"7.1 quotation already linked", 400, errBody("Quotation is already linked to another payout", "", ""),
+			"", "Quotation is already linked to another payout", []error{ErrQuotationAlreadyLinked}},
+		{"7.1 exchange order in use", 400,
+			errBody("Exchange Order ID already linked to a payout that is either processing or successful", "", ""),
+			"", "Exchange Order ID already linked to a payout that is either processing or successful",
+			[]error{ErrExchangeOrderInUse}},
+
+		// 7.2 prefunded create payout, 400 (three messages not shown: patterns).
+		{"7.2 insufficient balance", 400, errBody("Insufficient prefunded balance", "", ""),
+			"", "Insufficient prefunded balance", []error{ErrInsufficientBalance}},
+		{"7.2 insufficient balance variant", 400, errBody("Prefunded wallet has insufficient USDT balance.", "", ""),
+			"", "Prefunded wallet has insufficient USDT balance.", []error{ErrInsufficientBalance}},
+		{"7.2 insufficient balance in errors", 400,
+			errBody("Bad request", "", `{"amount":["Insufficient balance"]}`),
+			"", "Bad request", []error{ErrInsufficientBalance}},
+		{"7.2 expired quotation", 400, errBody("Quotation expired.", "", ""),
+			"", "Quotation expired.", []error{ErrQuotationExpired}},
+		{"7.2 expired quotation in errors", 400,
+			errBody("Bad request", "", `{"quotation_id":["The quotation is expired"]}`),
+			"", "Bad request", []error{ErrQuotationExpired}},
+		{"7.2 duplicate reference", 400, errBody("client_reference_id already exists", "", ""),
+			"", "client_reference_id already exists", []error{ErrClientReferenceExists}},
+		{"7.2 duplicate reference DRF unique", 400,
+			errBody("Bad request", "REQ_FIELD_MISSING", `{"client_reference_id":["payout with this client reference id already exists."]}`),
+			"REQ_FIELD_MISSING", "Bad request", []error{ErrClientReferenceExists, ErrFieldMissing}},
+		{"7.2 duplicate reference by field name", 400,
+			errBody("Bad request", "", `{"client_reference_id":["This field must be unique."]}`),
+			"", "Bad request", []error{ErrClientReferenceExists}},
+		{"7.2 missing field nested", 400,
+			errBody("Invalid request", "REQ_FIELD_MISSING", `{"customer":{"receiver":{"id":["This field is required."]}}}`),
+			"REQ_FIELD_MISSING", "Invalid request", []error{ErrFieldMissing}},
+		{"7.2 missing field nested without code", 400,
+			errBody("Invalid request", "", `{"customer":{"sender":{"id":["This field is required."]}}}`),
+			"", "Invalid request", []error{ErrFieldMissing}},
+		{"7.2 missing field without code", 400,
+			errBody("Invalid request", "", `{"quotation_id":["This field is required."]}`),
+			"", "Invalid request", []error{ErrFieldMissing}},
+		{"7.2 not entitled", 400, errBody("This endpoint is not available for your organization.", "", ""),
+			"", "This endpoint is not available for your organization.", []error{ErrNotEntitled}},
+
+		// 7.3 other endpoints.
+		{"7.3 payout id required", 400, errBody("Payout ID is required.", "", ""),
+			"", "Payout ID is required.", []error{ErrPayoutIDInvalid}},
+		{"7.3 payout id invalid", 400, errBody("Payout ID is invalid", "", ""),
+			"", "Payout ID is invalid", []error{ErrPayoutIDInvalid}},
+		{"7.3 quotation id required", 400, errBody("Quotation ID is required.", "", ""),
+			"", "Quotation ID is required.", []error{ErrQuotationIDInvalid}},
+		{"7.3 quotation id invalid", 400, errBody("Quotation ID is invalid", "", ""),
+			"", "Quotation ID is invalid", []error{ErrQuotationIDInvalid}},
+		{"7.3 customer not found", 400, errBody("Customer not found or access denied", "", ""),
+			"", "Customer not found or access denied", []error{ErrCustomerNotFound}},
+		{"7.3 customer not found in errors", 400,
+			errBody("Bad request", "", `{"customer":["Customer not found or access denied."]}`),
+			"", "Bad request", []error{ErrCustomerNotFound}},
+		{"7.3 bank not found", 400, errBody("Bank not found or access denied", "", ""),
+			"", "Bank not found or access denied", []error{ErrBankNotFound}},
+		{"7.3 bank not found in errors", 400,
+			errBody("", "", `{"bank":["Bank not found or access denied."]}`),
+			"", "", []error{ErrBankNotFound}},
+		{"7.3 internal server error", 500, errBody("Internal Server Error.", "SYS_INTERNAL_ERROR", `"Internal Server Error."`),
+			"SYS_INTERNAL_ERROR", "Internal Server Error.", []error{ErrInternal}},
+
+		// 7.4 create payin quotation.
+		{"7.4 customer unverified", 400, errBody("Customer is unverified", "", ""),
+			"", "Customer is unverified", []error{ErrCustomerUnverified}},
+		{"7.4 bank unverified", 400, errBody("Bank account is unverified", "", ""),
+			"", "Bank account is unverified", []error{ErrBankUnverified}},
+		{"7.4 onramp disabled", 400, errBody("Onramp is disabled", "", ""),
+			"", "Onramp is disabled", []error{ErrOnrampDisabled}},
+		{"7.4 amount below minimum", 400, errBody("Entered amount is less than minimum transaction amount", "", ""),
+			"", "Entered amount is less than minimum transaction amount", []error{ErrAmountBelowMinimum}},
+		{"7.4 amount above maximum", 400, errBody("Entered amount exceeds maximum transaction amount", "", ""),
+			"", "Entered amount exceeds maximum transaction amount", []error{ErrAmountAboveMaximum}},
+		{"7.4 aml", 400, errBody("AML SCREENING FAILED", "", ""),
+			"", "AML SCREENING FAILED", []error{ErrAMLScreeningFailed}},
+		{"7.4 edd", 400, errBody("EDD required", "", ""),
+			"", "EDD required", []error{ErrEDDRequired}},
+		{"7.4 daily limit", 400, errBody("Daily onramp limit exhausted", "", ""),
+			"", "Daily onramp limit exhausted", []error{ErrDailyLimitExhausted}},
+		{"7.4 500", 500, errBody("Internal Server Error", "SYS_INTERNAL_ERROR", `"Internal Server Error"`),
+			"SYS_INTERNAL_ERROR", "Internal Server Error", []error{ErrInternal}},
+		{"7.4 503", 503, errBody("Service unavailable", "", ""),
+			"", "Service unavailable", []error{ErrUnavailable}},
+
+		// Variants of case, space and trailing full stops.
+		{"upper case", 400, errBody("CUSTOMER IS UNVERIFIED", "", ""),
+			"", "CUSTOMER IS UNVERIFIED", []error{ErrCustomerUnverified}},
+		{"lower case, stops, space", 400, errBody("  customer is unverified...  ", "", ""),
+			"", "  customer is unverified...  ", []error{ErrCustomerUnverified}},
+		{"required without stop", 400, errBody("Payout ID is required", "", ""),
+			"", "Payout ID is required", []error{ErrPayoutIDInvalid}},
+		{"invalid with stop in errors", 400, errBody("", "", `{"quotation_id":["Quotation ID is invalid."]}`),
+			"", "", []error{ErrQuotationIDInvalid}},
+		{"errors single string value", 400, errBody("Bad request", "", `{"customer":"Customer not found or access denied."}`),
+			"", "Bad request", []error{ErrCustomerNotFound}},
+		{"errors string", 400, errBody("Bad request", "", `"Bank account is unverified."`),
+			"", "Bad request", []error{ErrBankUnverified}},
+
+		// Status codes and authentication.
+		{"500 with success false and string errors", 500,
+			`{"success":false,"message":"Internal Server Error","err_code":"SYS_INTERNAL_ERROR","errors":"division by zero","data":null}`,
+			"SYS_INTERNAL_ERROR", "Internal Server Error", []error{ErrInternal}},
+		{"401 AUTH_ code", 401, errBody("Signature mismatch", "AUTH_INVALID_SIGNATURE", ""),
+			"AUTH_INVALID_SIGNATURE", "Signature mismatch", []error{ErrUnauthorized}},
+		{"403 AUTH_ code", 403, errBody("Timestamp out of range", "AUTH_TIMESTAMP_EXPIRED", ""),
+			"AUTH_TIMESTAMP_EXPIRED", "Timestamp out of range", []error{ErrUnauthorized}},
+		{"invalid signature field error", 400, errBody("Bad request", "", `{"signature":["Invalid Signature"]}`),
+			"", "Bad request", []error{ErrUnauthorized}},
+		{"401 DRF detail", 401, `{"detail":"Authentication credentials were not provided."}`,
+			"", "Authentication credentials were not provided.", []error{ErrUnauthorized}},
+		{"429", 429, errBody("Too many requests", "", ""),
+			"", "Too many requests", []error{ErrRateLimited}},
+		{"502", 502, errBody("Bad gateway", "", ""),
+			"", "Bad gateway", []error{ErrUnavailable}},
+		{"504", 504, errBody("Gateway timeout", "", ""),
+			"", "Gateway timeout", []error{ErrUnavailable}},
+
+		// Nothing documented: no sentinel, and no near miss.
+		{"404 DRF", 404, `{"detail":"Not found."}`, "", "Not found.", nil},
+		{"unknown message", 400, errBody("Customer is unverified for this corridor", "", ""),
+			"", "Customer is unverified for this corridor", nil},
+		{"other field text", 400, errBody("Bad request", "", `{"email":["Enter a valid email address."]}`),
+			"", "Bad request", nil},
+		{"quotation without expiry", 400, errBody("Quotation is already linked to another payout.", "", ""),
+			"", "Quotation is already linked to another payout.", []error{ErrQuotationAlreadyLinked}},
+		{"balance without insufficient", 400, errBody("Prefunded balance is not configured", "", ""),
+			"", "Prefunded balance is not configured", nil},
+		{"insufficient without balance", 400, errBody("Insufficient KYC documents", "", ""),
+			"", "Insufficient KYC documents", nil},
+		{"expired without quotation", 400, errBody("Timestamp expired", "", ""),
+			"", "Timestamp expired", nil},
+		{"client reference without duplicate", 400, errBody("Client reference ID is too long", "", ""),
+			"", "Client reference ID is too long", nil},
+		{"already without client reference", 400, errBody("Wallet already exists", "", ""),
+			"", "Wallet already exists", nil},
+		{"client reference required", 400,
+			errBody("Bad request", "", `{"client_reference_id":["This field may not be blank."]}`),
+			"", "Bad request", []error{ErrFieldMissing}},
+		{"several at once", 400,
+			errBody("Customer is unverified", "REQ_FIELD_MISSING", `{"bank_id":["Bank account is unverified"],"x":["This field is required."]}`),
+			"REQ_FIELD_MISSING", "Customer is unverified", []error{ErrCustomerUnverified, ErrBankUnverified, ErrFieldMissing}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, build := range []struct {
+				name string
+				err  func() error
+			}{
+				{"newAPIError", func() error { return newAPIError(tt.status, []byte(tt.body), nil) }},
+				{"decodeResponse", func() error {
+					var out json.RawMessage
+					return decodeResponse(tt.status, []byte(tt.body), &out, nil)
+				}},
+			} {
+				err := build.err()
+				var apiErr *APIError
+				require.ErrorAs(t, err, &apiErr, build.name)
+				require.Equal(t, tt.status, apiErr.StatusCode)
+				require.Equal(t, tt.code, apiErr.Code)
+				require.Equal(t, tt.message, apiErr.Message)
+				require.Equal(t, tt.body, string(apiErr.RawBody))
+				require.NoError(t, apiErr.Unwrap())
+				requireSentinels(t, err, tt.want...)
+			}
+		})
+	}
+}
+
+func TestAPIErrorFields(t *testing.T) {
+	body := `{"status":false,"message":"Invalid request","err_code":"REQ_FIELD_MISSING","errors":{` +
+		`"customer_id":["This field is required.","Must be a valid UUID."],` +
+		`"wallet_address":"This field may not be blank.",` +
+		`"customer":{"sender":{"id":["This field is required."]}},` +
+		`"limits":[1, {"a": 2}, null, "text"],` +
+		`"gone":null},"data":null}`
+	e := newAPIError(400, []byte(body), nil)
+	require.Equal(t, map[string][]string{
+		"customer_id":    {"This field is required.", "Must be a valid UUID."},
+		"wallet_address": {"This field may not be blank."},
+		"customer":       {`{"sender":{"id":["This field is required."]}}`},
+		"limits":         {"1", `{"a":2}`, "text"},
+		"gone":           {},
+	}, e.FieldErrors)
+	require.Empty(t, e.ErrorText)
+
+	e = newAPIError(500, []byte(`{"success":false,"message":"Internal Server Error","errors":"boom","data":null}`), nil)
+	require.Equal(t, "boom", e.ErrorText)
+	require.Nil(t, e.FieldErrors)
+
+	e = newAPIError(400, []byte(`{"status":false,"message":"Bad","errors":["Customer is unverified"]}`), nil)
+	require.Equal(t, map[string][]string{"non_field_errors": {"Customer is unverified"}}, e.FieldErrors)
+	requireSentinels(t, e, ErrCustomerUnverified)
+
+	e = newAPIError(400, []byte(`{"status":false,"message":42,"err_code":7,"errors":true}`), nil)
+	require.Equal(t, "42", e.Message)
+	require.Equal(t, "7", e.Code)
+	require.Equal(t, "true", e.ErrorText)
+	requireSentinels(t, e)
+}
+
+func TestAPIErrorExtraTable(t *testing.T) {
+	errCustom := errors.New("custom")
+	extra := map[string]error{
+		normalizeMessage("Prefunded wallet low."):  ErrInsufficientBalance,
+		normalizeMessage("Something new"):          errCustom,
+		normalizeMessage("Customer is unverified"): ErrEDDRequired, // adds, does not replace
+		"unused": nil,
+	}
+	e := newAPIError(400, []byte(errBody("PREFUNDED WALLET LOW", "", "")), extra)
+	requireSentinels(t, e, ErrInsufficientBalance)
+
+	e = newAPIError(400, []byte(errBody("Bad", "", `{"x":["something new."]}`)), extra)
+	require.ErrorIs(t, e, errCustom)
+	requireSentinels(t, e)
+
+	e = newAPIError(400, []byte(errBody("Customer is unverified", "", "")), extra)
+	requireSentinels(t, e, ErrCustomerUnverified, ErrEDDRequired)
+
+	err := decodeResponse(200, []byte(errBody("Something new", "", "")), nil, extra)
+	require.ErrorIs(t, err, errCustom)
+
+	// Without the table the same bodies match nothing.
+	requireSentinels(t, newAPIError(400, []byte(errBody("Prefunded wallet low", "", "")), nil))
+}
+
+func TestAPIErrorError(t *testing.T) {
+	tests := []struct {
+		name   string
+		status int
+		body   string
+		want   string
+	}{
+		{"message and field", 400,
+			errBody("Customer is unverified", "REQ_FIELD_MISSING", `{"customer_id":["This field is required."]}`),
+			"fiatramp: HTTP 400 REQ_FIELD_MISSING: Customer is unverified (customer_id: This field is required.)"},
+		{"sorted fields", 400,
+			errBody("Invalid request", "REQ_FIELD_MISSING", `{"wallet_address":["This field may not be blank."],"customer_id":["This field is required.","Must be a valid UUID."]}`),
+			"fiatramp: HTTP 400 REQ_FIELD_MISSING: Invalid request (customer_id: This field is required.; customer_id: Must be a valid UUID.; wallet_address: This field may not be blank.)"},
+		{"message only", 400, errBody("Quotation has expired", "", ""),
+			"fiatramp: HTTP 400: Quotation has expired"},
+		{"errors string", 500,
+			`{"success":false,"message":"Internal Server Error","err_code":"SYS_INTERNAL_ERROR","errors":"division by zero","data":null}`,
+			"fiatramp: HTTP 500 SYS_INTERNAL_ERROR: Internal Server Error (division by zero)"},
+		{"errors string repeats message", 500,
+			errBody("Internal Server Error", "SYS_INTERNAL_ERROR", `"Internal Server Error."`),
+			"fiatramp: HTTP 500 SYS_INTERNAL_ERROR: Internal Server Error"},
+		{"fields without message", 400, errBody("", "", `{"bank":["Bank not found or access denied."]}`),
+			"fiatramp: HTTP 400: bank: Bank not found or access denied."},
+		{"control characters", 400, errBody("line one\nline two\t!", "", ""),
+			"fiatramp: HTTP 400: line one line two !"},
+		{"html", 502, "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n</html>",
+			`fiatramp: HTTP 502: response is not JSON: "<html>  <head><title>502 Bad Gateway</title></head>  </html>"`},
+		{"empty", 503, "", "fiatramp: HTTP 503: empty response body"},
+		{"object without anything", 418, `{"foo":1}`, `fiatramp: HTTP 418: "{"foo":1}"`},
+		{"truncated", 400, `{"status":false,"message":"Cust`,
+			`fiatramp: HTTP 400: response is truncated or invalid JSON (unexpected end of JSON input): "{"status":false,"message":"Cust"`},
+		{"array", 400, `[1,2]`, `fiatramp: HTTP 400: response is a JSON array, not an envelope: "[1,2]"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, newAPIError(tt.status, []byte(tt.body), nil).Error())
+		})
+	}
+}
+
+func TestAPIErrorErrorIsShort(t *testing.T) {
+	fields := map[string][]string{}
+	for i := range 20 {
+		fields[fmt.Sprintf("f%02d", i)] = []string{strings.Repeat("x", 500)}
+	}
+	errs, err := json.Marshal(fields)
+	require.NoError(t, err)
+	e := newAPIError(400, []byte(errBody(strings.Repeat("m", 1000), "REQ_FIELD_MISSING", string(errs))), nil)
+	msg := e.Error()
+	require.Less(t, len(msg), 2000)
+	require.Contains(t, msg, "f00: "+strings.Repeat("x", 128)+"...")
+	require.Contains(t, msg, "; and 12 more)")
+	require.NotContains(t, msg, "f08")
+	require.Contains(t, msg, strings.Repeat("m", 256)+"...")
+
+	html := "<html>" + strings.Repeat("é\x00", 200)
+	msg = newAPIError(502, []byte(html), nil).Error()
+	prefix := `fiatramp: HTTP 502: response is not JSON: "`
+	require.True(t, strings.HasPrefix(msg, prefix), msg)
+	quoted := strings.TrimSuffix(strings.TrimPrefix(msg, prefix), `..."`)
+	require.LessOrEqual(t, len(quoted), 128)
+	require.NotContains(t, msg, "\x00")
+
+	msg = newAPIError(502, []byte("\xff\xfe bad utf8"), nil).Error()
+	require.Equal(t, "fiatramp: HTTP 502: response is not JSON: \"\uFFFD\uFFFD bad utf8\"", msg)
+}
+
+func TestNormalizeMessage(t *testing.T) {
+	for in, want := range map[string]string{
+		"Quotation ID is required.":       "quotation id is required",
+		"  Quotation  ID\tis required . ": "quotation id is required",
+		"AML SCREENING FAILED":            "aml screening failed",
+		"EDD required...":                 "edd required",
+		"":                                "",
+		" . ":                             "",
+		"v1.2 released":                   "v1.2 released",
+	} {
+		require.Equal(t, want, normalizeMessage(in), "normalizeMessage(%q)", in)
+	}
+}
+
+func TestValidationError(t *testing.T) {
+	err := invalid("customer_id", "is required")
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	require.Equal(t, "customer_id", ve.Field)
+	require.Equal(t, "is required", ve.Reason)
+	require.Equal(t, "fiatramp: invalid request: customer_id: is required", err.Error())
+	requireSentinels(t, err, ErrInvalidRequest)
+	requireSentinels(t, fmt.Errorf("create payout: %w", err), ErrInvalidRequest)
+
+	require.Equal(t, "fiatramp: invalid request: no body", (&ValidationError{Reason: "no body"}).Error())
+}
+
+func TestSentinelTexts(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range allSentinels {
+		require.True(t, strings.HasPrefix(s.err.Error(), "fiatramp: "), s.name)
+		require.False(t, seen[s.err.Error()], "duplicate text %q", s.err.Error())
+		seen[s.err.Error()] = true
+	}
+}
