@@ -447,15 +447,15 @@ func (c *Client) send(ctx context.Context, method string, u *url.URL, body, out 
 	if err != nil {
 		return fmt.Errorf("fiatramp: %s %s: %w", method, u.Path, err)
 	}
-	for k, v := range rc.header {
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.cfg.userAgent)
+	for k, v := range rc.header { // may replace Accept or User-Agent, never the ones below
 		req.Header[k] = v
 	}
 	ts := c.cfg.now().Unix()
 	req.Header.Set("X-API-KEY", c.cfg.apiKey)
 	req.Header.Set("X-TIMESTAMP", strconv.FormatInt(ts, 10))
 	req.Header.Set("X-SIGNATURE", Sign(c.cfg.apiKey, c.cfg.apiSecret, ts, signed))
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", c.cfg.userAgent)
 	if payload != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}

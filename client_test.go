@@ -312,6 +312,12 @@ func TestRequestOptions(t *testing.T) {
 	var resp fiatramp.Response
 	_, err := h.client.Payouts.Get(context.Background(), payoutID, fiatramp.WithHeader("X-Request-Id", "trace-77"), fiatramp.CaptureResponse(&resp))
 	require.NoError(t, err)
+	h.mock.RegisterResponder(http.MethodGet, testBase+"/pos/api/v1/payout/"+quotationID.String(), func(req *http.Request) (*http.Response, error) {
+		assert.Equal(t, "custom-agent/1", req.Header.Get("User-Agent"), "a per-call User-Agent wins")
+		return httpmock.NewStringResponse(200, ok(fetchedPayoutData)), nil
+	})
+	_, err = h.client.Payouts.Get(context.Background(), quotationID, fiatramp.WithHeader("User-Agent", "custom-agent/1"))
+	require.NoError(t, err)
 	assert.Equal(t, 200, resp.StatusCode)
 	assert.Equal(t, "t1", resp.Header.Get("X-Trace"))
 	assert.Equal(t, ok(fetchedPayoutData), string(resp.Body))
