@@ -1,0 +1,27 @@
+package fiatramp_test
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestReadmeSnippetsAreExamples keeps every Go snippet of README.md
+// compiled: each must stand, line for line, in an Example function.
+func TestReadmeSnippetsAreExamples(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	examples, err := os.ReadFile("example_test.go")
+	require.NoError(t, err)
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	body := flat(string(examples))
+
+	snippets := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
+	require.NotEmpty(t, snippets)
+	for _, s := range snippets {
+		require.Contains(t, body, flat(s[1]), "README snippet is not in example_test.go")
+	}
+}
