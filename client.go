@@ -311,18 +311,22 @@ func CaptureResponse(dst *Response) RequestOption {
 	}
 }
 
-// reservedHeaders are set by the request path and cannot be overridden.
-var reservedHeaders = []string{"X-Api-Key", "X-Timestamp", "X-Signature", "Content-Type", "Content-Length", "Host"}
+// reservedHeader reports whether the request path sets the header itself.
+func reservedHeader(canonicalKey string) bool {
+	switch canonicalKey {
+	case "X-Api-Key", "X-Timestamp", "X-Signature", "Content-Type", "Content-Length", "Host":
+		return true
+	}
+	return false
+}
 
 // WithHeader adds a header to the call. The authentication headers and the
 // content headers are the library's and cannot be set this way.
 func WithHeader(key, value string) RequestOption {
 	return func(rc *requestConfig) error {
 		canon := http.CanonicalHeaderKey(key)
-		for _, r := range reservedHeaders {
-			if canon == r {
-				return invalid("header "+key, "set by the library")
-			}
+		if reservedHeader(canon) {
+			return invalid("header "+key, "set by the library")
 		}
 		if canon == "" || strings.ContainsAny(key+value, "\r\n") {
 			return invalid("header "+key, "empty name or line break")
@@ -389,8 +393,6 @@ func (c *Client) resolve(path string) (*url.URL, error) {
 	return &u, nil
 }
 
-var emptyObject = []byte("{}")
-
 // requestBody returns the canonical bytes of body, which are both signed and
 // sent.
 func requestBody(body any) ([]byte, error) {
@@ -422,7 +424,7 @@ func (c *Client) send(ctx context.Context, method string, u *url.URL, body, out 
 	}
 	// A GET always signs "{}" and sends no body (interface.md §5 rule 3).
 	// Other methods without a body do the same.
-	signed, payload := emptyObject, []byte(nil)
+	signed, payload := []byte("{}"), []byte(nil)
 	if body != nil {
 		if method == http.MethodGet || method == http.MethodHead {
 			return invalid("body", "a "+method+" request carries no body")

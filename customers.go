@@ -2,7 +2,6 @@ package fiatramp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"iter"
 	"net/http"
@@ -64,10 +63,6 @@ func (s *CustomersService) ListBankAccounts(ctx context.Context, customerID uuid
 	}
 	return call[types.BankAccountPage](ctx, s.client, http.MethodGet, bankListPath(customerID), nil, opts)
 }
-
-// ErrPagination reports a page link that the library refuses to follow: one
-// that leaves the base address, or one already visited.
-var ErrPagination = errors.New("fiatramp: bad pagination link")
 
 // BankAccounts yields every bank account of a customer, following each page's
 // next link (interface.md §4.9). It stops at the first error, which it

@@ -91,6 +91,10 @@ var (
 	// the underlying decoding error, if any. After a malformed 2xx the
 	// operation may well have taken effect.
 	ErrMalformedResponse = errors.New("fiatramp: malformed response")
+	// ErrPagination reports a page link that the library refuses to follow
+	// (Customers.BankAccounts): one that leaves the base address, or one
+	// already visited.
+	ErrPagination = errors.New("fiatramp: bad pagination link")
 	// ErrInvalidRequest matches a *ValidationError: bad input caught before
 	// any request was sent.
 	ErrInvalidRequest = errors.New("fiatramp: invalid request")
