@@ -30,11 +30,8 @@ var walletType = reflect.TypeFor[Wallet]()
 // keeps a copy of data in Raw. null leaves w unchanged; on error w is
 // unchanged.
 func (w *Wallet) UnmarshalJSON(data []byte) error {
-	m, done, err := startMembers("Wallet", walletType, data)
-	if done {
-		return err
-	}
 	var out Wallet
+	m := objectMembers("Wallet", walletType, data)
 	for m.next() {
 		switch string(m.key) {
 		case "id":
@@ -51,12 +48,7 @@ func (w *Wallet) UnmarshalJSON(data []byte) error {
 			m.skip()
 		}
 	}
-	if m.err != nil {
-		return m.err
-	}
-	out.Raw = cloneRaw(data)
-	*w = out
-	return nil
+	return finishObject(&m, w, &out, &out.Raw)
 }
 
 // BankAccount is one bank account of a customer as returned by fetch bank
@@ -106,11 +98,8 @@ var (
 // UnmarshalJSON decodes the identifiers object of interface.md section 2.7.
 // null leaves b unchanged.
 func (b *BankIdentifiers) UnmarshalJSON(data []byte) error {
-	m, done, err := startMembers("BankIdentifiers", bankIdentifiersType, data)
-	if done {
-		return err
-	}
 	var out BankIdentifiers
+	m := objectMembers("BankIdentifiers", bankIdentifiersType, data)
 	for m.next() {
 		switch string(m.key) {
 		case "account_number":
@@ -121,22 +110,15 @@ func (b *BankIdentifiers) UnmarshalJSON(data []byte) error {
 			m.skip()
 		}
 	}
-	if m.err != nil {
-		return m.err
-	}
-	*b = out
-	return nil
+	return finishObject(&m, b, &out, nil)
 }
 
 // UnmarshalJSON decodes the fetch-one bank account object of interface.md
 // section 2.7 and keeps a copy of data in Raw. null leaves b unchanged; on
 // error b is unchanged.
 func (b *BankAccount) UnmarshalJSON(data []byte) error {
-	m, done, err := startMembers("BankAccount", bankAccountType, data)
-	if done {
-		return err
-	}
 	var out BankAccount
+	m := objectMembers("BankAccount", bankAccountType, data)
 	for m.next() {
 		switch string(m.key) {
 		case "id":
@@ -165,12 +147,7 @@ func (b *BankAccount) UnmarshalJSON(data []byte) error {
 			m.skip()
 		}
 	}
-	if m.err != nil {
-		return m.err
-	}
-	out.Raw = cloneRaw(data)
-	*b = out
-	return nil
+	return finishObject(&m, b, &out, &out.Raw)
 }
 
 // BankAccountListItem is one entry of the bank account list (interface.md
@@ -205,11 +182,8 @@ var bankAccountListItemType = reflect.TypeFor[BankAccountListItem]()
 // keeps a copy of data in Raw. null leaves b unchanged; on error b is
 // unchanged.
 func (b *BankAccountListItem) UnmarshalJSON(data []byte) error {
-	m, done, err := startMembers("BankAccountListItem", bankAccountListItemType, data)
-	if done {
-		return err
-	}
 	var out BankAccountListItem
+	m := objectMembers("BankAccountListItem", bankAccountListItemType, data)
 	for m.next() {
 		switch string(m.key) {
 		case "id":
@@ -234,12 +208,7 @@ func (b *BankAccountListItem) UnmarshalJSON(data []byte) error {
 			m.skip()
 		}
 	}
-	if m.err != nil {
-		return m.err
-	}
-	out.Raw = cloneRaw(data)
-	*b = out
-	return nil
+	return finishObject(&m, b, &out, &out.Raw)
 }
 
 // BankAccountPage is one page of fetch bank accounts of a customer
@@ -262,11 +231,8 @@ var bankAccountPageType = reflect.TypeFor[BankAccountPage]()
 // UnmarshalJSON decodes the list data of interface.md section 4.9 and keeps
 // a copy of data in Raw. null leaves p unchanged; on error p is unchanged.
 func (p *BankAccountPage) UnmarshalJSON(data []byte) error {
-	m, done, err := startMembers("BankAccountPage", bankAccountPageType, data)
-	if done {
-		return err
-	}
 	var out BankAccountPage
+	m := objectMembers("BankAccountPage", bankAccountPageType, data)
 	for m.next() {
 		switch string(m.key) {
 		case "count":
@@ -281,10 +247,5 @@ func (p *BankAccountPage) UnmarshalJSON(data []byte) error {
 			m.skip()
 		}
 	}
-	if m.err != nil {
-		return m.err
-	}
-	out.Raw = cloneRaw(data)
-	*p = out
-	return nil
+	return finishObject(&m, p, &out, &out.Raw)
 }

@@ -192,35 +192,18 @@ func validDecimalText(s []byte) bool {
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
 		i++
 	}
-	digits := 0
-	for i < len(s) && isDigit(s[i]) {
-		i++
-		digits++
-	}
+	start := i
+	i = skipDigits(s, i)
+	digits := i - start
 	if i < len(s) && s[i] == '.' {
-		i++
-		for i < len(s) && isDigit(s[i]) {
-			i++
-			digits++
-		}
+		start = i + 1
+		i = skipDigits(s, start)
+		digits += i - start
 	}
 	if digits == 0 {
 		return false
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		start := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	return i == len(s)
+	return exponentEnds(s, i)
 }
 
 // validJSONNumber reports whether s is a JSON number token (RFC 8259):
@@ -235,39 +218,48 @@ func validJSONNumber(s []byte) bool {
 	case i < len(s) && s[i] == '0':
 		i++
 	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
+		i = skipDigits(s, i)
 	default:
 		return false
 	}
 	if i < len(s) && s[i] == '.' {
-		i++
-		start := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
+		start := i + 1
+		i = skipDigits(s, start)
 		if i == start {
 			return false
 		}
 	}
+	return exponentEnds(s, i)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// skipDigits returns the index of the first byte at or after s[i] that is
+// not a digit.
+func skipDigits(s []byte, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
+}
+
+// exponentEnds reports whether s[i:] is an optional exponent,
+// (e|E)[+-]digits, and nothing after it: the tail that validDecimalText and
+// validJSONNumber share.
+func exponentEnds(s []byte, i int) bool {
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		i++
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			i++
 		}
 		start := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
+		i = skipDigits(s, i)
 		if i == start {
 			return false
 		}
 	}
 	return i == len(s)
 }
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // ---- timestamps ----
 

@@ -1,7 +1,6 @@
 package types
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 
@@ -117,8 +116,7 @@ type brandSlot struct {
 
 // feeReader holds the state shared by the Fees and PrefundedFees decoders.
 type feeReader struct {
-	typeName string
-	other    map[string]decimal.Decimal
+	other map[string]decimal.Decimal
 }
 
 func (r *feeReader) addOther(key []byte, d decimal.Decimal) {
@@ -128,23 +126,38 @@ func (r *feeReader) addOther(key []byte, d decimal.Decimal) {
 	r.other[string(key)] = d
 }
 
-// brand records the brand key key with value raw in slot.
-func (r *feeReader) brand(slot *brandSlot, key, raw []byte) error {
-	d, set, err := parseDecimal(raw)
-	if err != nil {
-		return withField(err, r.typeName, string(key))
+// undocumented decodes the current member of m, whose key is not a
+// documented one: a brand fee key goes to fee, a brand GST key to gst (nil
+// when the object has no service GST, so that such a key is an unknown
+// one), and any other key is an unknown one.
+func (r *feeReader) undocumented(m *members, fee, gst *brandSlot) {
+	switch kind := brandKind(m.key); {
+	case kind == 'f':
+		r.brand(m, fee)
+	case kind == 'g' && gst != nil:
+		r.brand(m, gst)
+	default:
+		r.unknown(m)
 	}
-	if slot.key == nil {
-		slot.key, slot.value, slot.set = key, d, set
-	} else if set {
-		r.addOther(key, d)
-	}
-	return nil
 }
 
-// finish resolves slot: the brand value fills *dst unless the explicit key
+// brand records the current member of m, a brand key, in slot.
+func (r *feeReader) brand(m *members, slot *brandSlot) {
+	d, set, err := parseDecimal(m.raw)
+	if err != nil {
+		m.fail(err)
+		return
+	}
+	if slot.key == nil {
+		slot.key, slot.value, slot.set = m.key, d, set
+	} else if set {
+		r.addOther(m.key, d)
+	}
+}
+
+// resolve settles slot: the brand value fills *dst unless the explicit key
 // was present, in which case it moves to Other.
-func (r *feeReader) finish(slot *brandSlot, dst *decimal.Decimal) {
+func (r *feeReader) resolve(slot *brandSlot, dst *decimal.Decimal) {
 	if slot.key == nil {
 		return
 	}
@@ -155,143 +168,83 @@ func (r *feeReader) finish(slot *brandSlot, dst *decimal.Decimal) {
 	}
 }
 
-// unknown stores an unknown key in Other when its value is a decimal, and
-// skips it otherwise.
-func (r *feeReader) unknown(key, raw []byte) error {
-	d, set, err := parseDecimal(raw)
+// unknown stores the current member of m in Other when its value is a
+// decimal, and skips it otherwise.
+func (r *feeReader) unknown(m *members) {
+	d, set, err := parseDecimal(m.raw)
 	if err != nil {
-		return skipValid(raw)
+		m.skip()
+		return
 	}
 	if set {
-		r.addOther(key, d)
+		r.addOther(m.key, d)
 	}
-	return nil
 }
 
 // UnmarshalJSON decodes the fees object of interface.md section 2.4, with
 // the brand-key rule described on Fees. null leaves f unchanged.
 func (f *Fees) UnmarshalJSON(data []byte) error {
-	null, err := nullOrObject(data, feesType)
-	if err != nil || null {
-		return err
-	}
 	var out Fees
-	r := feeReader{typeName: "Fees"}
+	var r feeReader
 	var fee, gst brandSlot
-	it := newObjectIter(data)
-	for {
-		key, raw, ok := it.next()
-		if !ok {
-			break
-		}
-		var dst *decimal.Decimal
-		switch string(key) {
+	m := objectMembers("Fees", feesType, data)
+	for m.next() {
+		switch string(m.key) {
 		case "client_fee_fiat":
-			dst = &out.ClientFeeFiat
+			m.decimal(&out.ClientFeeFiat)
 		case "client_fee_crypto":
-			dst = &out.ClientFeeCrypto
+			m.decimal(&out.ClientFeeCrypto)
 		case "service_fee":
-			dst = &out.ServiceFee
+			m.decimal(&out.ServiceFee)
 			fee.explicit = true
 		case "pg_fee":
-			dst = &out.PGFee
+			m.decimal(&out.PGFee)
 		case "client_gst_fiat":
-			dst = &out.ClientGSTFiat
+			m.decimal(&out.ClientGSTFiat)
 		case "client_gst_crypto":
-			dst = &out.ClientGSTCrypto
+			m.decimal(&out.ClientGSTCrypto)
 		case "service_gst":
-			dst = &out.ServiceGST
+			m.decimal(&out.ServiceGST)
 			gst.explicit = true
 		case "pg_gst":
-			dst = &out.PGGST
+			m.decimal(&out.PGGST)
 		case "tds":
-			dst = &out.TDS
+			m.decimal(&out.TDS)
 		case "gross_effective_exchange_rate":
-			dst = &out.GrossEffectiveExchangeRate
-		}
-		if dst != nil {
-			d, _, err := parseDecimal(raw)
-			if err != nil {
-				return withField(err, "Fees", string(key))
-			}
-			*dst = d
-			continue
-		}
-		switch brandKind(key) {
-		case 'f':
-			err = r.brand(&fee, key, raw)
-		case 'g':
-			err = r.brand(&gst, key, raw)
+			m.decimal(&out.GrossEffectiveExchangeRate)
 		default:
-			if err := r.unknown(key, raw); err != nil {
-				return fmt.Errorf("types: decoding Fees: %w", err)
-			}
-		}
-		if err != nil {
-			return err
+			r.undocumented(&m, &fee, &gst)
 		}
 	}
-	if it.err != nil {
-		return fmt.Errorf("types: decoding Fees: %w", it.err)
-	}
-	r.finish(&fee, &out.ServiceFee)
-	r.finish(&gst, &out.ServiceGST)
+	r.resolve(&fee, &out.ServiceFee)
+	r.resolve(&gst, &out.ServiceGST)
 	out.Other = r.other
-	*f = out
-	return nil
+	return finishObject(&m, f, &out, nil)
 }
 
 // UnmarshalJSON decodes the fees object of interface.md section 2.3, with
 // the brand-key rule described on PrefundedFees. null leaves f unchanged.
 func (f *PrefundedFees) UnmarshalJSON(data []byte) error {
-	null, err := nullOrObject(data, prefundedFeesType)
-	if err != nil || null {
-		return err
-	}
 	var out PrefundedFees
-	r := feeReader{typeName: "PrefundedFees"}
+	var r feeReader
 	var fee brandSlot
-	it := newObjectIter(data)
-	for {
-		key, raw, ok := it.next()
-		if !ok {
-			break
-		}
-		var dst *decimal.Decimal
-		switch string(key) {
+	m := objectMembers("PrefundedFees", prefundedFeesType, data)
+	for m.next() {
+		switch string(m.key) {
 		case "service_fee":
-			dst = &out.ServiceFee
+			m.decimal(&out.ServiceFee)
 			fee.explicit = true
 		case "client_fee":
-			dst = &out.ClientFee
+			m.decimal(&out.ClientFee)
 		case "client_gst":
-			dst = &out.ClientGST
+			m.decimal(&out.ClientGST)
 		case "tds":
-			dst = &out.TDS
-		}
-		if dst != nil {
-			d, _, err := parseDecimal(raw)
-			if err != nil {
-				return withField(err, "PrefundedFees", string(key))
-			}
-			*dst = d
-			continue
-		}
-		if brandKind(key) == 'f' {
-			if err := r.brand(&fee, key, raw); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := r.unknown(key, raw); err != nil {
-			return fmt.Errorf("types: decoding PrefundedFees: %w", err)
+			m.decimal(&out.TDS)
+		default:
+			r.undocumented(&m, &fee, nil)
 		}
 	}
-	if it.err != nil {
-		return fmt.Errorf("types: decoding PrefundedFees: %w", it.err)
-	}
-	r.finish(&fee, &out.ServiceFee)
+	r.resolve(&fee, &out.ServiceFee)
 	out.Other = r.other
-	*f = out
-	return nil
+	return finishObject(&m, f, &out, nil)
 }

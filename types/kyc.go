@@ -66,11 +66,8 @@ var (
 // UnmarshalJSON decodes additional_info_required (interface.md section 2.8).
 // null leaves a unchanged; on error a is unchanged.
 func (a *AdditionalInfoRequired) UnmarshalJSON(data []byte) error {
-	m, done, err := startMembers("AdditionalInfoRequired", additionalInfoRequiredType, data)
-	if done {
-		return err
-	}
 	var out AdditionalInfoRequired
+	m := objectMembers("AdditionalInfoRequired", additionalInfoRequiredType, data)
 	for m.next() {
 		switch {
 		case m.keyIs("options"):
@@ -90,28 +87,21 @@ func (a *AdditionalInfoRequired) UnmarshalJSON(data []byte) error {
 			m.skip()
 		}
 	}
-	if m.err != nil {
-		return m.err
-	}
 	if r, ok := out.Fields["income_range"]; ok {
 		out.IncomeRange = &r
 	}
 	if r, ok := out.Fields["profession"]; ok {
 		out.Profession = &r
 	}
-	*a = out
-	return nil
+	return finishObject(&m, a, &out, nil)
 }
 
 // UnmarshalJSON decodes the KYC configuration of interface.md section 2.8 and
 // keeps a copy of data in Raw. null leaves c unchanged; on error c is
 // unchanged.
 func (c *KYCConfiguration) UnmarshalJSON(data []byte) error {
-	m, done, err := startMembers("KYCConfiguration", kycConfigurationType, data)
-	if done {
-		return err
-	}
 	var out KYCConfiguration
+	m := objectMembers("KYCConfiguration", kycConfigurationType, data)
 	for m.next() {
 		switch string(m.key) {
 		case "supported_document_types":
@@ -122,12 +112,7 @@ func (c *KYCConfiguration) UnmarshalJSON(data []byte) error {
 			m.skip()
 		}
 	}
-	if m.err != nil {
-		return m.err
-	}
-	out.Raw = cloneRaw(data)
-	*c = out
-	return nil
+	return finishObject(&m, c, &out, &out.Raw)
 }
 
 // KYCStatusSimulation is the data of the sandbox KYC status simulation
@@ -146,11 +131,8 @@ var kycStatusSimulationType = reflect.TypeFor[KYCStatusSimulation]()
 // UnmarshalJSON decodes the data of interface.md section 4.7 and keeps a copy
 // of data in Raw. null leaves s unchanged; on error s is unchanged.
 func (s *KYCStatusSimulation) UnmarshalJSON(data []byte) error {
-	m, done, err := startMembers("KYCStatusSimulation", kycStatusSimulationType, data)
-	if done {
-		return err
-	}
 	var out KYCStatusSimulation
+	m := objectMembers("KYCStatusSimulation", kycStatusSimulationType, data)
 	for m.next() {
 		switch string(m.key) {
 		case "id":
@@ -161,10 +143,5 @@ func (s *KYCStatusSimulation) UnmarshalJSON(data []byte) error {
 			m.skip()
 		}
 	}
-	if m.err != nil {
-		return m.err
-	}
-	out.Raw = cloneRaw(data)
-	*s = out
-	return nil
+	return finishObject(&m, s, &out, &out.Raw)
 }

@@ -18,16 +18,58 @@ import (
 // *json.UnmarshalTypeError naming the type and the field where a value does
 // not fit. Values that no field takes are checked to be valid JSON and
 // skipped.
+//
+// Every response decoder has the same frame:
+//
+//	var out T
+//	m := objectMembers("T", tType, data)
+//	for m.next() {
+//		switch string(m.key) {
+//		case "field":
+//			m.uuid(&out.Field)
+//		...
+//		default:
+//			m.skip()
+//		}
+//	}
+//	return finishObject(&m, dst, &out, &out.Raw)
+//
+// The loop stays in each decoder (rather than behind a callback) so that
+// neither m nor out has to move to the heap.
 type members struct {
-	it  objectIter
-	typ string // public type name, for errors
-	key []byte
-	raw []byte
-	err error
+	it   objectIter
+	typ  string // public type name, for errors
+	data []byte // the whole object, for Raw
+	null bool   // data was JSON null: no members, and nothing to store
+	key  []byte
+	raw  []byte
+	err  error
 }
 
-func newMembers(typ string, data []byte) members {
-	return members{it: newObjectIter(data), typ: typ}
+// objectMembers starts decoding data as the public type typ (reflect type
+// t). JSON null gives no members and sets null; anything but an object
+// gives no members and a type error against t.
+func objectMembers(typ string, t reflect.Type, data []byte) members {
+	null, err := nullOrObject(data, t)
+	if err != nil || null {
+		return members{it: objectIter{done: true}, typ: typ, null: null, err: err}
+	}
+	return members{it: newObjectIter(data), typ: typ, data: data}
+}
+
+// finishObject ends a response decoder: it returns the failure of m, if
+// any, and leaves *dst unchanged for JSON null; otherwise it copies the
+// object into *raw (the Raw field of out; nil for a type without one) and
+// stores out in *dst. So on error, and for null, *dst is unchanged.
+func finishObject[T any](m *members, dst, out *T, raw *json.RawMessage) error {
+	if m.err != nil || m.null {
+		return m.err
+	}
+	if raw != nil {
+		*raw = cloneRaw(m.data)
+	}
+	*dst = *out
+	return nil
 }
 
 // next advances to the next member; false at the end or after a failure.
@@ -174,15 +216,4 @@ func memberString[T ~string](m *members, dst *T) {
 		return
 	}
 	*dst = T(s)
-}
-
-// startMembers runs the common frame of a response's UnmarshalJSON: null
-// leaves the value unchanged (done true), anything but an object is a type
-// error against t.
-func startMembers(typ string, t reflect.Type, data []byte) (m members, done bool, err error) {
-	null, err := nullOrObject(data, t)
-	if err != nil || null {
-		return members{}, true, err
-	}
-	return newMembers(typ, data), false, nil
 }

@@ -85,10 +85,7 @@ var (
 // decodeDepositInstructions decodes deposit_instructions, returning also the
 // deep_link and ios_checkout_link found inside it.
 func decodeDepositInstructions(data []byte) (di DepositInstructions, deepLink, iosLink string, err error) {
-	m, done, err := startMembers("DepositInstructions", depositInstructionsType, data)
-	if done {
-		return di, "", "", err
-	}
+	m := objectMembers("DepositInstructions", depositInstructionsType, data)
 	for m.next() {
 		switch string(m.key) {
 		case "account_number":
@@ -115,14 +112,10 @@ func decodeDepositInstructions(data []byte) (di DepositInstructions, deepLink, i
 // keeps a copy of data in Raw. null leaves q unchanged; on error q is
 // unchanged.
 func (q *PayinQuotation) UnmarshalJSON(data []byte) error {
-	m, done, err := startMembers("PayinQuotation", payinQuotationType, data)
-	if done {
-		return err
-	}
 	var out PayinQuotation
-	var alt decimal.Decimal // receiveing_amount
-	var haveReceiving bool
+	var recv receivingAmount
 	var nestedDeep, nestedIOS string
+	m := objectMembers("PayinQuotation", payinQuotationType, data)
 	for m.next() {
 		switch string(m.key) {
 		case "id":
@@ -145,10 +138,8 @@ func (q *PayinQuotation) UnmarshalJSON(data []byte) error {
 			m.decimal(&out.SendingAmount)
 		case "rate":
 			m.decimal(&out.Rate)
-		case "receiving_amount":
-			haveReceiving = m.decimal(&out.ReceivingAmount)
-		case "receiveing_amount":
-			m.decimal(&alt)
+		case "receiving_amount", "receiveing_amount":
+			recv.decode(&m)
 		case "fees":
 			m.value(&out.Fees)
 		case "deposit_instructions":
@@ -170,19 +161,12 @@ func (q *PayinQuotation) UnmarshalJSON(data []byte) error {
 			m.skip()
 		}
 	}
-	if m.err != nil {
-		return m.err
-	}
-	if !haveReceiving {
-		out.ReceivingAmount = alt
-	}
+	out.ReceivingAmount = recv.value()
 	if out.DeepLink == "" {
 		out.DeepLink = nestedDeep
 	}
 	if out.IOSCheckoutLink == "" {
 		out.IOSCheckoutLink = nestedIOS
 	}
-	out.Raw = cloneRaw(data)
-	*q = out
-	return nil
+	return finishObject(&m, q, &out, &out.Raw)
 }

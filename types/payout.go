@@ -72,13 +72,9 @@ var payoutType = reflect.TypeFor[Payout]()
 // or fetch variant) and keeps a copy of data in Raw. null leaves p unchanged;
 // on error p is unchanged.
 func (p *Payout) UnmarshalJSON(data []byte) error {
-	m, done, err := startMembers("Payout", payoutType, data)
-	if done {
-		return err
-	}
 	var out Payout
-	var alt decimal.Decimal // receiveing_amount
-	var haveReceiving bool
+	var recv receivingAmount
+	m := objectMembers("Payout", payoutType, data)
 	for m.next() {
 		switch string(m.key) {
 		case "id":
@@ -99,10 +95,8 @@ func (p *Payout) UnmarshalJSON(data []byte) error {
 			m.decimal(&out.Rate)
 		case "sending_amount":
 			m.decimal(&out.SendingAmount)
-		case "receiving_amount":
-			haveReceiving = m.decimal(&out.ReceivingAmount)
-		case "receiveing_amount":
-			m.decimal(&alt)
+		case "receiving_amount", "receiveing_amount":
+			recv.decode(&m)
 		case "fees":
 			m.value(&out.Fees)
 		case "exchange_order_id":
@@ -123,15 +117,35 @@ func (p *Payout) UnmarshalJSON(data []byte) error {
 			m.skip()
 		}
 	}
-	if m.err != nil {
-		return m.err
+	out.ReceivingAmount = recv.value()
+	return finishObject(&m, p, &out, &out.Raw)
+}
+
+// receivingAmount collects the fiat amount of a payout or quotation, which
+// may come as receiving_amount or as receiveing_amount (the spelling of the
+// fetch responses, see Payout): receiving_amount wins unless it is null or
+// "". When a key repeats, the last one wins, as for every key.
+type receivingAmount struct {
+	amount   decimal.Decimal // receiving_amount
+	set      bool            // receiving_amount was not null or ""
+	misspelt decimal.Decimal // receiveing_amount
+}
+
+// decode reads the current member, receiving_amount or receiveing_amount.
+func (r *receivingAmount) decode(m *members) {
+	if m.keyIs("receiving_amount") {
+		r.set = m.decimal(&r.amount)
+	} else {
+		m.decimal(&r.misspelt)
 	}
-	if !haveReceiving {
-		out.ReceivingAmount = alt
+}
+
+// value returns the amount the rule picks.
+func (r *receivingAmount) value() decimal.Decimal {
+	if r.set {
+		return r.amount
 	}
-	out.Raw = cloneRaw(data)
-	*p = out
-	return nil
+	return r.misspelt
 }
 
 // PrefundedPayout is the payout returned by create prefunded payout
@@ -207,11 +221,8 @@ var (
 // UnmarshalJSON decodes {"id": uuid or null} (interface.md section 2.3);
 // null and "" give a nil ID. null leaves r unchanged.
 func (r *PartyRef) UnmarshalJSON(data []byte) error {
-	m, done, err := startMembers("PartyRef", partyRefType, data)
-	if done {
-		return err
-	}
 	var out PartyRef
+	m := objectMembers("PartyRef", partyRefType, data)
 	for m.next() {
 		if m.keyIs("id") {
 			m.uuidPtr(&out.ID)
@@ -219,24 +230,16 @@ func (r *PartyRef) UnmarshalJSON(data []byte) error {
 			m.skip()
 		}
 	}
-	if m.err != nil {
-		return m.err
-	}
-	*r = out
-	return nil
+	return finishObject(&m, r, &out, nil)
 }
 
 // UnmarshalJSON decodes the prefunded payout object of interface.md section
 // 2.3 and keeps a copy of data in Raw. null leaves p unchanged; on error p is
 // unchanged.
 func (p *PrefundedPayout) UnmarshalJSON(data []byte) error {
-	m, done, err := startMembers("PrefundedPayout", prefundedPayoutType, data)
-	if done {
-		return err
-	}
 	var out PrefundedPayout
-	var alt decimal.Decimal // receiveing_amount
-	var haveReceiving bool
+	var recv receivingAmount
+	m := objectMembers("PrefundedPayout", prefundedPayoutType, data)
 	for m.next() {
 		switch string(m.key) {
 		case "id":
@@ -255,10 +258,8 @@ func (p *PrefundedPayout) UnmarshalJSON(data []byte) error {
 			m.decimal(&out.Rate)
 		case "sending_amount":
 			m.decimal(&out.SendingAmount)
-		case "receiving_amount":
-			haveReceiving = m.decimal(&out.ReceivingAmount)
-		case "receiveing_amount":
-			m.decimal(&alt)
+		case "receiving_amount", "receiveing_amount":
+			recv.decode(&m)
 		case "client_reference_id":
 			m.nullableString(&out.ClientReferenceID)
 		case "fees":
@@ -283,15 +284,8 @@ func (p *PrefundedPayout) UnmarshalJSON(data []byte) error {
 			m.skip()
 		}
 	}
-	if m.err != nil {
-		return m.err
-	}
-	if !haveReceiving {
-		out.ReceivingAmount = alt
-	}
-	out.Raw = cloneRaw(data)
-	*p = out
-	return nil
+	out.ReceivingAmount = recv.value()
+	return finishObject(&m, p, &out, &out.Raw)
 }
 
 // RemittancePayout is the data of a create remittance payout response
@@ -348,13 +342,9 @@ var remittancePayoutType = reflect.TypeFor[RemittancePayout]()
 // 4.3), every field optional, and keeps a copy of data in Raw. null leaves p
 // unchanged; on error p is unchanged.
 func (p *RemittancePayout) UnmarshalJSON(data []byte) error {
-	m, done, err := startMembers("RemittancePayout", remittancePayoutType, data)
-	if done {
-		return err
-	}
 	var out RemittancePayout
-	var alt decimal.Decimal // receiveing_amount
-	var haveReceiving bool
+	var recv receivingAmount
+	m := objectMembers("RemittancePayout", remittancePayoutType, data)
 	for m.next() {
 		switch string(m.key) {
 		case "id":
@@ -379,10 +369,8 @@ func (p *RemittancePayout) UnmarshalJSON(data []byte) error {
 			m.decimal(&out.Rate)
 		case "sending_amount":
 			m.decimal(&out.SendingAmount)
-		case "receiving_amount":
-			haveReceiving = m.decimal(&out.ReceivingAmount)
-		case "receiveing_amount":
-			m.decimal(&alt)
+		case "receiving_amount", "receiveing_amount":
+			recv.decode(&m)
 		case "fees":
 			m.value(&out.Fees)
 		case "utr":
@@ -397,15 +385,8 @@ func (p *RemittancePayout) UnmarshalJSON(data []byte) error {
 			m.skip()
 		}
 	}
-	if m.err != nil {
-		return m.err
-	}
-	if !haveReceiving {
-		out.ReceivingAmount = alt
-	}
-	out.Raw = cloneRaw(data)
-	*p = out
-	return nil
+	out.ReceivingAmount = recv.value()
+	return finishObject(&m, p, &out, &out.Raw)
 }
 
 // PayoutStatusSimulation is the data of the sandbox payout status simulation
@@ -424,11 +405,8 @@ var payoutStatusSimulationType = reflect.TypeFor[PayoutStatusSimulation]()
 // UnmarshalJSON decodes the data of interface.md section 4.5 and keeps a
 // copy of data in Raw. null leaves s unchanged; on error s is unchanged.
 func (s *PayoutStatusSimulation) UnmarshalJSON(data []byte) error {
-	m, done, err := startMembers("PayoutStatusSimulation", payoutStatusSimulationType, data)
-	if done {
-		return err
-	}
 	var out PayoutStatusSimulation
+	m := objectMembers("PayoutStatusSimulation", payoutStatusSimulationType, data)
 	for m.next() {
 		switch string(m.key) {
 		case "payout_id":
@@ -439,10 +417,5 @@ func (s *PayoutStatusSimulation) UnmarshalJSON(data []byte) error {
 			m.skip()
 		}
 	}
-	if m.err != nil {
-		return m.err
-	}
-	out.Raw = cloneRaw(data)
-	*s = out
-	return nil
+	return finishObject(&m, s, &out, &out.Raw)
 }
