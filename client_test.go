@@ -347,3 +347,16 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	assert.Equal(t, 32, h.mock.GetTotalCallCount())
 }
+
+func TestOversizedResponseRefused(t *testing.T) {
+	h := newHarness(t)
+	huge := ok(`{"id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","pad":"` + strings.Repeat("x", 8<<20) + `"}`)
+	h.mock.RegisterResponder(http.MethodGet, testBase+"/pos/api/v1/payout/"+payoutID.String(), httpmock.NewStringResponder(200, huge))
+	p, err := h.client.Payouts.Get(context.Background(), payoutID)
+	assert.Nil(t, p)
+	require.ErrorIs(t, err, fiatramp.ErrMalformedResponse)
+	assert.Contains(t, err.Error(), "exceeds")
+	var apiErr *fiatramp.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.LessOrEqual(t, len(apiErr.RawBody), 64<<10, "the kept body is capped")
+}
