@@ -360,3 +360,19 @@ func TestOversizedResponseRefused(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	assert.LessOrEqual(t, len(apiErr.RawBody), 64<<10, "the kept body is capped")
 }
+
+func TestDoKeepsEscapedPath(t *testing.T) {
+	h := newHarness(t)
+	h.mock.RegisterResponder(http.MethodGet, `=~^`+testBase+`/cms/api/v1/ref/a%2Fb$`, func(req *http.Request) (*http.Response, error) {
+		assert.Equal(t, "/gateway/cms/api/v1/ref/a%2Fb", req.URL.EscapedPath(), "an escaped slash stays escaped")
+		assertSigned(t, req, testNow.Unix(), "")
+		return httpmock.NewStringResponse(200, ok(`{}`)), nil
+	})
+	require.NoError(t, h.client.Do(context.Background(), http.MethodGet, "/cms/api/v1/ref/a%2Fb", nil, nil))
+	assert.Equal(t, 1, h.mock.GetTotalCallCount())
+}
+
+func TestZeroClientFormats(t *testing.T) {
+	var c fiatramp.Client
+	assert.Equal(t, "fiatramp.Client{baseURL: , apiKey: ****, apiSecret: [redacted]}", fmt.Sprintf("%+v", c))
+}
