@@ -1,0 +1,200 @@
+package sandbox
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// FaultKind is what an injected fault does to a request.
+type FaultKind string
+
+// Fault kinds.
+const (
+	// FaultRateLimit answers 429 with Retry-After; the operation does not
+	// run.
+	FaultRateLimit FaultKind = "rate_limit"
+	// FaultInternalError answers 500 with the success-shaped body some of
+	// the service's 500s carry; the operation does not run.
+	FaultInternalError FaultKind = "internal_error"
+	// FaultUnavailable answers 503 "Service unavailable"; the operation
+	// does not run.
+	FaultUnavailable FaultKind = "unavailable"
+	// FaultDropBefore closes the connection without an answer before the
+	// operation runs.
+	FaultDropBefore FaultKind = "drop_before"
+	// FaultDropAfter runs the operation (a payout is stored, a balance
+	// reserved) and then closes the connection without an answer.
+	FaultDropAfter FaultKind = "drop_after"
+	// FaultDelay waits Fault.Delay (or until the caller gives up) and then
+	// serves the request normally.
+	FaultDelay FaultKind = "delay"
+)
+
+// Values returns every fault kind.
+func (FaultKind) Values() []FaultKind {
+	return []FaultKind{FaultRateLimit, FaultInternalError, FaultUnavailable, FaultDropBefore, FaultDropAfter, FaultDelay}
+}
+
+// Fault is a rule for answering some requests badly. A request meets at
+// most one fault: the first rule, in the order they were injected, that
+// matches it and still has requests to spoil.
+type Fault struct {
+	Kind FaultKind `json:"kind"`
+	// Method limits the fault to one HTTP method; empty matches every one.
+	Method string `json:"method,omitempty"`
+	// Path limits the fault to one path (the request's URL path as the
+	// sandbox receives it); a Path ending in "*" matches by prefix; empty
+	// matches every path.
+	Path string `json:"path,omitempty"`
+	// Count spoils the next Count matching requests. Zero with a zero
+	// Fraction means every matching request, until ClearFaults.
+	Count int `json:"count,omitempty"`
+	// Fraction spoils each matching request with this probability (0 to
+	// 1), drawn from the sandbox's seeded source; with Count set too, it
+	// stops after Count spoiled requests.
+	Fraction float64 `json:"fraction,omitempty"`
+	// RetryAfter is the Retry-After of a FaultRateLimit, in whole seconds
+	// (default Settings.RetryAfter).
+	RetryAfter time.Duration `json:"retry_after,omitempty"`
+	// Delay is how long a FaultDelay waits.
+	Delay time.Duration `json:"delay,omitempty"`
+}
+
+// faultRule is an injected fault and how many requests it has left.
+type faultRule struct {
+	Fault
+	left int // remaining spoils when Count > 0
+}
+
+// Stats counts what the sandbox served.
+type Stats struct {
+	// Requests is every request received, faulted or not.
+	Requests int
+	// Faults counts the requests each fault kind spoiled.
+	Faults map[FaultKind]int
+}
+
+// InjectFault adds f to the fault rules.
+func (s *Sandbox) InjectFault(f Fault) error {
+	switch f.Kind {
+	case FaultRateLimit, FaultInternalError, FaultUnavailable, FaultDropBefore, FaultDropAfter:
+	case FaultDelay:
+		if f.Delay <= 0 {
+			return fmt.Errorf("sandbox: fault: a %s fault needs a positive Delay", f.Kind)
+		}
+	default:
+		return fmt.Errorf("sandbox: fault: unknown kind %q", f.Kind)
+	}
+	if f.Count < 0 {
+		return fmt.Errorf("sandbox: fault: Count %d is negative", f.Count)
+	}
+	if f.Fraction < 0 || f.Fraction > 1 {
+		return fmt.Errorf("sandbox: fault: Fraction %v is outside 0..1", f.Fraction)
+	}
+	if f.RetryAfter < 0 {
+		return fmt.Errorf("sandbox: fault: RetryAfter %v is negative", f.RetryAfter)
+	}
+	f.Method = strings.ToUpper(f.Method)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = append(s.faults, &faultRule{Fault: f, left: f.Count})
+	return nil
+}
+
+// ClearFaults removes every fault rule.
+func (s *Sandbox) ClearFaults() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = nil
+}
+
+// Stats returns what the sandbox has served so far.
+func (s *Sandbox) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := Stats{Requests: s.stats.Requests, Faults: make(map[FaultKind]int, len(s.stats.Faults))}
+	for k, v := range s.stats.Faults {
+		out.Faults[k] = v
+	}
+	return out
+}
+
+// matchFault picks the fault for a request, if any, and counts it; s.mu is
+// held.
+func (s *Sandbox) matchFault(method, path string) (Fault, bool) {
+	for i, rule := range s.faults {
+		if rule.Method != "" && rule.Method != method {
+			continue
+		}
+		if p := rule.Path; p != "" {
+			if prefix, ok := strings.CutSuffix(p, "*"); ok {
+				if !strings.HasPrefix(path, prefix) {
+					continue
+				}
+			} else if p != path {
+				continue
+			}
+		}
+		if rule.Fraction > 0 && s.rng.Float64() >= rule.Fraction {
+			continue
+		}
+		if rule.Count > 0 {
+			rule.left--
+			if rule.left <= 0 {
+				s.faults = append(s.faults[:i:i], s.faults[i+1:]...)
+			}
+		}
+		if s.stats.Faults == nil {
+			s.stats.Faults = map[FaultKind]int{}
+		}
+		s.stats.Faults[rule.Kind]++
+		return rule.Fault, true
+	}
+	return Fault{}, false
+}
+
+// applyFault acts out f before the operation. It reports whether the
+// request is finished (answered or dropped); false lets it run.
+func (s *Sandbox) applyFault(w http.ResponseWriter, r *http.Request, f Fault) bool {
+	var rep reply
+	switch f.Kind {
+	case FaultDelay:
+		t := time.NewTimer(f.Delay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			return true
+		}
+		return false
+	case FaultDropAfter:
+		return false
+	case FaultDropBefore:
+		panic(http.ErrAbortHandler)
+	case FaultRateLimit:
+		after := f.RetryAfter
+		if after <= 0 {
+			after = s.settings.RetryAfter
+		}
+		secs := int64((after + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+		rep = refusal(http.StatusTooManyRequests, "", "Too many requests.", nil)
+	case FaultInternalError:
+		rep = reply{status: http.StatusInternalServerError, body: mustJSON(struct {
+			Success bool   `json:"success"`
+			Message string `json:"message"`
+			ErrCode string `json:"err_code"`
+			Errors  string `json:"errors"`
+			Data    any    `json:"data"`
+		}{Message: "Internal Server Error", ErrCode: CodeInternalError, Errors: "Internal Server Error"})}
+	case FaultUnavailable:
+		rep = refusal(http.StatusServiceUnavailable, "", "Service unavailable", nil)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(rep.status)
+	_, _ = w.Write(rep.body)
+	return true
+}

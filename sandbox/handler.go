@@ -1,0 +1,500 @@
+package sandbox
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+)
+
+// Path prefixes of interface.md section 4.
+const (
+	posBase = "/pos/api/v1"
+	cmsBase = "/cms/api/v1"
+	pisBase = "/pis/api/v1"
+)
+
+// maxRequestBody caps what the sandbox reads of a request body.
+const maxRequestBody = 1 << 20
+
+// Authentication err_codes (the interface document gives the status and
+// body of an authentication failure as "not shown"; the service's later
+// edition answers 401 with an err_code starting AUTH_).
+const (
+	CodeMissingHeader    = "AUTH_MISSING_HEADER"
+	CodeInvalidAPIKey    = "AUTH_INVALID_API_KEY"
+	CodeInvalidTimestamp = "AUTH_INVALID_TIMESTAMP"
+	CodeTimestampExpired = "AUTH_TIMESTAMP_EXPIRED"
+	CodeBodyNotCanonical = "AUTH_BODY_NOT_CANONICAL"
+	CodeInvalidSignature = "AUTH_INVALID_SIGNATURE"
+)
+
+// Documented err_codes (interface.md section 7).
+const (
+	CodeFieldMissing  = "REQ_FIELD_MISSING"
+	CodeInternalError = "SYS_INTERNAL_ERROR"
+)
+
+// reply is a handler's answer, written after the handler returns (or not
+// at all, when a fault drops the connection after the effect).
+type reply struct {
+	status int
+	body   []byte
+}
+
+// request is what a handler gets: the authenticated organization, the
+// sandbox time of the request, the path parameters and the body.
+type request struct {
+	r      *http.Request
+	org    *org
+	now    time.Time
+	params []string
+	body   *fields // empty for GET
+}
+
+// handlerFunc runs one operation with s.mu held.
+type handlerFunc func(s *Sandbox, rq *request) reply
+
+// route is one operation: method and path pattern, where a segment "{}"
+// matches one path segment (possibly empty) and becomes a parameter.
+type route struct {
+	method  string
+	pattern []string
+	handle  handlerFunc
+}
+
+// routes returns the sandbox's operations. Fixed paths come before the
+// parameterised ones that would also match them.
+func (s *Sandbox) routes() []route {
+	r := func(method, pattern string, h handlerFunc) route {
+		return route{method: method, pattern: strings.Split(strings.Trim(pattern, "/"), "/"), handle: h}
+	}
+	return []route{
+		r(http.MethodPost, posBase+"/prefunded/payout/initiate", (*Sandbox).createPrefundedPayout),
+		r(http.MethodPost, posBase+"/payout/initiate", (*Sandbox).createPayout),
+		r(http.MethodPost, s.settings.RemittancePayoutPath, (*Sandbox).createRemittancePayout),
+		r(http.MethodGet, posBase+"/payout/balance", (*Sandbox).getBalance),
+		r(http.MethodPatch, posBase+"/payout/mock-payout-status", (*Sandbox).simulatePayoutStatus),
+		r(http.MethodGet, posBase+"/payout/{}", (*Sandbox).getPayout),
+		r(http.MethodPost, cmsBase+"/wallet/add", (*Sandbox).addWalletOp),
+		r(http.MethodPatch, cmsBase+"/kyc/mock-kyc-status", (*Sandbox).simulateKYCStatus),
+		r(http.MethodGet, cmsBase+"/kyc/configuration/{}", (*Sandbox).getKYCConfiguration),
+		r(http.MethodGet, cmsBase+"/bank/list/{}", (*Sandbox).listBankAccounts),
+		r(http.MethodGet, cmsBase+"/bank/{}/{}", (*Sandbox).getBankAccount),
+		r(http.MethodPost, pisBase+"/payin/quotation", (*Sandbox).createPayinQuotation),
+		r(http.MethodGet, pisBase+"/payin/quotation/{}", (*Sandbox).getPayinQuotation),
+	}
+}
+
+// match finds the route of method and path. It returns the route and its
+// parameters, or the HTTP status of the miss (404 or 405).
+func match(routes []route, method, path string) (*route, []string, int) {
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	pathMatched := false
+	for i := range routes {
+		rt := &routes[i]
+		if len(rt.pattern) != len(segs) {
+			continue
+		}
+		var params []string
+		ok := true
+		for j, p := range rt.pattern {
+			if p == "{}" {
+				params = append(params, segs[j])
+			} else if p != segs[j] {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		if rt.method != method {
+			pathMatched = true
+			continue
+		}
+		return rt, params, 0
+	}
+	if pathMatched {
+		return nil, nil, http.StatusMethodNotAllowed
+	}
+	return nil, nil, http.StatusNotFound
+}
+
+// ServeHTTP serves one request of the interface: fault injection first,
+// then authentication (section 5), then the operation.
+func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	now := s.now()
+	s.stats.Requests++
+	fault, faulted := s.matchFault(r.Method, r.URL.Path)
+	s.mu.Unlock()
+	w.Header().Set("Date", now.UTC().Format(http.TimeFormat))
+
+	raw, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
+	if err != nil {
+		return // the connection is gone
+	}
+	if faulted {
+		if done := s.applyFault(w, r, fault); done {
+			return
+		}
+	}
+
+	rep := s.serve(r, raw)
+	if faulted && fault.Kind == FaultDropAfter {
+		panic(http.ErrAbortHandler) // the effect happened; the caller never hears
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(rep.status)
+	_, _ = w.Write(rep.body)
+}
+
+// serve authenticates and runs one request, returning its reply.
+func (s *Sandbox) serve(r *http.Request, raw []byte) reply {
+	if len(raw) > maxRequestBody {
+		return refusal(http.StatusRequestEntityTooLarge, "", "Request body too large.", nil)
+	}
+	rt, params, miss := match(s.routes(), r.Method, r.URL.Path)
+	switch miss {
+	case http.StatusNotFound:
+		return refusal(http.StatusNotFound, "", "Not found.", nil)
+	case http.StatusMethodNotAllowed:
+		return refusal(http.StatusMethodNotAllowed, "", fmt.Sprintf("Method %q not allowed.", r.Method), nil)
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	o, rep := s.authenticate(r, raw, now)
+	if o == nil {
+		return rep
+	}
+	rq := &request{r: r, org: o, now: now, params: params, body: newFields(nil)}
+	if r.Method != http.MethodGet && len(raw) > 0 {
+		body, bad := decodeBody(raw)
+		if bad != nil {
+			return *bad
+		}
+		rq.body = newFields(body)
+	}
+	return rt.handle(s, rq)
+}
+
+// authenticate checks the headers of section 5 against raw. It returns the
+// organization, or nil and the 401 to answer.
+func (s *Sandbox) authenticate(r *http.Request, raw []byte, now time.Time) (*org, reply) {
+	for _, h := range []string{"X-API-KEY", "X-TIMESTAMP", "X-SIGNATURE"} {
+		if r.Header.Get(h) == "" {
+			return nil, unauthorized(CodeMissingHeader, "Authentication header "+h+" is missing.")
+		}
+	}
+	key, stamp, sig := r.Header.Get("X-API-KEY"), r.Header.Get("X-TIMESTAMP"), r.Header.Get("X-SIGNATURE")
+	o, ok := s.keys[key]
+	if !ok {
+		return nil, unauthorized(CodeInvalidAPIKey, "Invalid API key.")
+	}
+	ts, err := strconv.ParseInt(stamp, 10, 64)
+	if err != nil {
+		return nil, unauthorized(CodeInvalidTimestamp, "X-TIMESTAMP must be a Unix time in seconds.")
+	}
+	window := s.settings.TimestampWindow
+	if skew := now.Sub(time.Unix(ts, 0)); skew > window || skew < -window {
+		return nil, unauthorized(CodeTimestampExpired, fmt.Sprintf(
+			"Request timestamp is outside the allowed window of %d seconds (server time %d).",
+			int64(window/time.Second), now.Unix()))
+	}
+	signed := []byte("{}")
+	if r.Method != http.MethodGet && len(raw) > 0 {
+		canonical, err := fiatramp.CanonicalizeJSON(raw)
+		if err != nil {
+			return nil, unauthorized(CodeBodyNotCanonical, "Request body is not valid JSON.")
+		}
+		if !bytes.Equal(canonical, raw) {
+			return nil, unauthorized(CodeBodyNotCanonical, "Request body is not in canonical form: keys sorted, no whitespace, non-ASCII escaped.")
+		}
+		signed = raw
+	}
+	want := fiatramp.Sign(key, o.APISecret, ts, signed)
+	got, err := base64.StdEncoding.DecodeString(sig)
+	wantRaw, _ := base64.StdEncoding.DecodeString(want)
+	if err != nil || !hmac.Equal(got, wantRaw) {
+		return nil, unauthorized(CodeInvalidSignature, "Invalid Signature")
+	}
+	return o, reply{}
+}
+
+// decodeBody decodes a request body that must be a JSON object.
+func decodeBody(raw []byte) (map[string]any, *reply) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		rep := refusal(http.StatusBadRequest, "", "JSON parse error.", nil)
+		return nil, &rep
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		rep := fieldRefusal(map[string][]string{"non_field_errors": {
+			fmt.Sprintf("Invalid data. Expected a dictionary, but got %s.", jsonKind(v))}})
+		return nil, &rep
+	}
+	return m, nil
+}
+
+// jsonKind names the Python type of a decoded JSON value, as the service's
+// messages do.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "NoneType"
+	case bool:
+		return "bool"
+	case string:
+		return "str"
+	case json.Number:
+		if strings.ContainsAny(v.(json.Number).String(), ".eE") {
+			return "float"
+		}
+		return "int"
+	case []any:
+		return "list"
+	}
+	return "dict"
+}
+
+// envelope is the body of every answer (interface.md section 2.1).
+type envelope struct {
+	Status  bool   `json:"status"`
+	Message string `json:"message"`
+	ErrCode string `json:"err_code,omitempty"`
+	Errors  any    `json:"errors,omitempty"`
+	Data    any    `json:"data"`
+}
+
+// success answers status with data.
+func success(status int, message string, data any) reply {
+	return reply{status: status, body: mustJSON(envelope{Status: true, Message: message, Data: data})}
+}
+
+// refusal answers an error. code is the err_code, empty where the
+// interface document shows none; errs the errors member or nil.
+func refusal(status int, code, message string, errs any) reply {
+	return reply{status: status, body: mustJSON(envelope{Message: message, ErrCode: code, Errors: errs})}
+}
+
+// unauthorized answers an authentication failure.
+func unauthorized(code, message string) reply {
+	return refusal(http.StatusUnauthorized, code, message, nil)
+}
+
+// rule answers a refused business rule: HTTP 400 with the documented
+// message (section 7). The interface document shows no err_code for these,
+// so none is sent.
+func rule(message string) reply {
+	return refusal(http.StatusBadRequest, "", message, nil)
+}
+
+// fieldRefusal answers field errors (section 7: REQ_FIELD_MISSING with
+// errors.<field>); the message is the first field's first message.
+func fieldRefusal(errs map[string][]string) reply {
+	names := make([]string, 0, len(errs))
+	for k := range errs {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return refusal(http.StatusBadRequest, CodeFieldMissing, errs[names[0]][0], errs)
+}
+
+// mustJSON marshals what the sandbox itself builds; it cannot fail.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("sandbox: marshal: " + err.Error())
+	}
+	return b
+}
+
+// num writes d as a JSON number, with d's own digits.
+func num(d decimal.Decimal) json.Number { return json.Number(d.String()) }
+
+// stamp writes t as the service does: UTC with microseconds.
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000Z07:00") }
+
+// Field error messages, in the REST framework's words (public-notes).
+const (
+	msgRequired = "This field is required."
+	msgNull     = "This field may not be null."
+	msgBlank    = "This field may not be blank."
+	msgString   = "Not a valid string."
+	msgUUID     = "Must be a valid UUID."
+	msgNumber   = "A valid number is required."
+	msgBool     = "Must be a valid boolean."
+	msgTooLong  = "Ensure this field has no more than 255 characters."
+)
+
+// fields reads a JSON object's members and collects field errors under
+// their dotted names (customer.sender.id).
+type fields struct {
+	prefix string
+	m      map[string]any
+	errs   map[string][]string // shared with nested fields
+}
+
+func newFields(m map[string]any) *fields {
+	return &fields{m: m, errs: map[string][]string{}}
+}
+
+// fail files msg under field name.
+func (f *fields) fail(name, msg string) {
+	f.errs[f.prefix+name] = append(f.errs[f.prefix+name], msg)
+}
+
+// value returns member name; a null member counts as present.
+func (f *fields) value(name string) (any, bool) {
+	v, ok := f.m[name]
+	return v, ok
+}
+
+// str reads a string member. A required one must be present, not null and
+// not blank; an optional one may be absent or null (ok false).
+func (f *fields) str(name string, required bool) (s string, ok bool) {
+	v, present := f.value(name)
+	switch {
+	case !present && required:
+		f.fail(name, msgRequired)
+		return "", false
+	case !present:
+		return "", false
+	case v == nil && required:
+		f.fail(name, msgNull)
+		return "", false
+	case v == nil:
+		return "", false
+	}
+	switch t := v.(type) {
+	case string:
+		s = t
+	case json.Number:
+		s = t.String() // the REST framework's CharField takes numbers
+	default:
+		f.fail(name, msgString)
+		return "", false
+	}
+	if strings.TrimSpace(s) == "" && required {
+		f.fail(name, msgBlank)
+		return "", false
+	}
+	if len([]rune(s)) > 255 {
+		f.fail(name, msgTooLong)
+		return "", false
+	}
+	return s, true
+}
+
+// uuid reads a required uuid member.
+func (f *fields) uuid(name string) uuid.UUID {
+	v, present := f.value(name)
+	if !present {
+		f.fail(name, msgRequired)
+		return uuid.Nil
+	}
+	if v == nil {
+		f.fail(name, msgNull)
+		return uuid.Nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		f.fail(name, msgUUID)
+		return uuid.Nil
+	}
+	id, err := uuid.Parse(s)
+	if err != nil || len(s) != 36 && len(s) != 32 {
+		f.fail(name, msgUUID)
+		return uuid.Nil
+	}
+	return id
+}
+
+// decimal reads a required decimal member, from a string or a number.
+func (f *fields) decimal(name string) decimal.Decimal {
+	v, present := f.value(name)
+	if !present {
+		f.fail(name, msgRequired)
+		return decimal.Zero
+	}
+	var s string
+	switch t := v.(type) {
+	case nil:
+		f.fail(name, msgNull)
+		return decimal.Zero
+	case string:
+		s = strings.TrimSpace(t)
+	case json.Number:
+		s = t.String()
+	default:
+		f.fail(name, msgNumber)
+		return decimal.Zero
+	}
+	d, err := decimal.NewFromString(s)
+	if err != nil || s == "" {
+		f.fail(name, msgNumber)
+		return decimal.Zero
+	}
+	return d
+}
+
+// boolean reads an optional boolean member; absent and null are false.
+func (f *fields) boolean(name string) bool {
+	v, present := f.value(name)
+	if !present || v == nil {
+		return false
+	}
+	b, ok := v.(bool)
+	if !ok {
+		f.fail(name, msgBool)
+	}
+	return b
+}
+
+// object reads an object member. A required one must be present and not
+// null. It returns nil when there is no usable object.
+func (f *fields) object(name string, required bool) *fields {
+	v, present := f.value(name)
+	if !present || v == nil {
+		switch {
+		case !present && required:
+			f.fail(name, msgRequired)
+		case required:
+			f.fail(name, msgNull)
+		}
+		return nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		f.fail(name, fmt.Sprintf("Invalid data. Expected a dictionary, but got %s.", jsonKind(v)))
+		return nil
+	}
+	return &fields{prefix: f.prefix + name + ".", m: m, errs: f.errs}
+}
+
+// refused returns the field refusal of what was read so far, or nil.
+func (f *fields) refused() *reply {
+	if len(f.errs) == 0 {
+		return nil
+	}
+	rep := fieldRefusal(f.errs)
+	return &rep
+}

@@ -1,0 +1,296 @@
+// Package sandbox is the fiatramp service in memory: every operation of the
+// interface document with its authentication, its rules and its messages,
+// backed by real state, for tests, examples and local development.
+//
+// A Sandbox is an http.Handler. NewServer serves one on a loopback port for
+// a Go test; `fiatramp sandbox` (cmd/fiatramp) serves one for programs in
+// any language. What the interface cannot create (organizations, customers,
+// bank accounts, payout quotations, remitters) is added through the fixture
+// methods (AddOrganization, AddCustomer, ...) or loaded from JSON (Load).
+//
+// The sandbox has its own clock (SetTime, Advance), so quotation expiry and
+// the 300-second signature window are testable without sleeping, and it can
+// inject faults (InjectFault) so a caller's retry logic meets 429s, 5xx and
+// dropped connections on demand. A Sandbox is safe for concurrent use.
+package sandbox
+
+import (
+	"math/rand/v2"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+// DefaultRemittancePayoutPath is where the sandbox serves the remittance
+// payout operation, as the service's public documentation gives it (the
+// interface document does not show the path).
+const DefaultRemittancePayoutPath = "/pos/api/v1/remittance-payout/initiate"
+
+// Settings are the sandbox's limits and the values the interface document
+// does not give. Every documented limit defaults to its documented value;
+// DefaultSettings says which defaults are the sandbox's own choice.
+type Settings struct {
+	// TimestampWindow is how far X-TIMESTAMP may be from the sandbox clock
+	// (interface.md section 8: 300 seconds).
+	TimestampWindow time.Duration
+	// MinPayinAmount: a payin quotation's amount must be greater than this
+	// (section 8: INR 2500).
+	MinPayinAmount decimal.Decimal
+	// MaxIMPSAmount and MaxUPIAmount are the largest payin quotation amounts
+	// per payment method (section 8: INR 500,000 and INR 100,000).
+	MaxIMPSAmount decimal.Decimal
+	MaxUPIAmount  decimal.Decimal
+	// DailyOnrampLimit is the most a customer may quote for payins in one
+	// UTC day of the sandbox clock. The amount is not shown in the interface
+	// document; zero (the default) means no amount limit, so only a
+	// customer's DailyLimitExhausted flag exhausts it.
+	DailyOnrampLimit decimal.Decimal
+	// PayinQuotationValidity is how long a payin quotation lives (not shown;
+	// default 10 minutes).
+	PayinQuotationValidity time.Duration
+	// PayoutQuotationValidity is the expiry given to a payout quotation
+	// fixture added without one (not shown; default 10 minutes).
+	PayoutQuotationValidity time.Duration
+	// PageSize is the number of bank accounts per page of the bank list
+	// (not shown; default 10).
+	PageSize int
+	// RemittancePayoutPath is the path of the remittance payout operation
+	// (default DefaultRemittancePayoutPath).
+	RemittancePayoutPath string
+	// Rates are the payin exchange rates, fiat per unit of asset, keyed
+	// "ASSET/FIAT" in upper case (not shown; default USDT/INR 88.50,
+	// USDC/INR 88.40). A payin quotation for another pair is refused.
+	Rates map[string]decimal.Decimal
+	// PayinServiceFee is the service's fee on a payin quotation, as a
+	// fraction of the amount (not shown; default 0.01), and PayinGSTRate
+	// the GST charged on that fee (default 0.18).
+	PayinServiceFee decimal.Decimal
+	PayinGSTRate    decimal.Decimal
+	// DepositAccount is the account payin deposit instructions name.
+	DepositAccount DepositAccount
+	// RetryAfter is the Retry-After a rate-limit fault sends when the fault
+	// gives none (default 1 second).
+	RetryAfter time.Duration
+	// Seed makes the choice of fraction faults and generated references
+	// (utr, exchange order ids) repeatable. Zero picks a random seed.
+	Seed uint64
+	// PublicURL, when set, is the absolute base URL the bank list's next
+	// and previous links start with. Empty: taken from each request
+	// (scheme, Host and the path the request arrived on).
+	PublicURL string
+}
+
+// DepositAccount is where payin deposit instructions send the customer's
+// fiat.
+type DepositAccount struct {
+	AccountNumber string `json:"account_number"`
+	IFSC          string `json:"ifsc"`
+	AccountName   string `json:"account_name"`
+	// VPA is the UPI address the deep links pay to.
+	VPA string `json:"vpa"`
+}
+
+// DefaultSettings returns the settings a Sandbox starts from: the documented
+// limits of interface.md section 8 and the sandbox's own choices where the
+// document is silent (each named in its field's comment).
+func DefaultSettings() Settings {
+	return Settings{
+		TimestampWindow:         300 * time.Second,
+		MinPayinAmount:          decimal.NewFromInt(2500),
+		MaxIMPSAmount:           decimal.NewFromInt(500000),
+		MaxUPIAmount:            decimal.NewFromInt(100000),
+		PayinQuotationValidity:  10 * time.Minute,
+		PayoutQuotationValidity: 10 * time.Minute,
+		PageSize:                10,
+		RemittancePayoutPath:    DefaultRemittancePayoutPath,
+		Rates: map[string]decimal.Decimal{
+			"USDT/INR": decimal.RequireFromString("88.50"),
+			"USDC/INR": decimal.RequireFromString("88.40"),
+		},
+		PayinServiceFee: decimal.RequireFromString("0.01"),
+		PayinGSTRate:    decimal.RequireFromString("0.18"),
+		DepositAccount: DepositAccount{
+			AccountNumber: "50200012345678",
+			IFSC:          "HDFC0000001",
+			AccountName:   "Fiatramp Sandbox Collections",
+			VPA:           "fiatramp.sandbox@hdfcbank",
+		},
+		RetryAfter: time.Second,
+	}
+}
+
+// Option changes the settings a Sandbox is created with.
+type Option func(*Settings)
+
+// Sandbox is the in-memory service. Create one with New; the zero value is
+// not usable.
+type Sandbox struct {
+	settings Settings
+
+	mu sync.Mutex // guards everything below
+
+	frozen bool          // clock stopped at at
+	at     time.Time     // frozen time
+	offset time.Duration // added to the real time when not frozen
+
+	rng *rand.Rand
+
+	orgs            map[uuid.UUID]*org
+	keys            map[string]*org
+	customers       map[uuid.UUID]*customer
+	banks           map[uuid.UUID]*bankAccount
+	wallets         map[uuid.UUID]*Wallet
+	quotations      map[uuid.UUID]*quotation
+	remitters       map[uuid.UUID]*Remitter
+	payouts         map[uuid.UUID]*payout
+	payinQuotations map[uuid.UUID]*payinQuotation
+
+	faults []*faultRule
+	stats  Stats
+}
+
+// New returns an empty Sandbox with DefaultSettings changed by opts. Add
+// an organization (AddOrganization, Load or SeedDemo) before calling it.
+func New(opts ...Option) *Sandbox {
+	st := DefaultSettings()
+	for _, o := range opts {
+		o(&st)
+	}
+	if st.PageSize <= 0 {
+		st.PageSize = 10
+	}
+	if st.RemittancePayoutPath == "" {
+		st.RemittancePayoutPath = DefaultRemittancePayoutPath
+	}
+	if st.RetryAfter <= 0 {
+		st.RetryAfter = time.Second
+	}
+	rates := make(map[string]decimal.Decimal, len(st.Rates))
+	for k, v := range st.Rates {
+		rates[k] = v
+	}
+	st.Rates = rates
+	seed := st.Seed
+	if seed == 0 {
+		seed = rand.Uint64()
+	}
+	return &Sandbox{
+		settings:        st,
+		rng:             rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		orgs:            map[uuid.UUID]*org{},
+		keys:            map[string]*org{},
+		customers:       map[uuid.UUID]*customer{},
+		banks:           map[uuid.UUID]*bankAccount{},
+		wallets:         map[uuid.UUID]*Wallet{},
+		quotations:      map[uuid.UUID]*quotation{},
+		remitters:       map[uuid.UUID]*Remitter{},
+		payouts:         map[uuid.UUID]*payout{},
+		payinQuotations: map[uuid.UUID]*payinQuotation{},
+	}
+}
+
+// Settings returns the settings the sandbox runs with.
+func (s *Sandbox) Settings() Settings {
+	st := s.settings
+	st.Rates = make(map[string]decimal.Decimal, len(s.settings.Rates))
+	for k, v := range s.settings.Rates {
+		st.Rates[k] = v
+	}
+	return st
+}
+
+// Now returns the sandbox clock's time.
+func (s *Sandbox) Now() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.now()
+}
+
+// now is Now with s.mu held.
+func (s *Sandbox) now() time.Time {
+	if s.frozen {
+		return s.at
+	}
+	return time.Now().Add(s.offset)
+}
+
+// SetTime stops the sandbox clock at t; it moves again only through
+// Advance or SetTime.
+func (s *Sandbox) SetTime(t time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.frozen, s.at = true, t
+}
+
+// Advance moves the sandbox clock forward by d (backward when d is
+// negative), stopped or not.
+func (s *Sandbox) Advance(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.frozen {
+		s.at = s.at.Add(d)
+		return
+	}
+	s.offset += d
+}
+
+// publicURL parses settings.PublicURL, or returns nil when it is empty.
+func (s *Sandbox) publicURL() *url.URL {
+	if s.settings.PublicURL == "" {
+		return nil
+	}
+	u, err := url.Parse(s.settings.PublicURL)
+	if err != nil {
+		return nil
+	}
+	return u
+}
+
+// org is an organization's state.
+type org struct {
+	Organization
+	refs     map[string]uuid.UUID // client_reference_id -> payout id
+	balances map[string]decimal.Decimal
+}
+
+// customer is a customer's state.
+type customer struct {
+	Customer
+	banks []uuid.UUID // in creation order, for the bank list
+	// quoted is the payin amount quoted per UTC day (yyyy-mm-dd), for the
+	// daily onramp limit.
+	quoted map[string]decimal.Decimal
+}
+
+// bankAccount is a bank account's state.
+type bankAccount struct {
+	BankAccount
+}
+
+// quotation is a payout quotation's state.
+type quotation struct {
+	Quotation
+	organizationID uuid.UUID
+	payoutID       uuid.UUID // uuid.Nil until a payout is linked
+}
+
+// payinQuotation is a payin quotation's state.
+type payinQuotation struct {
+	id, orderID, customerID, bankID uuid.UUID
+	asset, fiat                     string
+	method                          types.PaymentMethod
+	sending, rate, receiving        decimal.Decimal
+	fee, gst                        decimal.Decimal
+	createdAt, expiresAt            time.Time
+	organizationID                  uuid.UUID
+}
+
+// payout is a payout's state.
+type payout struct {
+	Payout
+}
