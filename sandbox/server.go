@@ -57,10 +57,12 @@ func Listen(sb *Sandbox, addr string) (*Server, error) {
 // Sandbox returns the sandbox s serves.
 func (s *Server) Sandbox() *Sandbox { return s.sandbox }
 
-// Client returns a client of s signing as organization o. opts come after
-// the key, secret and base URL, so they may change anything else.
+// Client returns a client of s signing as organization o, with its clock
+// set to the sandbox's, so SetTime and Advance never push its timestamps
+// out of the signature window. opts come after these, so they may change
+// anything (fiatramp.WithClock(time.Now) gives the real clock back).
 func (s *Server) Client(o Organization, opts ...fiatramp.Option) (*fiatramp.Client, error) {
-	all := append([]fiatramp.Option{fiatramp.WithBaseURL(s.URL)}, opts...)
+	all := append([]fiatramp.Option{fiatramp.WithBaseURL(s.URL), fiatramp.WithClock(s.sandbox.Now)}, opts...)
 	return fiatramp.New(o.APIKey, o.APISecret, all...)
 }
 

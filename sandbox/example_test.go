@@ -1,0 +1,126 @@
+package sandbox_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"strings"
+	"time"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/sandbox"
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+// A test starts a sandbox, seeds the demo organization and pays out with
+// the real client over loopback.
+func Example() {
+	sb := sandbox.New()
+	demo, err := sb.SeedDemo()
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv, err := sandbox.NewServer(sb)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := srv.Client(demo.Organization)
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	payout, err := client.Payouts.Create(context.Background(), types.CreatePayoutRequest{
+		QuotationID:       demo.Quotations[0].ID,
+		CustomerID:        demo.Customer.ID,
+		ClientReferenceID: "order-1001",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(payout.Status, payout.SendingAmount, payout.Asset, "->", payout.ReceivingAmount, payout.Fiat)
+
+	stored, _ := sb.PayoutByReference(demo.Organization.ID, "order-1001")
+	fmt.Println(stored.ID == payout.ID)
+	// Output:
+	// PROCESSING 10 USDT -> 882.5 INR
+	// true
+}
+
+// Fault injection makes the next request to a path fail the way a busy
+// service does, so a caller's own retry and reconciliation code meets it.
+func ExampleSandbox_InjectFault() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+
+	err := sb.InjectFault(sandbox.Fault{
+		Kind:  sandbox.FaultUnavailable,
+		Path:  "/cms/api/v1/kyc/configuration/*",
+		Count: 1,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = client.KYC.GetConfiguration(context.Background(), demo.Customer.ID)
+	fmt.Println(errors.Is(err, fiatramp.ErrUnavailable))
+	_, err = client.KYC.GetConfiguration(context.Background(), demo.Customer.ID)
+	fmt.Println(err)
+	fmt.Println(sb.Stats().Faults[sandbox.FaultUnavailable])
+	// Output:
+	// true
+	// <nil>
+	// 1
+}
+
+// The sandbox clock moves on demand: a quotation expires without a test
+// sleeping. A client from Server.Client follows the sandbox clock, so its
+// signatures stay inside the 300-second window.
+func ExampleSandbox_Advance() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+
+	sb.Advance(11 * time.Minute) // demo quotations live 10 minutes
+	_, err := client.Payouts.Create(context.Background(), types.CreatePayoutRequest{
+		QuotationID: demo.Quotations[0].ID,
+		CustomerID:  demo.Customer.ID,
+	})
+	fmt.Println(errors.Is(err, fiatramp.ErrQuotationExpired))
+	// Output: true
+}
+
+// Fixtures come from JSON too; nesting says who owns what, so a file needs
+// no cross-references.
+func ExampleLoadJSON() {
+	fixtures, err := sandbox.LoadJSON(strings.NewReader(`{
+	  "organizations": [{
+	    "name": "Acme", "api_key": "acme-key", "api_secret": "acme-secret",
+	    "prefunded": true, "balances": {"USDT": "250"},
+	    "customers": [{
+	      "name": "Asha Rao", "kyc_status": "VERIFIED",
+	      "bank_accounts": [{
+	        "type": "bank_account", "account_number": "001234567890", "ifsc": "SBIN0001234",
+	        "quotations": [{"sending_amount": "10", "rate": "88.25"}]
+	      }]
+	    }]
+	  }]
+	}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	sb := sandbox.New()
+	loaded, err := sb.Load(fixtures)
+	if err != nil {
+		log.Fatal(err)
+	}
+	org := loaded.Organizations[0]
+	q := org.Customers[0].BankAccounts[0].Quotations[0]
+	fmt.Println(org.APIKey, sb.Balance(org.ID, "USDT"), q.ReceivingAmount)
+	// Output: acme-key 250 882.5
+}
