@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -377,6 +376,9 @@ func (s *Sandbox) AddBankAccount(b BankAccount) (BankAccount, error) {
 	if b.Status == "" {
 		b.Status = types.BankAccountVerified
 	}
+	if !b.Status.IsKnown() {
+		return BankAccount{}, fixtureError("bank account", "unknown status %q", b.Status)
+	}
 	if b.AccountName == "" {
 		b.AccountName = c.Name
 	}
@@ -386,7 +388,9 @@ func (s *Sandbox) AddBankAccount(b BankAccount) (BankAccount, error) {
 	if b.Country == "" {
 		b.Country = "IND"
 	}
-	s.banks[b.ID] = &bankAccount{BankAccount: b}
+	stored := b
+	stored.FailureReason = clonePtr(b.FailureReason)
+	s.banks[b.ID] = &bankAccount{BankAccount: stored}
 	c.banks = append(c.banks, b.ID)
 	return b, nil
 }
@@ -401,6 +405,12 @@ func (s *Sandbox) AddWallet(w Wallet) (Wallet, error) {
 	if w.WalletAddress == "" {
 		return Wallet{}, fixtureError("wallet", "wallet_address is empty")
 	}
+	if w.Status != "" && !w.Status.IsKnown() {
+		return Wallet{}, fixtureError("wallet", "unknown status %q", w.Status)
+	}
+	if _, dup := s.wallets[w.ID]; dup && w.ID != uuid.Nil {
+		return Wallet{}, fixtureError("wallet", "id %s already exists", w.ID)
+	}
 	return s.addWallet(w), nil
 }
 
@@ -413,6 +423,7 @@ func (s *Sandbox) addWallet(w Wallet) Wallet {
 		w.Status = types.WalletActive
 	}
 	stored := w
+	stored.FailureReason = clonePtr(w.FailureReason)
 	s.wallets[w.ID] = &stored
 	return w
 }
@@ -460,8 +471,14 @@ func (s *Sandbox) AddQuotation(q Quotation) (Quotation, error) {
 		}
 		q.Rate = rate
 	}
+	if !q.Rate.IsPositive() {
+		return Quotation{}, fixtureError("quotation", "rate %s is not positive", q.Rate)
+	}
 	if q.ReceivingAmount.IsZero() {
 		q.ReceivingAmount = q.SendingAmount.Mul(q.Rate).Round(2)
+	}
+	if !q.ReceivingAmount.IsPositive() {
+		return Quotation{}, fixtureError("quotation", "receiving_amount %s is not positive", q.ReceivingAmount)
 	}
 	if q.WalletAddress == "" {
 		q.WalletAddress = "T" + randomToken(16)
@@ -499,25 +516,20 @@ func (s *Sandbox) Payout(id uuid.UUID) (Payout, bool) {
 	if !ok {
 		return Payout{}, false
 	}
-	return p.Payout, true
+	return p.snapshot(), true
 }
 
-// Payouts returns every stored payout of organization orgID, oldest first.
+// Payouts returns every stored payout of organization orgID, in the order
+// they were created.
 func (s *Sandbox) Payouts(orgID uuid.UUID) []Payout {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Payout
-	for _, p := range s.payouts {
+	for _, p := range s.payoutOrder {
 		if p.OrganizationID == orgID {
-			out = append(out, p.Payout)
+			out = append(out, p.snapshot())
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
-			return out[i].CreatedAt.Before(out[j].CreatedAt)
-		}
-		return out[i].ID.String() < out[j].ID.String()
-	})
 	return out
 }
 
@@ -534,5 +546,27 @@ func (s *Sandbox) PayoutByReference(orgID uuid.UUID, ref string) (Payout, bool) 
 	if !ok {
 		return Payout{}, false
 	}
-	return s.payouts[id].Payout, true
+	return s.payouts[id].snapshot(), true
+}
+
+// snapshot is p's Payout sharing nothing with the state: a caller writing
+// through its pointers changes only its copy.
+func (p *payout) snapshot() Payout {
+	out := p.Payout
+	out.SenderID = clonePtr(out.SenderID)
+	out.RemitterID = clonePtr(out.RemitterID)
+	out.ClientReferenceID = clonePtr(out.ClientReferenceID)
+	out.TransactionHash = clonePtr(out.TransactionHash)
+	out.UTR = clonePtr(out.UTR)
+	out.FailureReason = clonePtr(out.FailureReason)
+	return out
+}
+
+// clonePtr returns a pointer to a copy of *p, or nil.
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }

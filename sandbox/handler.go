@@ -3,7 +3,6 @@ package sandbox
 import (
 	"bytes"
 	"crypto/hmac"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -99,9 +98,21 @@ func (s *Sandbox) routes() []route {
 }
 
 // match finds the route of method and path. It returns the route and its
-// parameters, or the HTTP status of the miss (404 or 405).
+// parameters, or the HTTP status of the miss (404 or 405). A trailing slash
+// is tolerated, but first tried as ending an empty parameter, so that
+// GET /pos/api/v1/payout/ reaches the operation and is refused as a missing
+// payout id (interface.md 7.3) rather than as an unknown path.
 func match(routes []route, method, path string) (*route, []string, int) {
-	segs := strings.Split(strings.Trim(path, "/"), "/")
+	if p := strings.TrimPrefix(path, "/"); strings.HasSuffix(p, "/") {
+		if rt, params, miss := matchSegments(routes, method, strings.Split(p, "/")); miss == 0 {
+			return rt, params, 0
+		}
+	}
+	return matchSegments(routes, method, strings.Split(strings.Trim(path, "/"), "/"))
+}
+
+// matchSegments is match on a path split into segments.
+func matchSegments(routes []route, method string, segs []string) (*route, []string, int) {
 	pathMatched := false
 	for i := range routes {
 		rt := &routes[i]
@@ -206,15 +217,21 @@ func (s *Sandbox) authenticate(r *http.Request, raw []byte, now time.Time) (*org
 	if !ok {
 		return nil, unauthorized(CodeInvalidAPIKey, "Invalid API key.")
 	}
+	// Plain decimal digits only: the signature covers the header as sent,
+	// so "+17..." or "017..." would sign a different string than the one
+	// the sandbox rebuilds from the number.
 	ts, err := strconv.ParseInt(stamp, 10, 64)
-	if err != nil {
+	if err != nil || strconv.FormatInt(ts, 10) != stamp {
 		return nil, unauthorized(CodeInvalidTimestamp, "X-TIMESTAMP must be a Unix time in seconds.")
 	}
-	window := s.settings.TimestampWindow
-	if skew := now.Sub(time.Unix(ts, 0)); skew > window || skew < -window {
+	// Whole seconds on both sides: the header has no fraction, so a
+	// timestamp exactly TimestampWindow away is inside the window whatever
+	// the fraction of the sandbox clock.
+	window := int64(s.settings.TimestampWindow / time.Second)
+	if server := now.Unix(); ts < server-window || ts > server+window {
 		return nil, unauthorized(CodeTimestampExpired, fmt.Sprintf(
 			"Request timestamp is outside the allowed window of %d seconds (server time %d).",
-			int64(window/time.Second), now.Unix()))
+			window, now.Unix()))
 	}
 	signed := []byte("{}")
 	if r.Method != http.MethodGet && len(raw) > 0 {
@@ -227,10 +244,11 @@ func (s *Sandbox) authenticate(r *http.Request, raw []byte, now time.Time) (*org
 		}
 		signed = raw
 	}
+	// Compared as text, in constant time: standard Base64 with padding is
+	// the one accepted spelling (a lenient decoder would also take other
+	// spellings of the same bytes, which the service need not).
 	want := fiatramp.Sign(key, o.APISecret, ts, signed)
-	got, err := base64.StdEncoding.DecodeString(sig)
-	wantRaw, _ := base64.StdEncoding.DecodeString(want)
-	if err != nil || !hmac.Equal(got, wantRaw) {
+	if !hmac.Equal([]byte(sig), []byte(want)) {
 		return nil, unauthorized(CodeInvalidSignature, "Invalid Signature")
 	}
 	return o, reply{}
@@ -257,7 +275,7 @@ func decodeBody(raw []byte) (map[string]any, *reply) {
 // jsonKind names the Python type of a decoded JSON value, as the service's
 // messages do.
 func jsonKind(v any) string {
-	switch v.(type) {
+	switch t := v.(type) {
 	case nil:
 		return "NoneType"
 	case bool:
@@ -265,7 +283,7 @@ func jsonKind(v any) string {
 	case string:
 		return "str"
 	case json.Number:
-		if strings.ContainsAny(v.(json.Number).String(), ".eE") {
+		if strings.ContainsAny(t.String(), ".eE") {
 			return "float"
 		}
 		return "int"

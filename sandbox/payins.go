@@ -2,5 +2,251 @@ package sandbox
 
 // Payin quotation operations (interface.md 4.11-4.12).
 
-func (s *Sandbox) createPayinQuotation(rq *request) reply { panic("unwritten") }
-func (s *Sandbox) getPayinQuotation(rq *request) reply    { panic("unwritten") }
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+// Refusal messages of create payin quotation, in the order the checks run
+// (interface.md 7.4).
+const (
+	msgCustomerUnverified = "Customer is unverified"
+	msgBankUnverified     = "Bank account is unverified"
+	msgOnrampDisabled     = "Onramp is disabled"
+	msgBelowMinimum       = "Entered amount is less than minimum transaction amount"
+	msgAboveMaximum       = "Entered amount exceeds maximum transaction amount"
+	msgAMLFailed          = "AML SCREENING FAILED"
+	msgEDDRequired        = "EDD required"
+	msgDailyLimit         = "Daily onramp limit exhausted"
+	msgPayinNotFound      = "Quotation is not found"
+)
+
+// iosCheckoutBase is where the sandbox's ios_checkout_link points: the
+// .invalid top-level domain marks it as not a real page.
+const iosCheckoutBase = "https://checkout.sandbox.invalid/upi/"
+
+// payinBankTypes is the bank account type each payment method needs
+// (interface.md 2.7).
+var payinBankTypes = map[types.PaymentMethod]types.BankAccountType{
+	types.PaymentMethodIMPS: types.BankAccountTypeBankAccount,
+	types.PaymentMethodUPI:  types.BankAccountTypeVPA,
+}
+
+// createPayinQuotation is create payin quotation (interface.md 4.11). Field
+// errors come first, then the asset/fiat pair, then the checks of 7.4 in
+// the table's order; the first failing one answers.
+func (s *Sandbox) createPayinQuotation(rq *request) reply {
+	f := rq.body
+	asset, _ := f.str("asset", true)
+	fiat, _ := f.str("fiat", true)
+	amount := f.decimal("sending_amount")
+	customerID := f.uuid("customer_id")
+	bankID := f.uuid("bank_id")
+	methodText, ok := f.str("payment_method", true)
+	method := types.PaymentMethod(methodText)
+	if _, known := payinBankTypes[method]; ok && !known {
+		f.fail("payment_method", fmt.Sprintf("%q is not a valid choice.", methodText))
+	}
+	var suspicious, lawEnforcement bool
+	if risk := f.object("risk_parameters", false); risk != nil {
+		risk.str("ip_address", false)
+		risk.str("device_id", false)
+		suspicious = risk.boolean("suspicious_activity_report")
+		lawEnforcement = risk.boolean("law_enforcement_agency_report")
+	}
+	if rep := f.refused(); rep != nil {
+		return *rep
+	}
+
+	asset, fiat = strings.ToUpper(asset), strings.ToUpper(fiat)
+	rate, ok := s.settings.Rates[asset+"/"+fiat]
+	if !ok || !rate.IsPositive() { // a non-positive rate in the settings quotes nothing
+		return fieldRefusal(map[string][]string{"asset": {fmt.Sprintf("Unsupported asset/fiat pair %s/%s.", asset, fiat)}})
+	}
+
+	c := s.orgCustomer(rq, customerID)
+	if c == nil || c.KYCStatus != types.KYCVerified {
+		return rule(msgCustomerUnverified)
+	}
+	if reason := s.payinBankProblem(rq, c, bankID, method); reason != "" {
+		return refusal(http.StatusBadRequest, "", msgBankUnverified, map[string][]string{"bank_id": {reason}})
+	}
+	if c.OnrampDisabled {
+		return rule(msgOnrampDisabled)
+	}
+	if amount.LessThanOrEqual(s.settings.MinPayinAmount) {
+		return rule(msgBelowMinimum)
+	}
+	maxAmount := s.settings.MaxIMPSAmount
+	if method == types.PaymentMethodUPI {
+		maxAmount = s.settings.MaxUPIAmount
+	}
+	if amount.GreaterThan(maxAmount) {
+		return rule(msgAboveMaximum)
+	}
+	if c.AMLFailed {
+		return rule(msgAMLFailed)
+	}
+	if c.EDDRequired || suspicious || lawEnforcement {
+		return rule(msgEDDRequired)
+	}
+	day := rq.now.UTC().Format("2006-01-02")
+	limit := s.settings.DailyOnrampLimit
+	if c.DailyLimitExhausted || limit.IsPositive() && c.quoted[day].Add(amount).GreaterThan(limit) {
+		return rule(msgDailyLimit)
+	}
+
+	fee := amount.Mul(s.settings.PayinServiceFee).Round(2)
+	gst := fee.Mul(s.settings.PayinGSTRate).Round(2)
+	receiving, _ := amount.Sub(fee).Sub(gst).QuoRem(rate, 6) // truncated to 6 places
+	q := &payinQuotation{
+		id: uuid.New(), orderID: uuid.New(), customerID: c.ID, bankID: bankID,
+		asset: asset, fiat: fiat, method: method,
+		sending: amount, rate: rate, receiving: receiving, fee: fee, gst: gst,
+		createdAt: rq.now, expiresAt: rq.now.Add(s.settings.PayinQuotationValidity),
+		organizationID: rq.org.ID,
+	}
+	if c.quoted == nil {
+		c.quoted = map[string]decimal.Decimal{}
+	}
+	c.quoted[day] = c.quoted[day].Add(amount)
+	s.payinQuotations[q.id] = q
+	return success(http.StatusCreated, "Quotation created successfully", s.payinQuotationData(q, false))
+}
+
+// payinBankProblem says why bank bankID cannot back customer c's payin by
+// method, or "" when it can. Another organization's account is absent.
+func (s *Sandbox) payinBankProblem(rq *request, c *customer, bankID uuid.UUID, method types.PaymentMethod) string {
+	b, ok := s.banks[bankID]
+	if ok {
+		if owner, found := s.customers[b.CustomerID]; !found || owner.OrganizationID != rq.org.ID {
+			ok = false
+		}
+	}
+	switch want := payinBankTypes[method]; {
+	case !ok:
+		return "Bank account not found."
+	case b.CustomerID != c.ID:
+		return "Bank account is linked to another customer."
+	case b.Status != types.BankAccountVerified:
+		return fmt.Sprintf("Bank account status is %s; only a %s account backs a payin.", b.Status, types.BankAccountVerified)
+	case b.Type != want:
+		return fmt.Sprintf("Bank account is of type %s; %s needs a %s.", b.Type, method, want)
+	}
+	return ""
+}
+
+// getPayinQuotation is fetch payin quotation (interface.md 4.12).
+func (s *Sandbox) getPayinQuotation(rq *request) reply {
+	param := rq.params[0]
+	if strings.TrimSpace(param) == "" {
+		return fieldRefusal(map[string][]string{"quotation_id": {"Quotation ID is required."}})
+	}
+	id, ok := idFromPath(param)
+	if !ok {
+		return fieldRefusal(map[string][]string{"quotation_id": {"Quotation ID is invalid"}})
+	}
+	q, ok := s.payinQuotations[id]
+	if !ok || q.organizationID != rq.org.ID {
+		return rule(msgPayinNotFound)
+	}
+	return success(http.StatusOK, "Quotation fetched successfully", s.payinQuotationData(q, true))
+}
+
+// payinFeesData is the fees object of interface.md 2.4 for a payin
+// quotation: every key, as a number.
+type payinFeesData struct {
+	ClientFeeFiat              json.Number `json:"client_fee_fiat"`
+	ClientFeeCrypto            json.Number `json:"client_fee_crypto"`
+	ServiceFee                 json.Number `json:"service_fee"`
+	PGFee                      json.Number `json:"pg_fee"`
+	ClientGSTFiat              json.Number `json:"client_gst_fiat"`
+	ClientGSTCrypto            json.Number `json:"client_gst_crypto"`
+	ServiceGST                 json.Number `json:"service_gst"`
+	PGGST                      json.Number `json:"pg_gst"`
+	TDS                        json.Number `json:"tds"`
+	GrossEffectiveExchangeRate json.Number `json:"gross_effective_exchange_rate"`
+}
+
+// payinDeposit is deposit_instructions.
+type payinDeposit struct {
+	AccountNumber string `json:"account_number"`
+	IFSC          string `json:"ifsc"`
+	AccountName   string `json:"account_name"`
+}
+
+// payinQuotationJSON is the payin quotation of interface.md 2.5. order_id
+// and status appear only in the fetch response; the UPI links only for
+// UPI, at the top level.
+type payinQuotationJSON struct {
+	ID                  uuid.UUID           `json:"id"`
+	OrderID             *uuid.UUID          `json:"order_id,omitempty"`
+	CustomerID          uuid.UUID           `json:"customer_id"`
+	BankID              uuid.UUID           `json:"bank_id"`
+	Status              string              `json:"status,omitempty"`
+	Asset               string              `json:"asset"`
+	Fiat                string              `json:"fiat"`
+	PaymentMethod       types.PaymentMethod `json:"payment_method"`
+	SendingAmount       json.Number         `json:"sending_amount"`
+	Rate                json.Number         `json:"rate"`
+	ReceivingAmount     json.Number         `json:"receiving_amount"`
+	Fees                payinFeesData       `json:"fees"`
+	DepositInstructions payinDeposit        `json:"deposit_instructions"`
+	DeepLink            string              `json:"deep_link,omitempty"`
+	IOSCheckoutLink     string              `json:"ios_checkout_link,omitempty"`
+	CreatedAt           string              `json:"created_at"`
+	ExpiryTime          string              `json:"expiry_time"`
+}
+
+// payinQuotationData builds the answer of create (fetched false) and
+// fetch (fetched true: with order_id and status).
+func (s *Sandbox) payinQuotationData(q *payinQuotation, fetched bool) payinQuotationJSON {
+	zero := num(decimal.Zero)
+	gross := decimal.Zero
+	if !q.receiving.IsZero() {
+		gross = q.sending.DivRound(q.receiving, 4)
+	}
+	dep := s.settings.DepositAccount
+	out := payinQuotationJSON{
+		ID: q.id, CustomerID: q.customerID, BankID: q.bankID,
+		Asset: q.asset, Fiat: q.fiat, PaymentMethod: q.method,
+		SendingAmount: num(q.sending), Rate: num(q.rate), ReceivingAmount: num(q.receiving),
+		Fees: payinFeesData{
+			ClientFeeFiat: zero, ClientFeeCrypto: zero, ServiceFee: num(q.fee), PGFee: zero,
+			ClientGSTFiat: zero, ClientGSTCrypto: zero, ServiceGST: num(q.gst), PGGST: zero,
+			TDS: zero, GrossEffectiveExchangeRate: num(gross),
+		},
+		DepositInstructions: payinDeposit{AccountNumber: dep.AccountNumber, IFSC: dep.IFSC, AccountName: dep.AccountName},
+		CreatedAt:           stamp(q.createdAt),
+		ExpiryTime:          stamp(q.expiresAt),
+	}
+	if fetched {
+		orderID := q.orderID
+		out.OrderID = &orderID
+		out.Status = string(types.QuotationProcessing)
+	}
+	if q.method == types.PaymentMethodUPI {
+		out.DeepLink = upiDeepLink(dep, q)
+		out.IOSCheckoutLink = iosCheckoutBase + q.id.String()
+	}
+	return out
+}
+
+// upiDeepLink is the UPI intent link paying q's amount to the deposit
+// VPA, its parameters in the order of the UPI linking specification.
+func upiDeepLink(dep DepositAccount, q *payinQuotation) string {
+	esc := func(v string) string { return strings.ReplaceAll(url.QueryEscape(v), "+", "%20") }
+	return "upi://pay?pa=" + esc(dep.VPA) +
+		"&pn=" + esc(dep.AccountName) +
+		"&am=" + esc(q.sending.String()) +
+		"&cu=" + esc(q.fiat) +
+		"&tr=" + esc(q.id.String())
+}

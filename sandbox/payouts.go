@@ -2,9 +2,512 @@ package sandbox
 
 // Payout operations (interface.md 4.1-4.5, public-notes' remittance and balance).
 
-func (s *Sandbox) createPrefundedPayout(rq *request) reply  { panic("unwritten") }
-func (s *Sandbox) createPayout(rq *request) reply           { panic("unwritten") }
-func (s *Sandbox) createRemittancePayout(rq *request) reply { panic("unwritten") }
-func (s *Sandbox) getBalance(rq *request) reply             { panic("unwritten") }
-func (s *Sandbox) simulatePayoutStatus(rq *request) reply   { panic("unwritten") }
-func (s *Sandbox) getPayout(rq *request) reply              { panic("unwritten") }
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+// Messages of the payout operations: section 7.1 word for word, the
+// sandbox's own wording where 7.2/7.5 leave them "not shown".
+const (
+	poMsgReferenceExists   = "Client Reference ID already exists"
+	poMsgQuotationNotFound = "Quotation is not found"
+	poMsgCustomerMismatch  = "Customer ID does not match with the quotation"
+	poMsgQuotationExpired  = "Quotation has expired"
+	poMsgQuotationLinked   = "Quotation is already linked to another payout"
+	poMsgOrderInUse        = "Exchange Order ID already linked to a payout that is either processing or successful"
+	poMsgNotEntitled       = "This endpoint is not available for your organization."
+	poMsgInsufficient      = "Insufficient prefunded balance"
+	poMsgRemitterNotFound  = "Remitter not found or access denied"
+	poMsgPayoutNotFound    = "Payout not found or access denied"
+	poMsgPayoutIDRequired  = "Payout ID is required."
+	poMsgPayoutIDInvalid   = "Payout ID is invalid"
+	poMsgInitiated         = "Payout initiated successfully"
+	// poMsgSimulatedFailure is the failure_reason of a payout simulated to
+	// FAILED or REFUNDED.
+	poMsgSimulatedFailure = "Simulated failure: the beneficiary bank rejected the transfer"
+)
+
+// createPayout is POST /pos/api/v1/payout/initiate (interface.md 4.2,
+// 7.1): a standard payout, funded on chain, so nothing is reserved.
+func (s *Sandbox) createPayout(rq *request) reply {
+	f := rq.body
+	qid, cid := f.uuid("quotation_id"), f.uuid("customer_id")
+	order := optionalString(f, "exchange_order_id")
+	ref := optionalString(f, "client_reference_id")
+	if bad := f.refused(); bad != nil {
+		return *bad
+	}
+	q, bad := s.claimable(rq, ref, qid, cid, nil)
+	if bad == nil && order != nil && s.orderInUse(rq.org, *order) {
+		bad = refuseRule(poMsgOrderInUse)
+	}
+	if bad != nil {
+		return *bad
+	}
+	p := s.newPayout(rq, PayoutStandard, q, ref, order)
+	return success(http.StatusCreated, poMsgInitiated, payoutCreatedOf(p))
+}
+
+// createPrefundedPayout is POST /pos/api/v1/prefunded/payout/initiate
+// (interface.md 4.1, 7.2): the amount is reserved from the organization's
+// prefunded balance. Entitlement is checked before the body, so an
+// organization without a prefunded wallet learns that first.
+func (s *Sandbox) createPrefundedPayout(rq *request) reply {
+	if !rq.org.Prefunded {
+		return rule(poMsgNotEntitled)
+	}
+	f := rq.body
+	qid := f.uuid("quotation_id")
+	var sender, receiver uuid.UUID
+	if c := f.object("customer", true); c != nil {
+		sender, receiver = payoutParty(c, "sender"), payoutParty(c, "receiver")
+	}
+	ref := optionalString(f, "client_reference_id")
+	if bad := f.refused(); bad != nil {
+		return *bad
+	}
+	q, bad := s.claimable(rq, ref, qid, receiver, nil)
+	if bad == nil {
+		bad = lacksBalance(rq.org, q)
+	}
+	if bad != nil {
+		return *bad
+	}
+	p := s.newPayout(rq, PayoutPrefunded, q, ref, nil)
+	p.SenderID = &sender // for reference only: the sender is not looked up
+	reservePrefunded(rq.org, p)
+	return success(http.StatusCreated, poMsgInitiated, prefundedCreated(p))
+}
+
+// payoutParty reads customer.<name>, a required object holding a required
+// uuid id; uuid.Nil when either is missing (the error is filed).
+func payoutParty(c *fields, name string) uuid.UUID {
+	if o := c.object(name, true); o != nil {
+		return o.uuid("id")
+	}
+	return uuid.Nil
+}
+
+// createRemittancePayout is POST Settings.RemittancePayoutPath
+// (interface.md 4.3). transaction_hash is required unless the organization
+// is prefunded; a prefunded organization's remittance payout debits its
+// balance like a prefunded payout, and a hash it sends anyway is stored.
+func (s *Sandbox) createRemittancePayout(rq *request) reply {
+	f := rq.body
+	qid, cid, rid := f.uuid("quotation_id"), f.uuid("customer_id"), f.uuid("remitter_id")
+	ref := optionalString(f, "client_reference_id")
+	var hash *string
+	if rq.org.Prefunded {
+		hash = optionalString(f, "transaction_hash")
+	} else if h, ok := f.str("transaction_hash", true); ok {
+		hash = &h
+	}
+	if bad := f.refused(); bad != nil {
+		return *bad
+	}
+	q, bad := s.claimable(rq, ref, qid, cid, func() *reply {
+		if r, ok := s.remitters[rid]; !ok || r.OrganizationID != rq.org.ID {
+			return refuseRule(poMsgRemitterNotFound)
+		}
+		return nil
+	})
+	if bad == nil && rq.org.Prefunded {
+		bad = lacksBalance(rq.org, q)
+	}
+	if bad != nil {
+		return *bad
+	}
+	p := s.newPayout(rq, PayoutRemittance, q, ref, nil)
+	p.RemitterID, p.TransactionHash = &rid, hash
+	if rq.org.Prefunded {
+		reservePrefunded(rq.org, p)
+	}
+	return success(http.StatusCreated, poMsgInitiated, remittanceCreated{
+		payoutCreated:   payoutCreatedOf(p),
+		RemitterID:      rid,
+		TransactionHash: hash,
+		UTR:             p.UTR,
+		FailureReason:   p.FailureReason,
+		UpdatedAt:       stamp(p.UpdatedAt),
+	})
+}
+
+// getBalance is GET /pos/api/v1/payout/balance (public-notes): the
+// prefunded balance per asset, amounts as decimal strings.
+func (s *Sandbox) getBalance(rq *request) reply {
+	if !rq.org.Prefunded {
+		return rule(poMsgNotEntitled)
+	}
+	available := make(map[string]string, len(rq.org.balances))
+	for asset, amount := range rq.org.balances {
+		available[asset] = amount.String()
+	}
+	return success(http.StatusOK, "Balance fetched successfully", struct {
+		AvailableBalance map[string]string `json:"available_balance"`
+	}{available})
+}
+
+// simulatePayoutStatus is PATCH /pos/api/v1/payout/mock-payout-status
+// (interface.md 4.5, 3.1): it moves a PROCESSING payout to any other
+// status. SUCCESS pays (utr and exchange transfer id appear); FAILED and
+// REFUNDED give a failure_reason, and REFUNDED also returns what the payout
+// reserved to the prefunded balance.
+func (s *Sandbox) simulatePayoutStatus(rq *request) reply {
+	f := rq.body
+	id := f.uuid("payout_id")
+	to, ok := f.str("payout_status", true)
+	if ok && !slices.Contains(types.PayoutStatus("").Values(), types.PayoutStatus(to)) {
+		f.fail("payout_status", `"`+to+`" is not a valid choice.`)
+	}
+	if bad := f.refused(); bad != nil {
+		return *bad
+	}
+	p, found := s.payouts[id]
+	switch {
+	case !found || p.OrganizationID != rq.org.ID:
+		return rule(poMsgPayoutNotFound)
+	case p.Status != types.PayoutProcessing:
+		return rule(fmt.Sprintf("Only a payout in PROCESSING can be simulated; this payout is %s.", p.Status))
+	case types.PayoutStatus(to) == types.PayoutProcessing:
+		return rule("Payout is already PROCESSING.")
+	}
+	p.Status = types.PayoutStatus(to)
+	p.UpdatedAt = rq.now
+	switch p.Status {
+	case types.PayoutSuccess:
+		utr := fmt.Sprintf("%012d", s.rng.Uint64N(1e12))
+		p.UTR = &utr
+		p.ExchangeTransferID = fmt.Sprintf("EXT%012d", s.rng.Uint64N(1e12))
+	case types.PayoutFailed, types.PayoutRefunded:
+		reason := poMsgSimulatedFailure
+		p.FailureReason = &reason
+	}
+	if p.Status == types.PayoutRefunded && !p.Reserved.IsZero() {
+		o := s.orgs[p.OrganizationID]
+		o.balances[p.Asset] = o.balances[p.Asset].Add(p.Reserved)
+		p.Reserved = decimal.Zero
+	}
+	return success(http.StatusOK, "Payout status updated successfully", struct {
+		PayoutID     uuid.UUID          `json:"payout_id"`
+		PayoutStatus types.PayoutStatus `json:"payout_status"`
+	}{p.ID, p.Status})
+}
+
+// getPayout is GET /pos/api/v1/payout/{payout_id} (interface.md 4.4, 7.3),
+// for payouts of every kind. Only the canonical 36-character form is a
+// valid id: a path segment is not the place for the other forms uuid.Parse
+// tolerates.
+func (s *Sandbox) getPayout(rq *request) reply {
+	raw := rq.params[0]
+	if strings.TrimSpace(raw) == "" {
+		return fieldRefusal(map[string][]string{"payout_id": {poMsgPayoutIDRequired}})
+	}
+	id, err := uuid.Parse(raw)
+	if err != nil || len(raw) != 36 {
+		return fieldRefusal(map[string][]string{"payout_id": {poMsgPayoutIDInvalid}})
+	}
+	p, found := s.payouts[id]
+	if !found || p.OrganizationID != rq.org.ID {
+		return rule(poMsgPayoutNotFound)
+	}
+	return success(http.StatusOK, "Payout fetched successfully", payoutFetchedOf(p))
+}
+
+// optionalString reads an optional string member the way the REST framework's
+// CharField(required=False) does: absent or null gives nil, blank is a
+// field error.
+func optionalString(f *fields, name string) *string {
+	s, ok := f.str(name, false)
+	if !ok {
+		return nil
+	}
+	if strings.TrimSpace(s) == "" {
+		f.fail(name, msgBlank)
+		return nil
+	}
+	return &s
+}
+
+// refuseRule is rule for the checks that return *reply (nil: passed).
+func refuseRule(message string) *reply {
+	r := rule(message)
+	return &r
+}
+
+// claimable runs the checks every payout create shares, in the order of
+// table 7.1: reference unused, quotation of this organization, customer
+// matches, then extra (the remittance payout's remitter check, which sits
+// here), then not expired (valid up to and including ExpiresAt) and not
+// linked. It returns the quotation or the first refusal.
+func (s *Sandbox) claimable(rq *request, ref *string, qid, customerID uuid.UUID, extra func() *reply) (*quotation, *reply) {
+	if ref != nil {
+		if _, used := rq.org.refs[*ref]; used {
+			return nil, refuseRule(poMsgReferenceExists)
+		}
+	}
+	q, ok := s.quotations[qid]
+	switch {
+	case !ok || q.organizationID != rq.org.ID:
+		return nil, refuseRule(poMsgQuotationNotFound)
+	case customerID != q.CustomerID:
+		return nil, refuseRule(poMsgCustomerMismatch)
+	}
+	if extra != nil {
+		if bad := extra(); bad != nil {
+			return nil, bad
+		}
+	}
+	switch {
+	case rq.now.After(q.ExpiresAt):
+		return nil, refuseRule(poMsgQuotationExpired)
+	case q.payoutID != uuid.Nil:
+		return nil, refuseRule(poMsgQuotationLinked)
+	}
+	return q, nil
+}
+
+// orderInUse reports whether an exchange order id is held by a PROCESSING
+// or SUCCESS payout of o; a failed or refunded payout frees it.
+func (s *Sandbox) orderInUse(o *org, order string) bool {
+	for _, p := range s.payouts {
+		if p.OrganizationID == o.ID && p.ExchangeOrderID == order &&
+			(p.Status == types.PayoutProcessing || p.Status == types.PayoutSuccess) {
+			return true
+		}
+	}
+	return false
+}
+
+// lacksBalance refuses a quotation whose amount the organization's
+// prefunded balance of its asset does not cover.
+func lacksBalance(o *org, q *quotation) *reply {
+	if o.balances[q.Asset].LessThan(q.SendingAmount) {
+		return refuseRule(poMsgInsufficient)
+	}
+	return nil
+}
+
+// reservePrefunded takes p's amount from o's prefunded balance; a REFUNDED
+// simulation gives it back.
+func reservePrefunded(o *org, p *payout) {
+	o.balances[p.Asset] = o.balances[p.Asset].Sub(p.SendingAmount)
+	p.Reserved = p.SendingAmount
+}
+
+// newPayout stores a PROCESSING payout of kind against q, links q to it
+// and records ref. Without an exchange order id one is generated, so every
+// payout shows one, as the service's do.
+func (s *Sandbox) newPayout(rq *request, kind PayoutKind, q *quotation, ref, order *string) *payout {
+	exo := fmt.Sprintf("EXO%012d", s.rng.Uint64N(1e12))
+	if order != nil {
+		exo = *order
+	}
+	p := &payout{Payout: Payout{
+		ID:                uuid.New(),
+		Kind:              kind,
+		OrganizationID:    rq.org.ID,
+		QuotationID:       q.ID,
+		CustomerID:        q.CustomerID,
+		BankID:            q.BankID,
+		ClientReferenceID: ref,
+		ExchangeOrderID:   exo,
+		Asset:             q.Asset,
+		Network:           q.Network,
+		Fiat:              q.Fiat,
+		Rate:              q.Rate,
+		SendingAmount:     q.SendingAmount,
+		ReceivingAmount:   q.ReceivingAmount,
+		Fees:              q.Fees,
+		WalletAddress:     q.WalletAddress,
+		Status:            types.PayoutProcessing,
+		CreatedAt:         rq.now,
+		UpdatedAt:         rq.now,
+	}}
+	s.payouts[p.ID] = p
+	s.payoutOrder = append(s.payoutOrder, p)
+	q.payoutID = p.ID
+	if ref != nil {
+		rq.org.refs[*ref] = p.ID
+	}
+	return p
+}
+
+// payoutHead is the start of both variants of the standard payout
+// (interface.md 2.2), identical in create and fetch.
+type payoutHead struct {
+	ID                uuid.UUID `json:"id"`
+	QuotationID       uuid.UUID `json:"quotation_id"`
+	CustomerID        uuid.UUID `json:"customer_id"`
+	ClientReferenceID *string   `json:"client_reference_id"`
+	BankID            uuid.UUID `json:"bank_id"`
+	Asset             string    `json:"asset"`
+	Fiat              string    `json:"fiat"`
+}
+
+// payoutHeadOf returns p's payoutHead.
+func payoutHeadOf(p *payout) payoutHead {
+	return payoutHead{p.ID, p.QuotationID, p.CustomerID, p.ClientReferenceID, p.BankID, p.Asset, p.Fiat}
+}
+
+// payoutCreated is the create variant of 2.2: amounts are JSON numbers.
+type payoutCreated struct {
+	payoutHead
+	Rate            json.Number        `json:"rate"`
+	SendingAmount   json.Number        `json:"sending_amount"`
+	ReceivingAmount json.Number        `json:"receiving_amount"`
+	Fees            payoutFeeNumbers   `json:"fees"`
+	ExchangeOrderID string             `json:"exchange_order_id"`
+	Status          types.PayoutStatus `json:"status"`
+	CreatedAt       string             `json:"created_at"`
+}
+
+// payoutCreatedOf returns the create variant of p.
+func payoutCreatedOf(p *payout) payoutCreated {
+	return payoutCreated{
+		payoutHead:      payoutHeadOf(p),
+		Rate:            num(p.Rate),
+		SendingAmount:   num(p.SendingAmount),
+		ReceivingAmount: num(p.ReceivingAmount),
+		Fees:            payoutFees(p.Fees),
+		ExchangeOrderID: p.ExchangeOrderID,
+		Status:          p.Status,
+		CreatedAt:       stamp(p.CreatedAt),
+	}
+}
+
+// remittanceCreated is the data of a created remittance payout, whose
+// fields the interface document does not show (2.9): the create variant
+// of 2.2 plus what section 4.3 and the fetch variant add.
+type remittanceCreated struct {
+	payoutCreated
+	RemitterID      uuid.UUID `json:"remitter_id"`
+	TransactionHash *string   `json:"transaction_hash"`
+	UTR             *string   `json:"utr"`
+	FailureReason   *string   `json:"failure_reason"`
+	UpdatedAt       string    `json:"updated_at"`
+}
+
+// payoutFetched is the fetch variant of 2.2: amounts are decimal strings
+// and the fiat amount is spelled receiveing_amount, as the service spells
+// it.
+type payoutFetched struct {
+	payoutHead
+	Rate               string             `json:"rate"`
+	SendingAmount      string             `json:"sending_amount"`
+	ReceiveingAmount   string             `json:"receiveing_amount"`
+	Fees               payoutFeeNumbers   `json:"fees"`
+	ExchangeOrderID    string             `json:"exchange_order_id"`
+	ExchangeTransferID string             `json:"exchange_transfer_id"`
+	Status             types.PayoutStatus `json:"status"`
+	FailureReason      *string            `json:"failure_reason"`
+	UTR                *string            `json:"utr"`
+	CreatedAt          string             `json:"created_at"`
+	UpdatedAt          string             `json:"updated_at"`
+}
+
+// payoutFetchedOf returns the fetch variant of p.
+func payoutFetchedOf(p *payout) payoutFetched {
+	return payoutFetched{
+		payoutHead:         payoutHeadOf(p),
+		Rate:               p.Rate.String(),
+		SendingAmount:      p.SendingAmount.String(),
+		ReceiveingAmount:   p.ReceivingAmount.String(),
+		Fees:               payoutFees(p.Fees),
+		ExchangeOrderID:    p.ExchangeOrderID,
+		ExchangeTransferID: p.ExchangeTransferID,
+		Status:             p.Status,
+		FailureReason:      p.FailureReason,
+		UTR:                p.UTR,
+		CreatedAt:          stamp(p.CreatedAt),
+		UpdatedAt:          stamp(p.UpdatedAt),
+	}
+}
+
+// prefundedPayoutData is the data of a created prefunded payout (interface.md
+// 2.3): amounts and fees are decimal strings.
+type prefundedPayoutData struct {
+	ID                uuid.UUID `json:"id"`
+	QuotationID       uuid.UUID `json:"quotation_id"`
+	BankID            uuid.UUID `json:"bank_id"`
+	Asset             string    `json:"asset"`
+	Network           string    `json:"network"`
+	Fiat              string    `json:"fiat"`
+	Rate              string    `json:"rate"`
+	SendingAmount     string    `json:"sending_amount"`
+	ReceivingAmount   string    `json:"receiving_amount"`
+	ClientReferenceID *string   `json:"client_reference_id"`
+	Fees              struct {
+		ServiceFee string `json:"service_fee"`
+		ClientFee  string `json:"client_fee"`
+		ClientGST  string `json:"client_gst"`
+		TDS        string `json:"tds"`
+	} `json:"fees"`
+	Status          types.PayoutStatus `json:"status"`
+	WalletAddress   string             `json:"wallet_address"`
+	TransactionHash *string            `json:"transaction_hash"`
+	UTR             *string            `json:"utr"`
+	FailureReason   *string            `json:"failure_reason"`
+	UpdatedAt       string             `json:"updated_at"`
+	CreatedAt       string             `json:"created_at"`
+	Customer        struct {
+		Sender   payoutPartyID `json:"sender"`
+		Receiver payoutPartyID `json:"receiver"`
+	} `json:"customer"`
+}
+
+// payoutPartyID is one side of a prefunded payout's customer object.
+type payoutPartyID struct {
+	ID *uuid.UUID `json:"id"`
+}
+
+// prefundedCreated returns the 2.3 shape of p.
+func prefundedCreated(p *payout) prefundedPayoutData {
+	out := prefundedPayoutData{
+		ID: p.ID, QuotationID: p.QuotationID, BankID: p.BankID,
+		Asset: p.Asset, Network: p.Network, Fiat: p.Fiat,
+		Rate: p.Rate.String(), SendingAmount: p.SendingAmount.String(), ReceivingAmount: p.ReceivingAmount.String(),
+		ClientReferenceID: p.ClientReferenceID,
+		Status:            p.Status, WalletAddress: p.WalletAddress,
+		TransactionHash: p.TransactionHash, UTR: p.UTR, FailureReason: p.FailureReason,
+		UpdatedAt: stamp(p.UpdatedAt), CreatedAt: stamp(p.CreatedAt),
+	}
+	out.Fees.ServiceFee = p.Fees.ServiceFee.String()
+	out.Fees.ClientFee = p.Fees.ClientFeeFiat.String()
+	out.Fees.ClientGST = p.Fees.ClientGSTFiat.String()
+	out.Fees.TDS = p.Fees.TDS.String()
+	receiver := p.CustomerID
+	out.Customer.Sender.ID, out.Customer.Receiver.ID = p.SenderID, &receiver
+	return out
+}
+
+// payoutFeeNumbers is the fees object of 2.4: every key a JSON number.
+type payoutFeeNumbers struct {
+	ClientFeeFiat              json.Number `json:"client_fee_fiat"`
+	ClientFeeCrypto            json.Number `json:"client_fee_crypto"`
+	ServiceFee                 json.Number `json:"service_fee"`
+	PGFee                      json.Number `json:"pg_fee"`
+	ClientGSTFiat              json.Number `json:"client_gst_fiat"`
+	ClientGSTCrypto            json.Number `json:"client_gst_crypto"`
+	ServiceGST                 json.Number `json:"service_gst"`
+	PGGST                      json.Number `json:"pg_gst"`
+	TDS                        json.Number `json:"tds"`
+	GrossEffectiveExchangeRate json.Number `json:"gross_effective_exchange_rate"`
+}
+
+// payoutFees returns f as 2.4 numbers.
+func payoutFees(f Fees) payoutFeeNumbers {
+	return payoutFeeNumbers{
+		num(f.ClientFeeFiat), num(f.ClientFeeCrypto), num(f.ServiceFee), num(f.PGFee),
+		num(f.ClientGSTFiat), num(f.ClientGSTCrypto), num(f.ServiceGST), num(f.PGGST),
+		num(f.TDS), num(f.GrossEffectiveExchangeRate),
+	}
+}

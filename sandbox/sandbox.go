@@ -148,6 +148,7 @@ type Sandbox struct {
 	quotations      map[uuid.UUID]*quotation
 	remitters       map[uuid.UUID]*Remitter
 	payouts         map[uuid.UUID]*payout
+	payoutOrder     []*payout // creation order, for Payouts
 	payinQuotations map[uuid.UUID]*payinQuotation
 
 	faults []*faultRule

@@ -1,0 +1,340 @@
+// Command fiatramp serves the fiatramp sandbox: the whole service in
+// memory, with its authentication, rules and messages, for tests and local
+// development in any language.
+//
+// Usage:
+//
+//	fiatramp sandbox [-addr 127.0.0.1:4010] [-fixtures FILE] [-no-demo]
+//	                 [-page-size N] [-seed N] [-public-url URL]
+//	                 [-remittance-path PATH]
+//	fiatramp help [sandbox]
+//
+// `fiatramp sandbox` serves until SIGINT or SIGTERM. On start it prints one
+// JSON document to stdout, holding the base URL, the demo organization
+// (unless -no-demo) and the fixtures loaded from -fixtures, each with its
+// generated ids, keys and secrets:
+//
+//	{
+//	  "base_url": "http://127.0.0.1:4010",
+//	  "demo": {
+//	    "organization": {"id": "...", "api_key": "sbx_key_...", "api_secret": "sbx_secret_...", ...},
+//	    "customer": {"id": "...", ...},
+//	    "bank_account": {...}, "vpa": {...}, "pending_customer": {...},
+//	    "remitter": {...}, "quotations": [{...}, {...}, {...}]
+//	  },
+//	  "fixtures": {"organizations": [...]}
+//	}
+//
+// The sandbox clock runs with real time, so the demo's payout quotations
+// expire ten minutes after start (the sandbox's default validity); for
+// longer sessions give quotations with a distant expires_at in a fixtures
+// file.
+//
+// The fixtures file is the JSON of sandbox.Fixtures: organizations with
+// their customers (bank accounts with their payout quotations, wallets)
+// and remitters, nested, so the file needs no cross-references. Give an
+// organization api_key and api_secret in the file to have fixed
+// credentials.
+//
+// # Signing a request
+//
+// Every request carries X-API-KEY, X-TIMESTAMP (Unix seconds, within 300
+// seconds of the sandbox clock) and X-SIGNATURE: the standard Base64 of
+// HMAC-SHA256, keyed by the API secret, of key + "|" + timestamp + "|" +
+// body. A GET signs the string {}. A body must be sent exactly as signed,
+// in canonical form: keys sorted at every level, no white space, non-ASCII
+// escaped as lowercase \uXXXX, i.e. what Python prints with
+// json.dumps(obj, sort_keys=True, separators=(",", ":")). From a shell:
+//
+//	fiatramp sandbox > sandbox.json &
+//	sleep 1
+//	BASE=$(jq -r .base_url sandbox.json)
+//	KEY=$(jq -r .demo.organization.api_key sandbox.json)
+//	SECRET=$(jq -r .demo.organization.api_secret sandbox.json)
+//	CUSTOMER=$(jq -r .demo.customer.id sandbox.json)
+//	sign() { printf '%s|%s|%s' "$KEY" "$1" "$2" | openssl dgst -sha256 -hmac "$SECRET" -binary | base64; }
+//
+//	TS=$(date +%s)
+//	curl -H "X-API-KEY: $KEY" -H "X-TIMESTAMP: $TS" -H "X-SIGNATURE: $(sign "$TS" '{}')" \
+//	    "$BASE/cms/api/v1/kyc/configuration/$CUSTOMER"
+//
+//	QUOTATION=$(jq -r '.demo.quotations[0].id' sandbox.json)
+//	BODY=$(printf '{"client_reference_id":"order-1","customer_id":"%s","quotation_id":"%s"}' "$CUSTOMER" "$QUOTATION")
+//	TS=$(date +%s)
+//	curl -H "X-API-KEY: $KEY" -H "X-TIMESTAMP: $TS" -H "X-SIGNATURE: $(sign "$TS" "$BODY")" \
+//	    -H 'Content-Type: application/json' --data-raw "$BODY" "$BASE/pos/api/v1/payout/initiate"
+//
+// In Python:
+//
+//	body = "{}" if payload is None else json.dumps(payload, sort_keys=True, separators=(",", ":"))
+//	ts = str(int(time.time()))
+//	mac = hmac.new(secret.encode(), f"{key}|{ts}|{body}".encode(), hashlib.sha256)
+//	headers = {"X-API-KEY": key, "X-TIMESTAMP": ts, "X-SIGNATURE": base64.b64encode(mac.digest()).decode()}
+//	# send body (not payload) as the request body of a POST or PATCH
+//
+// A failed authentication is answered 401 with an err_code starting AUTH_
+// that says what was wrong (missing header, unknown key, timestamp out of
+// the window, body not canonical, bad signature).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/fiatramp/fiatramp-go/sandbox"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+// usageError is a command line the command does not understand; its usage
+// has already been printed.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// exitCode is the process status for run's error, which it prints: 0 for
+// none, 2 for a bad command line, 1 otherwise.
+func exitCode(err error, stderr io.Writer) int {
+	var ue *usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		return 2
+	default:
+		fmt.Fprintln(stderr, "fiatramp:", err)
+		return 1
+	}
+}
+
+const usage = `fiatramp serves the fiatramp sandbox: the whole service in memory.
+
+Usage:
+
+	fiatramp sandbox [flags]   serve a sandbox until interrupted
+	fiatramp help [sandbox]    print this help, or the sandbox flags
+
+On start, "fiatramp sandbox" prints one JSON document to stdout with the
+base URL and the demo organization's and the fixtures' ids, keys and
+secrets. Run "go doc github.com/fiatramp/fiatramp-go/cmd/fiatramp" for how
+to sign requests from any language.
+`
+
+// run is the command: args are the arguments after the program name. It
+// returns when ctx is done (nil) or at once with an error.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return &usageError{"no command"}
+	}
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "sandbox":
+		return runSandbox(ctx, rest, stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		if len(rest) > 0 && rest[0] == "sandbox" {
+			fs, _ := sandboxFlags(stdout)
+			fs.Usage()
+			return nil
+		}
+		fmt.Fprint(stdout, usage)
+		return nil
+	default:
+		fmt.Fprintf(stderr, "fiatramp: unknown command %q\n\n%s", cmd, usage)
+		return &usageError{fmt.Sprintf("unknown command %q", cmd)}
+	}
+}
+
+// sandboxConfig is what the sandbox command's flags say.
+type sandboxConfig struct {
+	addr           string
+	fixtures       string
+	noDemo         bool
+	pageSize       int
+	seed           uint64
+	publicURL      string
+	remittancePath string
+}
+
+// sandboxFlags defines the sandbox command's flags, with usage on out.
+func sandboxFlags(out io.Writer) (*flag.FlagSet, *sandboxConfig) {
+	def := sandbox.DefaultSettings()
+	var c sandboxConfig
+	fs := flag.NewFlagSet("fiatramp sandbox", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:4010", "`host:port` to listen on (port 0 picks a free one)")
+	fs.StringVar(&c.fixtures, "fixtures", "", "load the fixtures JSON `file` (see sandbox.Fixtures)")
+	fs.BoolVar(&c.noDemo, "no-demo", false, "do not add the demo organization")
+	fs.IntVar(&c.pageSize, "page-size", def.PageSize, "bank accounts per page of the bank list")
+	fs.Uint64Var(&c.seed, "seed", 0, "seed for fault fractions and generated references (0: random)")
+	fs.StringVar(&c.publicURL, "public-url", "", "absolute base `URL` the bank list's page links start with\n(default: taken from each request)")
+	fs.StringVar(&c.remittancePath, "remittance-path", def.RemittancePayoutPath, "`path` of the remittance payout operation")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "Usage: fiatramp sandbox [flags]\n\nServe a fiatramp sandbox until interrupted. Flags:\n\n")
+		fs.PrintDefaults()
+	}
+	return fs, &c
+}
+
+// startup is the JSON document printed on start.
+type startup struct {
+	BaseURL  string            `json:"base_url"`
+	Demo     *sandbox.Demo     `json:"demo,omitempty"`
+	Fixtures *sandbox.Fixtures `json:"fixtures,omitempty"`
+}
+
+// runSandbox is `fiatramp sandbox`.
+func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, c := sandboxFlags(stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return &usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "fiatramp sandbox: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	if err := c.check(); err != nil {
+		fmt.Fprintln(stderr, "fiatramp sandbox:", err)
+		fs.Usage()
+		return &usageError{err.Error()}
+	}
+
+	// Read the fixtures before listening, so a bad file costs no port.
+	var fixtures *sandbox.Fixtures
+	if c.fixtures != "" {
+		f, err := readFixtures(c.fixtures)
+		if err != nil {
+			return err
+		}
+		fixtures = &f
+	}
+
+	sb := sandbox.New(func(st *sandbox.Settings) {
+		st.PageSize = c.pageSize
+		st.Seed = c.seed
+		st.PublicURL = c.publicURL
+		st.RemittancePayoutPath = c.remittancePath
+	})
+	var out startup
+	if fixtures != nil {
+		loaded, err := sb.Load(*fixtures)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.fixtures, err)
+		}
+		out.Fixtures = &loaded
+	}
+	if !c.noDemo {
+		demo, err := sb.SeedDemo()
+		if err != nil {
+			return err
+		}
+		out.Demo = &demo
+	}
+
+	srv, err := sandbox.Listen(sb, c.addr)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	out.BaseURL = reachable(srv.URL)
+
+	doc, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	// The note first: once the document is out, a reader of both has both.
+	fmt.Fprintf(stderr, "fiatramp sandbox: serving %s (%s); stop with Ctrl-C\n", out.BaseURL, contents(out))
+	if _, err := stdout.Write(append(doc, '\n')); err != nil {
+		return err
+	}
+
+	<-ctx.Done()
+	return nil
+}
+
+// check refuses flag values the sandbox cannot run with.
+func (c *sandboxConfig) check() error {
+	if c.pageSize <= 0 {
+		return fmt.Errorf("-page-size %d: want a positive number", c.pageSize)
+	}
+	if c.publicURL != "" {
+		u, err := url.Parse(c.publicURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+			return fmt.Errorf("-public-url %q: want an absolute http or https URL without query", c.publicURL)
+		}
+	}
+	if !strings.HasPrefix(c.remittancePath, "/") || strings.ContainsAny(c.remittancePath, "?# ") || strings.Trim(c.remittancePath, "/") == "" {
+		return fmt.Errorf("-remittance-path %q: want an absolute path such as %s", c.remittancePath, sandbox.DefaultRemittancePayoutPath)
+	}
+	return nil
+}
+
+// readFixtures parses the fixtures file name.
+func readFixtures(name string) (sandbox.Fixtures, error) {
+	fh, err := os.Open(name)
+	if err != nil {
+		return sandbox.Fixtures{}, err
+	}
+	defer fh.Close()
+	f, err := sandbox.LoadJSON(fh)
+	if err != nil {
+		return sandbox.Fixtures{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return f, nil
+}
+
+// reachable replaces an unspecified listening address (0.0.0.0, ::) in
+// base with the loopback address, so the printed URL can be dialled.
+func reachable(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return base
+	}
+	host, port, err := net.SplitHostPort(u.Host)
+	if err != nil {
+		return base
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		u.Host = net.JoinHostPort("127.0.0.1", port)
+		return u.String()
+	}
+	return base
+}
+
+// contents says in a few words what the sandbox holds.
+func contents(out startup) string {
+	var parts []string
+	if out.Demo != nil {
+		parts = append(parts, "demo organization "+out.Demo.Organization.ID.String())
+	}
+	if out.Fixtures != nil {
+		n := len(out.Fixtures.Organizations)
+		word := "organizations"
+		if n == 1 {
+			word = "organization"
+		}
+		parts = append(parts, fmt.Sprintf("%d fixture %s", n, word))
+	}
+	if len(parts) == 0 {
+		return "empty: no organization can sign"
+	}
+	return strings.Join(parts, ", ")
+}

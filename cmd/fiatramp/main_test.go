@@ -1,0 +1,398 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/sandbox"
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+const fixturesFile = "../../sandbox/testdata/fixtures.json"
+
+// syncBuffer is a bytes.Buffer safe to write from run's goroutine while
+// the test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// printed is the startup document.
+type printed struct {
+	BaseURL  string            `json:"base_url"`
+	Demo     *sandbox.Demo     `json:"demo"`
+	Fixtures *sandbox.Fixtures `json:"fixtures"`
+}
+
+// running is the command running in-process.
+type running struct {
+	doc    printed
+	raw    []byte
+	stderr *syncBuffer
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// stop cancels the command and returns run's result.
+func (r *running) stop(t *testing.T) error {
+	t.Helper()
+	r.cancel()
+	select {
+	case err := <-r.done:
+		return err
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not return after cancellation")
+		return nil
+	}
+}
+
+// start runs `fiatramp sandbox -addr 127.0.0.1:0 args...` and waits for its
+// startup document.
+func start(t *testing.T, args ...string) *running {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	r := &running{stderr: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
+	go func() {
+		err := run(ctx, append([]string{"sandbox", "-addr", "127.0.0.1:0"}, args...), pw, r.stderr)
+		_ = pw.CloseWithError(io.EOF)
+		r.done <- err
+	}()
+	t.Cleanup(func() {
+		cancel()
+		_ = pr.Close()
+	})
+
+	type result struct {
+		raw []byte
+		err error
+	}
+	got := make(chan result, 1)
+	go func() {
+		var raw json.RawMessage
+		err := json.NewDecoder(pr).Decode(&raw)
+		got <- result{raw, err}
+		_, _ = io.Copy(io.Discard, pr) // the rest, if any, never blocks run
+	}()
+	select {
+	case res := <-got:
+		require.NoError(t, res.err, "stderr: %s", r.stderr.String())
+		r.raw = res.raw
+		require.NoError(t, json.Unmarshal(res.raw, &r.doc))
+	case err := <-r.done:
+		t.Fatalf("run returned before printing: %v; stderr: %s", err, r.stderr.String())
+	case <-time.After(10 * time.Second):
+		t.Fatal("no startup document")
+	}
+	return r
+}
+
+func callCtx(t *testing.T) context.Context {
+	c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return c
+}
+
+func TestSandboxDemo(t *testing.T) {
+	r := start(t)
+	require.NotNil(t, r.doc.Demo)
+	assert.Nil(t, r.doc.Fixtures)
+	assert.NotContains(t, string(r.raw), `"fixtures"`, "omitted, not null")
+	assert.True(t, strings.HasPrefix(r.doc.BaseURL, "http://127.0.0.1:"), r.doc.BaseURL)
+	assert.True(t, json.Valid(r.raw))
+	assert.Contains(t, string(r.raw), "\n  \"base_url\": ", "indented")
+
+	// One line on stderr naming the URL.
+	note := r.stderr.String()
+	assert.Equal(t, 1, strings.Count(note, "\n"), note)
+	assert.Contains(t, note, "serving "+r.doc.BaseURL)
+	assert.Contains(t, note, "demo organization "+r.doc.Demo.Organization.ID.String())
+
+	demo := r.doc.Demo
+	require.NotEmpty(t, demo.Organization.APIKey)
+	require.NotEmpty(t, demo.Organization.APISecret)
+	c, err := fiatramp.New(demo.Organization.APIKey, demo.Organization.APISecret, fiatramp.WithBaseURL(r.doc.BaseURL))
+	require.NoError(t, err)
+
+	cfg, err := c.KYC.GetConfiguration(callCtx(t), demo.Customer.ID)
+	require.NoError(t, err)
+	assert.Contains(t, cfg.SupportedDocumentTypes, "AADHAAR")
+
+	bank, err := c.Customers.GetBankAccount(callCtx(t), demo.Customer.ID, demo.BankAccount.ID)
+	require.NoError(t, err)
+	assert.Equal(t, demo.BankAccount.AccountNumber, bank.AccountNumber)
+
+	require.Len(t, demo.Quotations, 3)
+	p, err := c.Payouts.Create(callCtx(t), types.CreatePayoutRequest{
+		QuotationID: demo.Quotations[0].ID, CustomerID: demo.Customer.ID, ClientReferenceID: "cli-1",
+	})
+	require.NoError(t, err)
+	assert.Equal(t, types.PayoutProcessing, p.Status)
+
+	// A wrong secret is refused: the printed secret is the one in use.
+	bad, err := fiatramp.New(demo.Organization.APIKey, "not-the-secret", fiatramp.WithBaseURL(r.doc.BaseURL))
+	require.NoError(t, err)
+	_, err = bad.KYC.GetConfiguration(callCtx(t), demo.Customer.ID)
+	assert.True(t, errors.Is(err, fiatramp.ErrUnauthorized), "%v", err)
+
+	require.NoError(t, r.stop(t))
+}
+
+func TestSandboxFixtures(t *testing.T) {
+	r := start(t, "-fixtures", fixturesFile, "-no-demo")
+	assert.Nil(t, r.doc.Demo)
+	assert.NotContains(t, string(r.raw), `"demo"`)
+	require.NotNil(t, r.doc.Fixtures)
+	require.Len(t, r.doc.Fixtures.Organizations, 2)
+	assert.Contains(t, r.stderr.String(), "2 fixture organizations")
+	assert.NotContains(t, r.stderr.String(), "demo")
+
+	acme, beta := r.doc.Fixtures.Organizations[0], r.doc.Fixtures.Organizations[1]
+	assert.Equal(t, "acme_sandbox_key", acme.APIKey)
+	require.NotEmpty(t, beta.APISecret, "generated secrets are printed")
+
+	asha := acme.Customers[0]
+	c, err := fiatramp.New(acme.APIKey, acme.APISecret, fiatramp.WithBaseURL(r.doc.BaseURL))
+	require.NoError(t, err)
+	page, err := c.Customers.ListBankAccounts(callCtx(t), asha.ID)
+	require.NoError(t, err)
+	assert.Equal(t, 2, page.Count)
+
+	vikram := beta.Customers[0]
+	cb, err := fiatramp.New(beta.APIKey, beta.APISecret, fiatramp.WithBaseURL(r.doc.BaseURL))
+	require.NoError(t, err)
+	q := vikram.BankAccounts[0].Quotations[0]
+	p, err := cb.Payouts.Create(callCtx(t), types.CreatePayoutRequest{QuotationID: q.ID, CustomerID: vikram.ID})
+	require.NoError(t, err)
+	assert.Equal(t, "USDC", p.Asset)
+	assert.Equal(t, q.ReceivingAmount.String(), p.ReceivingAmount.String())
+
+	require.NoError(t, r.stop(t))
+}
+
+func TestSandboxFixturesAndDemo(t *testing.T) {
+	r := start(t, "-fixtures", fixturesFile)
+	require.NotNil(t, r.doc.Demo)
+	require.NotNil(t, r.doc.Fixtures)
+	assert.Contains(t, r.stderr.String(), "demo organization")
+	assert.Contains(t, r.stderr.String(), "2 fixture organizations")
+}
+
+func TestSandboxEmpty(t *testing.T) {
+	r := start(t, "-no-demo")
+	assert.Equal(t, map[string]bool{"base_url": true}, keys(t, r.raw))
+	assert.Contains(t, r.stderr.String(), "empty")
+}
+
+func keys(t *testing.T, raw []byte) map[string]bool {
+	var m map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(raw, &m))
+	out := map[string]bool{}
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+// Cancelling the context stops the server: the port refuses connections
+// afterwards.
+func TestSandboxStopsOnCancel(t *testing.T) {
+	r := start(t)
+	u, err := url.Parse(r.doc.BaseURL)
+	require.NoError(t, err)
+	conn, err := net.Dial("tcp", u.Host)
+	require.NoError(t, err, "serving")
+	_ = conn.Close()
+
+	require.NoError(t, r.stop(t))
+	_, err = net.DialTimeout("tcp", u.Host, 2*time.Second)
+	require.Error(t, err, "still accepting after cancellation")
+	assert.Contains(t, err.Error(), "refused")
+}
+
+// The settings flags reach the sandbox.
+func TestSandboxSettingsFlags(t *testing.T) {
+	r := start(t, "-page-size", "1", "-public-url", "https://sandbox.example.test/base", "-remittance-path", "/remit/v9/payout")
+	demo := r.doc.Demo
+	c, err := fiatramp.New(demo.Organization.APIKey, demo.Organization.APISecret, fiatramp.WithBaseURL(r.doc.BaseURL))
+	require.NoError(t, err)
+
+	// -page-size and -public-url: the demo customer's two accounts come one
+	// per page, the next link on the public URL.
+	page, err := c.Customers.ListBankAccounts(callCtx(t), demo.Customer.ID)
+	require.NoError(t, err)
+	assert.Equal(t, 2, page.Count)
+	require.Len(t, page.Results, 1)
+	require.NotNil(t, page.Next)
+	assert.True(t, strings.HasPrefix(*page.Next, "https://sandbox.example.test/base/cms/api/v1/bank/list/"), *page.Next)
+
+	// -remittance-path: the operation moved; the default path is unknown.
+	status := func(path string) int {
+		resp, err := http.Post(r.doc.BaseURL+path, "application/json", strings.NewReader("{}"))
+		require.NoError(t, err)
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+	assert.Equal(t, http.StatusNotFound, status(sandbox.DefaultRemittancePayoutPath))
+	assert.Equal(t, http.StatusUnauthorized, status("/remit/v9/payout"))
+	cr, err := fiatramp.New(demo.Organization.APIKey, demo.Organization.APISecret,
+		fiatramp.WithBaseURL(r.doc.BaseURL), fiatramp.WithRemittancePayoutPath("/remit/v9/payout"))
+	require.NoError(t, err)
+	rp, err := cr.Payouts.CreateRemittance(callCtx(t), types.CreateRemittancePayoutRequest{
+		QuotationID: demo.Quotations[2].ID, CustomerID: demo.Customer.ID, RemitterID: demo.Remitter.ID,
+	})
+	require.NoError(t, err)
+	require.NotNil(t, rp)
+}
+
+// -seed makes the generated references repeatable: two runs with the same
+// seed generate the same account numbers for a file that leaves them out.
+func TestSandboxSeed(t *testing.T) {
+	generated := func(seed string) string {
+		r := start(t, "-no-demo", "-fixtures", fixturesFile, "-seed", seed)
+		defer func() { _ = r.stop(t) }()
+		return r.doc.Fixtures.Organizations[0].Customers[2].BankAccounts[0].AccountNumber
+	}
+	a, b, c := generated("42"), generated("42"), generated("43")
+	assert.Len(t, a, 12)
+	assert.Equal(t, a, b)
+	assert.NotEqual(t, a, c)
+}
+
+func TestHelpAndUsageErrors(t *testing.T) {
+	runNow := func(args ...string) (string, string, error) {
+		var out, errOut bytes.Buffer
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // none of these may serve
+		err := run(ctx, args, &out, &errOut)
+		return out.String(), errOut.String(), err
+	}
+
+	out, errOut, err := runNow("help")
+	require.NoError(t, err)
+	assert.Contains(t, out, "fiatramp sandbox [flags]")
+	assert.Empty(t, errOut)
+	assert.Equal(t, 0, exitCode(err, io.Discard))
+
+	out, _, err = runNow("help", "sandbox")
+	require.NoError(t, err)
+	for _, f := range []string{"-addr", "-fixtures", "-no-demo", "-page-size", "-seed", "-public-url", "-remittance-path", "127.0.0.1:4010"} {
+		assert.Contains(t, out, f)
+	}
+
+	_, errOut, err = runNow()
+	require.Error(t, err)
+	assert.Contains(t, errOut, "Usage:")
+	assert.Equal(t, 2, exitCode(err, io.Discard))
+
+	_, errOut, err = runNow("serve")
+	require.EqualError(t, err, `unknown command "serve"`)
+	assert.Contains(t, errOut, `unknown command "serve"`)
+	assert.Contains(t, errOut, "Usage:")
+	assert.Equal(t, 2, exitCode(err, io.Discard))
+
+	_, errOut, err = runNow("sandbox", "-port", "80")
+	require.EqualError(t, err, "flag provided but not defined: -port")
+	assert.Contains(t, errOut, "-remittance-path", "flag usage printed")
+	assert.Equal(t, 2, exitCode(err, io.Discard))
+
+	_, errOut, err = runNow("sandbox", "-addr", "127.0.0.1:0", "extra")
+	require.EqualError(t, err, `unexpected argument "extra"`)
+	assert.Contains(t, errOut, "Usage: fiatramp sandbox")
+	assert.Equal(t, 2, exitCode(err, io.Discard))
+
+	for _, bad := range [][]string{
+		{"-page-size", "0"},
+		{"-page-size", "x"},
+		{"-seed", "-1"},
+		{"-public-url", "sandbox.example.test"},
+		{"-public-url", "ftp://x/"},
+		{"-remittance-path", "remit"},
+		{"-remittance-path", "/"},
+	} {
+		_, _, err = runNow(append([]string{"sandbox", "-addr", "127.0.0.1:0"}, bad...)...)
+		require.Error(t, err, "%v", bad)
+		assert.Equal(t, 2, exitCode(err, io.Discard), "%v: %v", bad, err)
+	}
+
+	out, errOut, err = runNow("sandbox", "-h")
+	require.NoError(t, err)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "-fixtures")
+}
+
+func TestRunErrors(t *testing.T) {
+	runNow := func(args ...string) (string, error) {
+		var out, errOut bytes.Buffer
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		err := run(ctx, append([]string{"sandbox", "-addr", "127.0.0.1:0"}, args...), &out, &errOut)
+		assert.Empty(t, out.String(), "nothing printed on a failed start")
+		return errOut.String(), err
+	}
+
+	_, err := runNow("-fixtures", "testdata/no-such-file.json")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "no-such-file.json")
+	var msg bytes.Buffer
+	assert.Equal(t, 1, exitCode(err, &msg))
+	assert.Contains(t, msg.String(), "fiatramp: open testdata/no-such-file.json")
+
+	dir := t.TempDir()
+	badJSON := dir + "/bad.json"
+	require.NoError(t, os.WriteFile(badJSON, []byte(`{"organizations": [{"nmae": "typo"}]}`), 0o600))
+	_, err = runNow("-fixtures", badJSON)
+	require.Error(t, err)
+	assert.Equal(t, badJSON+`: sandbox: load: json: unknown field "nmae"`, err.Error())
+
+	badTree := dir + "/tree.json"
+	require.NoError(t, os.WriteFile(badTree, []byte(`{"organizations": [{"customers": [{"kyc_status": "DONE"}]}]}`), 0o600))
+	_, err = runNow("-fixtures", badTree)
+	require.Error(t, err)
+	assert.Equal(t, badTree+`: sandbox: load: organizations[0].customers[0]: customer: unknown KYC status "DONE"`, err.Error())
+
+	// The address is taken.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	var out, errOut bytes.Buffer
+	err = run(context.Background(), []string{"sandbox", "-addr", ln.Addr().String()}, &out, &errOut)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "address already in use")
+	assert.Empty(t, out.String())
+}
+
+func TestReachable(t *testing.T) {
+	assert.Equal(t, "http://127.0.0.1:4010", reachable("http://0.0.0.0:4010"))
+	assert.Equal(t, "http://127.0.0.1:4010", reachable("http://[::]:4010"))
+	assert.Equal(t, "http://127.0.0.1:4010", reachable("http://127.0.0.1:4010"))
+	assert.Equal(t, "http://[::1]:4010", reachable("http://[::1]:4010"))
+	assert.Equal(t, "http://192.0.2.7:80", reachable("http://192.0.2.7:80"))
+}

@@ -1,0 +1,544 @@
+package sandbox_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/sandbox"
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+const payinPath = "/pis/api/v1/payin/quotation"
+
+// payinAmount parses a decimal literal.
+func payinAmount(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+// payinReq is a valid IMPS quotation request of 10000 INR for the env's
+// customer and bank account, changed by mods.
+func payinReq(e *env, mods ...func(*types.CreatePayinQuotationRequest)) types.CreatePayinQuotationRequest {
+	r := types.CreatePayinQuotationRequest{
+		Asset: "usdt", Fiat: "inr", SendingAmount: payinAmount("10000"),
+		CustomerID: e.cust.ID, BankID: e.bank.ID, PaymentMethod: types.PaymentMethodIMPS,
+	}
+	for _, m := range mods {
+		m(&r)
+	}
+	return r
+}
+
+// payinUPI makes a request a UPI one from the env's vpa.
+func payinUPI(e *env) func(*types.CreatePayinQuotationRequest) {
+	return func(r *types.CreatePayinQuotationRequest) {
+		r.PaymentMethod, r.BankID = types.PaymentMethodUPI, e.vpa.ID
+	}
+}
+
+// payinAmountOf sets a request's amount.
+func payinAmountOf(s string) func(*types.CreatePayinQuotationRequest) {
+	return func(r *types.CreatePayinQuotationRequest) { r.SendingAmount = payinAmount(s) }
+}
+
+// payinKeys returns the sorted keys of a raw object.
+func payinKeys(m map[string]json.RawMessage) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// payinDecimalEq asserts got == want as decimals.
+func payinDecimalEq(t *testing.T, want string, got decimal.Decimal, what string) {
+	t.Helper()
+	assert.True(t, payinAmount(want).Equal(got), "%s: want %s, got %s", what, want, got)
+}
+
+var payinFeeKeys = []string{
+	"client_fee_crypto", "client_fee_fiat", "client_gst_crypto", "client_gst_fiat",
+	"gross_effective_exchange_rate", "pg_fee", "pg_gst", "service_fee", "service_gst", "tds",
+}
+
+func TestPayinQuotationIMPS(t *testing.T) {
+	e := newEnv(t)
+	var resp fiatramp.Response
+	q, err := e.client.Payins.CreateQuotation(ctx(t), payinReq(e), fiatramp.CaptureResponse(&resp))
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusCreated, resp.StatusCode)
+
+	assert.NotEqual(t, uuid.Nil, q.ID)
+	assert.Equal(t, uuid.Nil, q.OrderID, "no order_id on create")
+	assert.Empty(t, q.Status, "no status on create")
+	assert.Equal(t, e.cust.ID, q.CustomerID)
+	assert.Equal(t, e.bank.ID, q.BankID)
+	assert.Equal(t, "USDT", q.Asset)
+	assert.Equal(t, "INR", q.Fiat)
+	assert.Equal(t, types.PaymentMethodIMPS, q.PaymentMethod)
+	payinDecimalEq(t, "10000", q.SendingAmount, "sending_amount")
+	payinDecimalEq(t, "88.50", q.Rate, "rate")
+	// fee 1% = 100.00, GST 18% of it = 18.00, (10000-118)/88.5 = 111.6610169... truncated.
+	payinDecimalEq(t, "111.661016", q.ReceivingAmount, "receiving_amount")
+	payinDecimalEq(t, "100", q.Fees.ServiceFee, "service_fee")
+	payinDecimalEq(t, "18", q.Fees.ServiceGST, "service_gst")
+	payinDecimalEq(t, "89.5568", q.Fees.GrossEffectiveExchangeRate, "gross_effective_exchange_rate")
+	for name, d := range map[string]decimal.Decimal{
+		"client_fee_fiat": q.Fees.ClientFeeFiat, "client_fee_crypto": q.Fees.ClientFeeCrypto,
+		"pg_fee": q.Fees.PGFee, "client_gst_fiat": q.Fees.ClientGSTFiat,
+		"client_gst_crypto": q.Fees.ClientGSTCrypto, "pg_gst": q.Fees.PGGST, "tds": q.Fees.TDS,
+	} {
+		assert.True(t, d.IsZero(), "%s = %s", name, d)
+	}
+	dep := sandbox.DefaultSettings().DepositAccount
+	assert.Equal(t, types.DepositInstructions{AccountNumber: dep.AccountNumber, IFSC: dep.IFSC, AccountName: dep.AccountName}, q.DepositInstructions)
+	assert.Empty(t, q.DeepLink)
+	assert.Empty(t, q.IOSCheckoutLink)
+	assert.True(t, q.CreatedAt.Equal(epoch), "created_at %v", q.CreatedAt)
+	assert.True(t, q.ExpiryTime.Equal(epoch.Add(10*time.Minute)), "expiry_time %v", q.ExpiryTime)
+
+	data := rawData(t, resp.Body)
+	assert.Equal(t, []string{
+		"asset", "bank_id", "created_at", "customer_id", "deposit_instructions", "expiry_time",
+		"fees", "fiat", "id", "payment_method", "rate", "receiving_amount", "sending_amount",
+	}, payinKeys(data), "no order_id, status or UPI links on an IMPS create")
+	assert.Equal(t, "10000", string(data["sending_amount"]), "a JSON number")
+	assert.Equal(t, "88.5", string(data["rate"]))
+	assert.Equal(t, "111.661016", string(data["receiving_amount"]))
+	assert.Equal(t, `"2026-11-21T09:30:00.000000Z"`, string(data["created_at"]))
+	assert.Equal(t, `"2026-11-21T09:40:00.000000Z"`, string(data["expiry_time"]))
+	var fees map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(data["fees"], &fees))
+	assert.Equal(t, payinFeeKeys, payinKeys(fees))
+	for k, v := range fees {
+		assert.NotEqual(t, byte('"'), v[0], "fee %s is a number: %s", k, v)
+	}
+
+	var fresp fiatramp.Response
+	got, err := e.client.Payins.GetQuotation(ctx(t), q.ID, fiatramp.CaptureResponse(&fresp))
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, fresp.StatusCode)
+	assert.NotEqual(t, uuid.Nil, got.OrderID)
+	assert.NotEqual(t, q.ID, got.OrderID)
+	assert.Equal(t, types.QuotationProcessing, got.Status)
+	assert.Equal(t, q.ID, got.ID)
+	payinDecimalEq(t, "111.661016", got.ReceivingAmount, "fetched receiving_amount")
+	assert.Equal(t, q.Fees.ServiceFee.String(), got.Fees.ServiceFee.String())
+	assert.True(t, got.ExpiryTime.Equal(q.ExpiryTime))
+	fdata := rawData(t, fresp.Body)
+	assert.JSONEq(t, `"PROCESSING"`, string(fdata["status"]))
+	assert.JSONEq(t, `"`+got.OrderID.String()+`"`, string(fdata["order_id"]))
+	assert.Len(t, fdata, len(data)+2)
+	assert.Equal(t, "111.661016", string(fdata["receiving_amount"]))
+
+	// The order id stays the same from fetch to fetch.
+	again, err := e.client.Payins.GetQuotation(ctx(t), q.ID)
+	require.NoError(t, err)
+	assert.Equal(t, got.OrderID, again.OrderID)
+}
+
+func TestPayinQuotationUPI(t *testing.T) {
+	e := newEnv(t)
+	var resp fiatramp.Response
+	q, err := e.client.Payins.CreateQuotation(ctx(t), payinReq(e, payinUPI(e), payinAmountOf("12345.67"), func(r *types.CreatePayinQuotationRequest) {
+		r.Asset = "USDC"
+	}), fiatramp.CaptureResponse(&resp))
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusCreated, resp.StatusCode)
+	assert.Equal(t, "USDC", q.Asset)
+	assert.Equal(t, types.PaymentMethodUPI, q.PaymentMethod)
+	assert.Equal(t, e.vpa.ID, q.BankID)
+	payinDecimalEq(t, "88.40", q.Rate, "rate")
+	// 12345.67 × 1% = 123.4567 -> 123.46; × 18% = 22.2228 -> 22.22;
+	// (12345.67 - 145.68) / 88.40 = 138.0089366... -> 138.008936.
+	payinDecimalEq(t, "123.46", q.Fees.ServiceFee, "service_fee")
+	payinDecimalEq(t, "22.22", q.Fees.ServiceGST, "service_gst")
+	payinDecimalEq(t, "138.008936", q.ReceivingAmount, "receiving_amount")
+	payinDecimalEq(t, "89.4556", q.Fees.GrossEffectiveExchangeRate, "gross_effective_exchange_rate")
+
+	wantDeep := "upi://pay?pa=fiatramp.sandbox%40hdfcbank&pn=Fiatramp%20Sandbox%20Collections&am=12345.67&cu=INR&tr=" + q.ID.String()
+	assert.Equal(t, wantDeep, q.DeepLink)
+	u, err := url.Parse(q.DeepLink)
+	require.NoError(t, err)
+	assert.Equal(t, "upi", u.Scheme)
+	assert.Equal(t, "pay", u.Host)
+	assert.Equal(t, url.Values{
+		"pa": {"fiatramp.sandbox@hdfcbank"}, "pn": {"Fiatramp Sandbox Collections"},
+		"am": {"12345.67"}, "cu": {"INR"}, "tr": {q.ID.String()},
+	}, u.Query())
+	assert.Equal(t, "https://checkout.sandbox.invalid/upi/"+q.ID.String(), q.IOSCheckoutLink)
+	data := rawData(t, resp.Body)
+	assert.Contains(t, data, "deep_link", "top level")
+	assert.Contains(t, data, "ios_checkout_link")
+	assert.NotContains(t, data, "order_id")
+	assert.NotContains(t, data, "status")
+
+	got, err := e.client.Payins.GetQuotation(ctx(t), q.ID)
+	require.NoError(t, err)
+	assert.Equal(t, wantDeep, got.DeepLink)
+	assert.Equal(t, q.IOSCheckoutLink, got.IOSCheckoutLink)
+	assert.Equal(t, types.QuotationProcessing, got.Status)
+}
+
+func TestPayinQuotationDeepLinkEscaping(t *testing.T) {
+	e := newEnv(t, func(s *sandbox.Settings) {
+		s.DepositAccount.AccountName = "A&B Collections+Co"
+		s.DepositAccount.VPA = "a&b=c@bank"
+	})
+	q, err := e.client.Payins.CreateQuotation(ctx(t), payinReq(e, payinUPI(e)))
+	require.NoError(t, err)
+	u, err := url.Parse(q.DeepLink)
+	require.NoError(t, err)
+	assert.Equal(t, "a&b=c@bank", u.Query().Get("pa"))
+	assert.Equal(t, "A&B Collections+Co", u.Query().Get("pn"))
+	assert.Equal(t, "10000", u.Query().Get("am"))
+	assert.Len(t, u.Query(), 5)
+}
+
+func TestPayinQuotationAmountAsNumber(t *testing.T) {
+	e := newEnv(t)
+	var q types.PayinQuotation
+	var resp fiatramp.Response
+	err := e.client.Do(ctx(t), http.MethodPost, payinPath, map[string]any{
+		"asset": "usdt", "fiat": "inr", "sending_amount": 3000, "customer_id": e.cust.ID,
+		"bank_id": e.bank.ID, "payment_method": "IMPS",
+	}, &q, fiatramp.CaptureResponse(&resp))
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusCreated, resp.StatusCode)
+	payinDecimalEq(t, "3000", q.SendingAmount, "sending_amount without risk_parameters")
+}
+
+func TestPayinGetQuotationRefusals(t *testing.T) {
+	e := newEnv(t)
+	q, err := e.client.Payins.CreateQuotation(ctx(t), payinReq(e))
+	require.NoError(t, err)
+
+	for _, tc := range []struct{ name, id, msg string }{
+		{"empty", "", "Quotation ID is required."},
+		{"blank", "%20", "Quotation ID is required."},
+		{"not a uuid", "not-a-uuid", "Quotation ID is invalid"},
+		{"32 hex digits", strings.ReplaceAll(q.ID.String(), "-", ""), "Quotation ID is invalid"},
+		{"braces", "{" + q.ID.String() + "}", "Quotation ID is invalid"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := e.client.Do(ctx(t), http.MethodGet, payinPath+"/"+tc.id, nil, nil)
+			apiErr := refused(t, err, http.StatusBadRequest, tc.msg, fiatramp.ErrQuotationIDInvalid, fiatramp.ErrFieldMissing)
+			assert.Equal(t, "REQ_FIELD_MISSING", apiErr.Code)
+			assert.Equal(t, map[string][]string{"quotation_id": {tc.msg}}, apiErr.FieldErrors)
+		})
+	}
+
+	_, err = e.client.Payins.GetQuotation(ctx(t), uuid.New())
+	apiErr := refused(t, err, http.StatusBadRequest, "Quotation is not found", fiatramp.ErrQuotationNotFound)
+	assert.Empty(t, apiErr.Code)
+
+	other := e.clientFor(e.otherOrg(false))
+	_, err = other.Payins.GetQuotation(ctx(t), q.ID)
+	refused(t, err, http.StatusBadRequest, "Quotation is not found", fiatramp.ErrQuotationNotFound)
+	_, err = other.Payins.GetQuotation(ctx(t), q.OrderID) // uuid.Nil is refused by the client
+	require.Error(t, err)
+}
+
+func TestPayinCustomerUnverified(t *testing.T) {
+	e := newEnv(t)
+	const msg = "Customer is unverified"
+	for _, st := range types.KYCStatus("").Values() {
+		if st == types.KYCVerified {
+			continue
+		}
+		t.Run(string(st), func(t *testing.T) {
+			require.NoError(t, e.sb.SetKYCStatus(e.cust.ID, st))
+			_, err := e.client.Payins.CreateQuotation(ctx(t), payinReq(e))
+			apiErr := refused(t, err, http.StatusBadRequest, msg, fiatramp.ErrCustomerUnverified)
+			assert.Empty(t, apiErr.Code)
+		})
+	}
+	require.NoError(t, e.sb.SetKYCStatus(e.cust.ID, types.KYCVerified))
+	_, err := e.client.Payins.CreateQuotation(ctx(t), payinReq(e))
+	require.NoError(t, err, "verified again")
+
+	foreign := e.customer(e.otherOrg(false), sandbox.Customer{Name: "Foreign"})
+	foreignBank := e.must(e.sb.AddBankAccount(sandbox.BankAccount{CustomerID: foreign.ID})).(sandbox.BankAccount)
+	for name, r := range map[string]types.CreatePayinQuotationRequest{
+		"absent":             payinReq(e, func(r *types.CreatePayinQuotationRequest) { r.CustomerID = uuid.New() }),
+		"other organization": payinReq(e, func(r *types.CreatePayinQuotationRequest) { r.CustomerID, r.BankID = foreign.ID, foreignBank.ID }),
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := e.client.Payins.CreateQuotation(ctx(t), r)
+			refused(t, err, http.StatusBadRequest, msg, fiatramp.ErrCustomerUnverified)
+		})
+	}
+}
+
+func TestPayinBankUnverified(t *testing.T) {
+	e := newEnv(t)
+	pending := e.must(e.sb.AddBankAccount(sandbox.BankAccount{CustomerID: e.cust.ID, Status: types.BankAccountProcessing})).(sandbox.BankAccount)
+	failed := e.must(e.sb.AddBankAccount(sandbox.BankAccount{CustomerID: e.cust.ID, Type: types.BankAccountTypeVPA, Status: types.BankAccountFailed})).(sandbox.BankAccount)
+	cust2 := e.customer(e.org, sandbox.Customer{Name: "Second"})
+	bank2 := e.must(e.sb.AddBankAccount(sandbox.BankAccount{CustomerID: cust2.ID})).(sandbox.BankAccount)
+	foreign := e.customer(e.otherOrg(false), sandbox.Customer{Name: "Foreign"})
+	foreignBank := e.must(e.sb.AddBankAccount(sandbox.BankAccount{CustomerID: foreign.ID})).(sandbox.BankAccount)
+
+	cases := []struct {
+		name   string
+		bank   uuid.UUID
+		method types.PaymentMethod
+		reason string
+	}{
+		{"processing", pending.ID, types.PaymentMethodIMPS, "Bank account status is PROCESSING; only a VERIFIED account backs a payin."},
+		{"failed", failed.ID, types.PaymentMethodUPI, "Bank account status is FAILED; only a VERIFIED account backs a payin."},
+		{"vpa for IMPS", e.vpa.ID, types.PaymentMethodIMPS, "Bank account is of type vpa; IMPS needs a bank_account."},
+		{"bank_account for UPI", e.bank.ID, types.PaymentMethodUPI, "Bank account is of type bank_account; UPI needs a vpa."},
+		{"another customer's", bank2.ID, types.PaymentMethodIMPS, "Bank account is linked to another customer."},
+		{"other organization's", foreignBank.ID, types.PaymentMethodIMPS, "Bank account not found."},
+		{"absent", uuid.New(), types.PaymentMethodIMPS, "Bank account not found."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := e.client.Payins.CreateQuotation(ctx(t), payinReq(e, func(r *types.CreatePayinQuotationRequest) {
+				r.BankID, r.PaymentMethod = tc.bank, tc.method
+			}))
+			apiErr := refused(t, err, http.StatusBadRequest, "Bank account is unverified", fiatramp.ErrBankUnverified)
+			assert.Empty(t, apiErr.Code)
+			assert.Equal(t, map[string][]string{"bank_id": {tc.reason}}, apiErr.FieldErrors)
+			assert.False(t, apiErr.Is(fiatramp.ErrFieldMissing))
+		})
+	}
+}
+
+func TestPayinRules(t *testing.T) {
+	e := newEnv(t)
+	create := func(t *testing.T, mods ...func(*types.CreatePayinQuotationRequest)) error {
+		t.Helper()
+		_, err := e.client.Payins.CreateQuotation(ctx(t), payinReq(e, mods...))
+		return err
+	}
+	flags := func(t *testing.T, f sandbox.CustomerFlags) {
+		t.Helper()
+		require.NoError(t, e.sb.SetCustomerFlags(e.cust.ID, f))
+		t.Cleanup(func() { require.NoError(t, e.sb.SetCustomerFlags(e.cust.ID, sandbox.CustomerFlags{})) })
+	}
+
+	t.Run("onramp disabled", func(t *testing.T) {
+		flags(t, sandbox.CustomerFlags{OnrampDisabled: true})
+		refused(t, create(t), http.StatusBadRequest, "Onramp is disabled", fiatramp.ErrOnrampDisabled)
+	})
+	t.Run("minimum", func(t *testing.T) {
+		const msg = "Entered amount is less than minimum transaction amount"
+		for _, a := range []string{"2500", "2500.00", "2499.99", "1"} {
+			refused(t, create(t, payinAmountOf(a)), http.StatusBadRequest, msg, fiatramp.ErrAmountBelowMinimum)
+		}
+		// The client refuses these itself; sent raw, the rule still holds.
+		for _, a := range []string{"0", "-5000"} {
+			body := payinReq(e, func(r *types.CreatePayinQuotationRequest) { r.SendingAmount = payinAmount(a) })
+			err := e.client.Do(ctx(t), http.MethodPost, payinPath, body, nil)
+			refused(t, err, http.StatusBadRequest, msg, fiatramp.ErrAmountBelowMinimum)
+		}
+		require.NoError(t, create(t, payinAmountOf("2500.01")))
+		require.NoError(t, create(t, payinUPI(e), payinAmountOf("2500.01")))
+	})
+	t.Run("maximum", func(t *testing.T) {
+		const msg = "Entered amount exceeds maximum transaction amount"
+		require.NoError(t, create(t, payinAmountOf("500000")))
+		refused(t, create(t, payinAmountOf("500000.01")), http.StatusBadRequest, msg, fiatramp.ErrAmountAboveMaximum)
+		require.NoError(t, create(t, payinUPI(e), payinAmountOf("100000")))
+		refused(t, create(t, payinUPI(e), payinAmountOf("100000.01")), http.StatusBadRequest, msg, fiatramp.ErrAmountAboveMaximum)
+	})
+	t.Run("AML", func(t *testing.T) {
+		flags(t, sandbox.CustomerFlags{AMLFailed: true})
+		refused(t, create(t), http.StatusBadRequest, "AML SCREENING FAILED", fiatramp.ErrAMLScreeningFailed)
+	})
+	t.Run("EDD flag", func(t *testing.T) {
+		flags(t, sandbox.CustomerFlags{EDDRequired: true})
+		refused(t, create(t), http.StatusBadRequest, "EDD required", fiatramp.ErrEDDRequired)
+	})
+	t.Run("suspicious activity report", func(t *testing.T) {
+		err := create(t, func(r *types.CreatePayinQuotationRequest) { r.RiskParameters.SuspiciousActivityReport = true })
+		refused(t, err, http.StatusBadRequest, "EDD required", fiatramp.ErrEDDRequired)
+	})
+	t.Run("law enforcement agency report", func(t *testing.T) {
+		err := create(t, func(r *types.CreatePayinQuotationRequest) { r.RiskParameters.LawEnforcementAgencyReport = true })
+		refused(t, err, http.StatusBadRequest, "EDD required", fiatramp.ErrEDDRequired)
+	})
+	t.Run("risk parameters that raise nothing", func(t *testing.T) {
+		require.NoError(t, create(t, func(r *types.CreatePayinQuotationRequest) {
+			r.RiskParameters = types.RiskParameters{IPAddress: "203.0.113.7", DeviceID: "device-1"}
+		}))
+	})
+	t.Run("daily limit flag", func(t *testing.T) {
+		flags(t, sandbox.CustomerFlags{DailyLimitExhausted: true})
+		refused(t, create(t), http.StatusBadRequest, "Daily onramp limit exhausted", fiatramp.ErrDailyLimitExhausted)
+	})
+	require.NoError(t, create(t), "every flag cleared")
+}
+
+func TestPayinDailyLimit(t *testing.T) {
+	e := newEnv(t, func(s *sandbox.Settings) { s.DailyOnrampLimit = decimal.NewFromInt(10000) })
+	const msg = "Daily onramp limit exhausted"
+	create := func(c sandbox.Customer, bank uuid.UUID, amount string) error {
+		_, err := e.client.Payins.CreateQuotation(ctx(t), payinReq(e, payinAmountOf(amount), func(r *types.CreatePayinQuotationRequest) {
+			r.CustomerID, r.BankID = c.ID, bank
+		}))
+		return err
+	}
+	require.NoError(t, create(e.cust, e.bank.ID, "6000"))
+	refused(t, create(e.cust, e.bank.ID, "4000.01"), http.StatusBadRequest, msg, fiatramp.ErrDailyLimitExhausted)
+	require.NoError(t, create(e.cust, e.bank.ID, "4000"), "a refused quotation counts for nothing; the limit itself is allowed")
+	refused(t, create(e.cust, e.bank.ID, "2500.01"), http.StatusBadRequest, msg, fiatramp.ErrDailyLimitExhausted)
+
+	// The limit is per customer.
+	cust2 := e.customer(e.org, sandbox.Customer{Name: "Second"})
+	bank2 := e.must(e.sb.AddBankAccount(sandbox.BankAccount{CustomerID: cust2.ID})).(sandbox.BankAccount)
+	require.NoError(t, create(cust2, bank2.ID, "10000"))
+
+	// 23:59:59 of the same UTC day, then midnight.
+	e.sb.Advance(14*time.Hour + 29*time.Minute + 59*time.Second)
+	refused(t, create(e.cust, e.bank.ID, "2500.01"), http.StatusBadRequest, msg, fiatramp.ErrDailyLimitExhausted)
+	e.sb.Advance(time.Second)
+	require.NoError(t, create(e.cust, e.bank.ID, "10000"), "a new UTC day")
+	refused(t, create(e.cust, e.bank.ID, "2500.01"), http.StatusBadRequest, msg, fiatramp.ErrDailyLimitExhausted)
+}
+
+// TestPayinCheckOrder checks that the refusals come in the order of
+// interface.md 7.4: a request failing every check gets the first message,
+// and clearing each failure in turn reveals the next.
+func TestPayinCheckOrder(t *testing.T) {
+	e := newEnv(t, func(s *sandbox.Settings) { s.DailyOnrampLimit = decimal.NewFromInt(10000) })
+	require.NoError(t, e.sb.SetKYCStatus(e.cust.ID, types.KYCProcessing))
+	require.NoError(t, e.sb.SetCustomerFlags(e.cust.ID, sandbox.CustomerFlags{
+		OnrampDisabled: true, AMLFailed: true, EDDRequired: true, DailyLimitExhausted: true,
+	}))
+	req := payinReq(e, payinAmountOf("2500"), func(r *types.CreatePayinQuotationRequest) {
+		r.BankID = e.vpa.ID // wrong type for IMPS
+		r.RiskParameters.SuspiciousActivityReport = true
+	})
+	expect := func(msg string, sentinel error) {
+		t.Helper()
+		_, err := e.client.Payins.CreateQuotation(ctx(t), req)
+		refused(t, err, http.StatusBadRequest, msg, sentinel)
+	}
+
+	// Field errors before everything, then the pair.
+	bad := req
+	bad.PaymentMethod = "NEFT"
+	err := e.client.Do(ctx(t), http.MethodPost, payinPath, bad, nil)
+	refused(t, err, http.StatusBadRequest, `"NEFT" is not a valid choice.`, fiatramp.ErrFieldMissing)
+	bad = req
+	bad.Asset = "btc"
+	_, err = e.client.Payins.CreateQuotation(ctx(t), bad)
+	refused(t, err, http.StatusBadRequest, "Unsupported asset/fiat pair BTC/INR.", fiatramp.ErrFieldMissing)
+
+	expect("Customer is unverified", fiatramp.ErrCustomerUnverified)
+	require.NoError(t, e.sb.SetKYCStatus(e.cust.ID, types.KYCVerified))
+	expect("Bank account is unverified", fiatramp.ErrBankUnverified)
+	req.BankID = e.bank.ID
+	expect("Onramp is disabled", fiatramp.ErrOnrampDisabled)
+	require.NoError(t, e.sb.SetCustomerFlags(e.cust.ID, sandbox.CustomerFlags{AMLFailed: true, EDDRequired: true, DailyLimitExhausted: true}))
+	expect("Entered amount is less than minimum transaction amount", fiatramp.ErrAmountBelowMinimum)
+	req.SendingAmount = payinAmount("500000.01")
+	expect("Entered amount exceeds maximum transaction amount", fiatramp.ErrAmountAboveMaximum)
+	req.SendingAmount = payinAmount("10000.01") // within the maximum, over the daily limit
+	expect("AML SCREENING FAILED", fiatramp.ErrAMLScreeningFailed)
+	require.NoError(t, e.sb.SetCustomerFlags(e.cust.ID, sandbox.CustomerFlags{EDDRequired: true, DailyLimitExhausted: true}))
+	expect("EDD required", fiatramp.ErrEDDRequired)
+	require.NoError(t, e.sb.SetCustomerFlags(e.cust.ID, sandbox.CustomerFlags{DailyLimitExhausted: true}))
+	expect("EDD required", fiatramp.ErrEDDRequired) // the suspicious activity report
+	req.RiskParameters.SuspiciousActivityReport = false
+	expect("Daily onramp limit exhausted", fiatramp.ErrDailyLimitExhausted)
+	require.NoError(t, e.sb.SetCustomerFlags(e.cust.ID, sandbox.CustomerFlags{}))
+	expect("Daily onramp limit exhausted", fiatramp.ErrDailyLimitExhausted) // the amount limit
+	req.SendingAmount = payinAmount("10000")
+	_, err = e.client.Payins.CreateQuotation(ctx(t), req)
+	require.NoError(t, err)
+}
+
+func TestPayinFieldErrors(t *testing.T) {
+	e := newEnv(t)
+	post := func(t *testing.T, body any, msg string) *fiatramp.APIError {
+		t.Helper()
+		var resp fiatramp.Response
+		err := e.client.Do(ctx(t), http.MethodPost, payinPath, body, nil, fiatramp.CaptureResponse(&resp))
+		require.Error(t, err)
+		assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+		var env struct {
+			Data json.RawMessage `json:"data"`
+		}
+		require.NoError(t, json.Unmarshal(resp.Body, &env))
+		assert.Equal(t, "null", string(env.Data))
+		return refused(t, err, http.StatusBadRequest, msg, fiatramp.ErrFieldMissing)
+	}
+	t.Run("all missing", func(t *testing.T) {
+		var resp fiatramp.Response
+		err := e.client.Do(ctx(t), http.MethodPost, payinPath, map[string]any{}, nil, fiatramp.CaptureResponse(&resp))
+		apiErr := refused(t, err, http.StatusBadRequest, "This field is required.", fiatramp.ErrFieldMissing)
+		assert.Equal(t, "REQ_FIELD_MISSING", apiErr.Code)
+		req := []string{"This field is required."}
+		assert.Equal(t, map[string][]string{
+			"asset": req, "fiat": req, "sending_amount": req, "customer_id": req, "bank_id": req, "payment_method": req,
+		}, apiErr.FieldErrors)
+	})
+	valid := func() map[string]any {
+		return map[string]any{
+			"asset": "usdt", "fiat": "inr", "sending_amount": "3000", "customer_id": e.cust.ID.String(),
+			"bank_id": e.bank.ID.String(), "payment_method": "IMPS",
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		key   string
+		value any
+		field string
+		msg   string
+	}{
+		{"lower-case method", "payment_method", "imps", "payment_method", `"imps" is not a valid choice.`},
+		{"unknown method", "payment_method", "NEFT", "payment_method", `"NEFT" is not a valid choice.`},
+		{"amount not a number", "sending_amount", "ten", "sending_amount", "A valid number is required."},
+		{"amount null", "sending_amount", nil, "sending_amount", "This field may not be null."},
+		{"customer not a uuid", "customer_id", "123", "customer_id", "Must be a valid UUID."},
+		{"bank not a uuid", "bank_id", 7, "bank_id", "Must be a valid UUID."},
+		{"blank asset", "asset", "", "asset", "This field may not be blank."},
+		{"risk parameters not an object", "risk_parameters", "x", "risk_parameters", "Invalid data. Expected a dictionary, but got str."},
+		{"risk report not a boolean", "risk_parameters", map[string]any{"suspicious_activity_report": "yes"}, "risk_parameters.suspicious_activity_report", "Must be a valid boolean."},
+		{"ip address not a string", "risk_parameters", map[string]any{"ip_address": []any{1}}, "risk_parameters.ip_address", "Not a valid string."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := valid()
+			body[tc.key] = tc.value
+			var resp fiatramp.Response
+			err := e.client.Do(ctx(t), http.MethodPost, payinPath, body, nil, fiatramp.CaptureResponse(&resp))
+			apiErr := refused(t, err, http.StatusBadRequest, tc.msg, fiatramp.ErrFieldMissing)
+			assert.Equal(t, map[string][]string{tc.field: {tc.msg}}, apiErr.FieldErrors)
+		})
+	}
+	t.Run("unsupported pair", func(t *testing.T) {
+		body := valid()
+		body["fiat"] = "eur"
+		apiErr := post(t, body, "Unsupported asset/fiat pair USDT/EUR.")
+		assert.Equal(t, map[string][]string{"asset": {"Unsupported asset/fiat pair USDT/EUR."}}, apiErr.FieldErrors)
+	})
+	t.Run("field errors before the rules", func(t *testing.T) {
+		require.NoError(t, e.sb.SetKYCStatus(e.cust.ID, types.KYCFailed))
+		body := valid()
+		delete(body, "fiat")
+		apiErr := post(t, body, "This field is required.")
+		assert.Equal(t, map[string][]string{"fiat": {"This field is required."}}, apiErr.FieldErrors)
+	})
+}
+
+func TestPayinQuotationNonPositiveRate(t *testing.T) {
+	e := newEnv(t, func(s *sandbox.Settings) { s.Rates["USDT/INR"] = decimal.Zero })
+	_, err := e.client.Payins.CreateQuotation(ctx(t), payinReq(e))
+	apiErr := refused(t, err, http.StatusBadRequest, "Unsupported asset/fiat pair USDT/INR.", fiatramp.ErrFieldMissing)
+	assert.Equal(t, map[string][]string{"asset": {"Unsupported asset/fiat pair USDT/INR."}}, apiErr.FieldErrors)
+	_, err = e.client.Payins.CreateQuotation(ctx(t), payinReq(e, func(r *types.CreatePayinQuotationRequest) { r.Asset = "usdc" }))
+	require.NoError(t, err, "the other pair still quotes")
+}
