@@ -23,7 +23,9 @@ const (
 	// does not run.
 	FaultUnavailable FaultKind = "unavailable"
 	// FaultDropBefore closes the connection without an answer before the
-	// operation runs.
+	// operation runs. Go's http.Transport silently resends a GET (or any
+	// request it deems idempotent) dropped on a reused connection, so a
+	// caller may never see a dropped GET; a POST or PATCH is not resent.
 	FaultDropBefore FaultKind = "drop_before"
 	// FaultDropAfter runs the operation (a payout is stored, a balance
 	// reserved) and then closes the connection without an answer.

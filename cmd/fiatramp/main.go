@@ -6,7 +6,7 @@
 //
 //	fiatramp sandbox [-addr 127.0.0.1:4010] [-fixtures FILE] [-no-demo]
 //	                 [-page-size N] [-seed N] [-public-url URL]
-//	                 [-remittance-path PATH]
+//	                 [-remittance-path PATH] [-quotation-validity 10m]
 //	fiatramp help [sandbox]
 //
 // `fiatramp sandbox` serves until SIGINT or SIGTERM. On start it prints one
@@ -27,8 +27,8 @@
 //
 // The sandbox clock runs with real time, so the demo's payout quotations
 // expire ten minutes after start (the sandbox's default validity); for
-// longer sessions give quotations with a distant expires_at in a fixtures
-// file.
+// longer sessions pass -quotation-validity 24h, or give quotations a
+// distant expires_at in a fixtures file.
 //
 // The fixtures file is the JSON of sandbox.Fixtures: organizations with
 // their customers (bank accounts with their payout quotations, wallets)
@@ -90,6 +90,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/fiatramp/fiatramp-go/sandbox"
 )
@@ -168,6 +169,7 @@ type sandboxConfig struct {
 	seed           uint64
 	publicURL      string
 	remittancePath string
+	validity       time.Duration
 }
 
 // sandboxFlags defines the sandbox command's flags, with usage on out.
@@ -183,6 +185,8 @@ func sandboxFlags(out io.Writer) (*flag.FlagSet, *sandboxConfig) {
 	fs.Uint64Var(&c.seed, "seed", 0, "seed for fault fractions and generated references (0: random)")
 	fs.StringVar(&c.publicURL, "public-url", "", "absolute base `URL` the bank list's page links start with\n(default: taken from each request)")
 	fs.StringVar(&c.remittancePath, "remittance-path", def.RemittancePayoutPath, "`path` of the remittance payout operation")
+	fs.DurationVar(&c.validity, "quotation-validity", def.PayoutQuotationValidity,
+		"how long the demo's payout quotations (and fixtures' without expires_at) stay valid\n(payin quotations keep their own validity)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: fiatramp sandbox [flags]\n\nServe a fiatramp sandbox until interrupted. Flags:\n\n")
 		fs.PrintDefaults()
@@ -232,6 +236,7 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		st.Seed = c.seed
 		st.PublicURL = c.publicURL
 		st.RemittancePayoutPath = c.remittancePath
+		st.PayoutQuotationValidity = c.validity
 	})
 	var out startup
 	if fixtures != nil {
@@ -272,6 +277,9 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // check refuses flag values the sandbox cannot run with.
 func (c *sandboxConfig) check() error {
+	if c.validity <= 0 {
+		return fmt.Errorf("-quotation-validity %v is not positive", c.validity)
+	}
 	if c.pageSize <= 0 {
 		return fmt.Errorf("-page-size %d: want a positive number", c.pageSize)
 	}

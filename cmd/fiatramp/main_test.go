@@ -396,3 +396,17 @@ func TestReachable(t *testing.T) {
 	assert.Equal(t, "http://[::1]:4010", reachable("http://[::1]:4010"))
 	assert.Equal(t, "http://192.0.2.7:80", reachable("http://192.0.2.7:80"))
 }
+
+func TestSandboxQuotationValidity(t *testing.T) {
+	before := time.Now()
+	r := start(t, "-quotation-validity", "24h")
+	for _, q := range r.doc.Demo.Quotations {
+		assert.WithinRange(t, q.ExpiresAt, before.Add(24*time.Hour), time.Now().Add(24*time.Hour))
+	}
+	require.NoError(t, r.stop(t))
+
+	var stderr bytes.Buffer
+	err := run(context.Background(), []string{"sandbox", "-addr", "127.0.0.1:0", "-quotation-validity", "0s"}, io.Discard, &stderr)
+	require.Error(t, err)
+	assert.Contains(t, stderr.String(), "-quotation-validity 0s is not positive")
+}
