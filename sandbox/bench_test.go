@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -10,9 +11,11 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/sandbox"
+	"github.com/fiatramp/fiatramp-go/types"
 )
 
 // benchCallers is how many goroutines share one client in the benchmarks.
@@ -136,4 +139,45 @@ func BenchmarkLoopbackBaseline(b *testing.B) {
 		_, err := c.KYC.GetConfiguration(ctx, id)
 		return err
 	})
+}
+
+// BenchmarkSandboxPayoutCreate measures signed standard payout creations,
+// each on its own quotation, through one shared client: the write path,
+// with its checks, the stored payout and the 201 encoding.
+func BenchmarkSandboxPayoutCreate(b *testing.B) {
+	sb := sandbox.New()
+	demo, err := sb.SeedDemo()
+	if err != nil {
+		b.Fatal(err)
+	}
+	quotations := make([]uuid.UUID, b.N+benchCallers)
+	for i := range quotations {
+		q, err := sb.AddQuotation(sandbox.Quotation{
+			CustomerID: demo.Customer.ID, SendingAmount: decimal.NewFromInt(10), ExpiresAt: time.Now().Add(time.Hour),
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		quotations[i] = q.ID
+	}
+	srv, err := sandbox.NewServer(sb)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	c, err := srv.Client(demo.Organization, fiatramp.WithHTTPClient(benchHTTPClient()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var used atomic.Int64
+	benchRun(b, func(ctx context.Context) error {
+		i := used.Add(1) - 1
+		_, err := c.Payouts.Create(ctx, types.CreatePayoutRequest{
+			QuotationID: quotations[i], CustomerID: demo.Customer.ID, ClientReferenceID: fmt.Sprintf("bench-%d", i),
+		})
+		return err
+	})
+	if got := len(sb.Payouts(demo.Organization.ID)); got != int(used.Load()) {
+		b.Fatalf("%d payouts stored for %d creations", got, used.Load())
+	}
 }
