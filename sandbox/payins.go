@@ -161,21 +161,6 @@ func (s *Sandbox) getPayinQuotation(rq *request) reply {
 	return success(http.StatusOK, "Quotation fetched successfully", s.payinQuotationData(q, true))
 }
 
-// payinFeesData is the fees object of interface.md 2.4 for a payin
-// quotation: every key, as a number.
-type payinFeesData struct {
-	ClientFeeFiat              json.Number `json:"client_fee_fiat"`
-	ClientFeeCrypto            json.Number `json:"client_fee_crypto"`
-	ServiceFee                 json.Number `json:"service_fee"`
-	PGFee                      json.Number `json:"pg_fee"`
-	ClientGSTFiat              json.Number `json:"client_gst_fiat"`
-	ClientGSTCrypto            json.Number `json:"client_gst_crypto"`
-	ServiceGST                 json.Number `json:"service_gst"`
-	PGGST                      json.Number `json:"pg_gst"`
-	TDS                        json.Number `json:"tds"`
-	GrossEffectiveExchangeRate json.Number `json:"gross_effective_exchange_rate"`
-}
-
 // payinDeposit is deposit_instructions.
 type payinDeposit struct {
 	AccountNumber string `json:"account_number"`
@@ -198,7 +183,7 @@ type payinQuotationJSON struct {
 	SendingAmount       json.Number         `json:"sending_amount"`
 	Rate                json.Number         `json:"rate"`
 	ReceivingAmount     json.Number         `json:"receiving_amount"`
-	Fees                payinFeesData       `json:"fees"`
+	Fees                feeNumbers          `json:"fees"`
 	DepositInstructions payinDeposit        `json:"deposit_instructions"`
 	DeepLink            string              `json:"deep_link,omitempty"`
 	IOSCheckoutLink     string              `json:"ios_checkout_link,omitempty"`
@@ -209,7 +194,6 @@ type payinQuotationJSON struct {
 // payinQuotationData builds the answer of create (fetched false) and
 // fetch (fetched true: with order_id and status).
 func (s *Sandbox) payinQuotationData(q *payinQuotation, fetched bool) payinQuotationJSON {
-	zero := num(decimal.Zero)
 	gross := decimal.Zero
 	if !q.receiving.IsZero() {
 		gross = q.sending.DivRound(q.receiving, 4)
@@ -219,11 +203,7 @@ func (s *Sandbox) payinQuotationData(q *payinQuotation, fetched bool) payinQuota
 		ID: q.id, CustomerID: q.customerID, BankID: q.bankID,
 		Asset: q.asset, Fiat: q.fiat, PaymentMethod: q.method,
 		SendingAmount: num(q.sending), Rate: num(q.rate), ReceivingAmount: num(q.receiving),
-		Fees: payinFeesData{
-			ClientFeeFiat: zero, ClientFeeCrypto: zero, ServiceFee: num(q.fee), PGFee: zero,
-			ClientGSTFiat: zero, ClientGSTCrypto: zero, ServiceGST: num(q.gst), PGGST: zero,
-			TDS: zero, GrossEffectiveExchangeRate: num(gross),
-		},
+		Fees:                feesJSON(Fees{ServiceFee: q.fee, ServiceGST: q.gst, GrossEffectiveExchangeRate: gross}),
 		DepositInstructions: payinDeposit{AccountNumber: dep.AccountNumber, IFSC: dep.IFSC, AccountName: dep.AccountName},
 		CreatedAt:           stamp(q.createdAt),
 		ExpiryTime:          stamp(q.expiresAt),

@@ -364,7 +364,7 @@ type payoutCreated struct {
 	Rate            json.Number        `json:"rate"`
 	SendingAmount   json.Number        `json:"sending_amount"`
 	ReceivingAmount json.Number        `json:"receiving_amount"`
-	Fees            payoutFeeNumbers   `json:"fees"`
+	Fees            feeNumbers         `json:"fees"`
 	ExchangeOrderID string             `json:"exchange_order_id"`
 	Status          types.PayoutStatus `json:"status"`
 	CreatedAt       string             `json:"created_at"`
@@ -377,7 +377,7 @@ func payoutCreatedOf(p *payout) payoutCreated {
 		Rate:            num(p.Rate),
 		SendingAmount:   num(p.SendingAmount),
 		ReceivingAmount: num(p.ReceivingAmount),
-		Fees:            payoutFees(p.Fees),
+		Fees:            feesJSON(p.Fees),
 		ExchangeOrderID: p.ExchangeOrderID,
 		Status:          p.Status,
 		CreatedAt:       stamp(p.CreatedAt),
@@ -404,7 +404,7 @@ type payoutFetched struct {
 	Rate               string             `json:"rate"`
 	SendingAmount      string             `json:"sending_amount"`
 	ReceiveingAmount   string             `json:"receiveing_amount"`
-	Fees               payoutFeeNumbers   `json:"fees"`
+	Fees               feeNumbers         `json:"fees"`
 	ExchangeOrderID    string             `json:"exchange_order_id"`
 	ExchangeTransferID string             `json:"exchange_transfer_id"`
 	Status             types.PayoutStatus `json:"status"`
@@ -421,7 +421,7 @@ func payoutFetchedOf(p *payout) payoutFetched {
 		Rate:               p.Rate.String(),
 		SendingAmount:      p.SendingAmount.String(),
 		ReceiveingAmount:   p.ReceivingAmount.String(),
-		Fees:               payoutFees(p.Fees),
+		Fees:               feesJSON(p.Fees),
 		ExchangeOrderID:    p.ExchangeOrderID,
 		ExchangeTransferID: p.ExchangeTransferID,
 		Status:             p.Status,
@@ -489,8 +489,8 @@ func prefundedCreated(p *payout) prefundedPayoutData {
 	return out
 }
 
-// payoutFeeNumbers is the fees object of 2.4: every key a JSON number.
-type payoutFeeNumbers struct {
+// feeNumbers is the fees object of 2.4: every key a JSON number.
+type feeNumbers struct {
 	ClientFeeFiat              json.Number `json:"client_fee_fiat"`
 	ClientFeeCrypto            json.Number `json:"client_fee_crypto"`
 	ServiceFee                 json.Number `json:"service_fee"`
@@ -504,8 +504,8 @@ type payoutFeeNumbers struct {
 }
 
 // payoutFees returns f as 2.4 numbers.
-func payoutFees(f Fees) payoutFeeNumbers {
-	return payoutFeeNumbers{
+func feesJSON(f Fees) feeNumbers {
+	return feeNumbers{
 		num(f.ClientFeeFiat), num(f.ClientFeeCrypto), num(f.ServiceFee), num(f.PGFee),
 		num(f.ClientGSTFiat), num(f.ClientGSTCrypto), num(f.ServiceGST), num(f.PGGST),
 		num(f.TDS), num(f.GrossEffectiveExchangeRate),
