@@ -38,6 +38,9 @@ type authReq struct {
 	sig string
 	// omit leaves this header out.
 	omit string
+	// contentType replaces application/json on a request with a body;
+	// "-" sends none.
+	contentType string
 }
 
 // authResp is a response as received.
@@ -95,7 +98,13 @@ func authSend(t testing.TB, e *env, rq authReq, base ...string) authResp {
 	req, err := http.NewRequestWithContext(ctx(t), rq.method, url+rq.path, body)
 	require.NoError(t, err)
 	if rq.body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		switch rq.contentType {
+		case "":
+			req.Header.Set("Content-Type", "application/json")
+		case "-":
+		default:
+			req.Header.Set("Content-Type", rq.contentType)
+		}
 	}
 	for h, v := range map[string]string{"X-API-KEY": key, "X-TIMESTAMP": stamp, "X-SIGNATURE": sig} {
 		if h != rq.omit {
@@ -554,4 +563,30 @@ func TestAuthUnderPathPrefix(t *testing.T) {
 	_ = resp.Body.Close()
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
 	assert.NotContains(t, string(raw), `"status"`)
+}
+
+func TestContentTypeMustBeJSON(t *testing.T) {
+	e := newEnv(t)
+	body := `{"customer_id":"` + e.cust.ID.String() + `","wallet_address":"TMedia1"}`
+	for _, tc := range []struct{ contentType, message string }{
+		{"text/plain", `Unsupported media type "text/plain" in request.`},
+		{"application/x-www-form-urlencoded", `Unsupported media type "application/x-www-form-urlencoded" in request.`},
+		{"-", `Unsupported media type "" in request.`},
+	} {
+		rq := authWallet(body)
+		rq.contentType = tc.contentType
+		r := authSend(t, e, rq)
+		assert.Equal(t, http.StatusUnsupportedMediaType, r.status, string(r.raw))
+		assert.Equal(t, tc.message, r.body.Message)
+		assert.Empty(t, r.body.ErrCode)
+	}
+	// Authentication comes first, as in the REST framework: a bad
+	// signature is a 401 whatever the media type.
+	rq := authWallet(body)
+	rq.contentType, rq.sig = "text/plain", "bm9wZQ=="
+	authRefused(t, authSend(t, e, rq), sandbox.CodeInvalidSignature, "Invalid Signature")
+
+	rq = authWallet(body)
+	rq.contentType = "application/json; charset=utf-8"
+	authOK(t, authSend(t, e, rq), http.StatusCreated)
 }

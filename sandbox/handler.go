@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"sort"
 	"strconv"
@@ -195,6 +196,12 @@ func (s *Sandbox) serve(r *http.Request, raw []byte) reply {
 	}
 	rq := &request{r: r, org: o, now: now, params: params, body: newFields(nil)}
 	if r.Method != http.MethodGet && len(raw) > 0 {
+		// Section 4: requests with a body use Content-Type
+		// application/json; the REST framework answers anything else 415.
+		ct := r.Header.Get("Content-Type")
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			return refusal(http.StatusUnsupportedMediaType, "", fmt.Sprintf("Unsupported media type %q in request.", ct), nil)
+		}
 		body, bad := decodeBody(raw)
 		if bad != nil {
 			return *bad
