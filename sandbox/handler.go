@@ -75,9 +75,9 @@ type route struct {
 	handle  handlerFunc
 }
 
-// routes returns the sandbox's operations. Fixed paths come before the
+// routeTable returns the sandbox's operations. Fixed paths come before the
 // parameterised ones that would also match them.
-func (s *Sandbox) routes() []route {
+func (s *Sandbox) routeTable() []route {
 	r := func(method, pattern string, h handlerFunc) route {
 		return route{method: method, pattern: strings.Split(strings.Trim(pattern, "/"), "/"), handle: h}
 	}
@@ -179,7 +179,7 @@ func (s *Sandbox) serve(r *http.Request, raw []byte) reply {
 	if len(raw) > maxRequestBody {
 		return refusal(http.StatusRequestEntityTooLarge, "", "Request body too large.", nil)
 	}
-	rt, params, miss := match(s.routes(), r.Method, r.URL.Path)
+	rt, params, miss := match(s.routes, r.Method, r.URL.Path)
 	switch miss {
 	case http.StatusNotFound:
 		return refusal(http.StatusNotFound, "", "Not found.", nil)

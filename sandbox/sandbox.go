@@ -131,6 +131,7 @@ type Option func(*Settings)
 // not usable.
 type Sandbox struct {
 	settings Settings
+	routes   []route // built once from settings; read-only
 
 	mu sync.Mutex // guards everything below
 
@@ -180,7 +181,7 @@ func New(opts ...Option) *Sandbox {
 	if seed == 0 {
 		seed = rand.Uint64()
 	}
-	return &Sandbox{
+	sb := &Sandbox{
 		settings:        st,
 		rng:             rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 		orgs:            map[uuid.UUID]*org{},
@@ -193,6 +194,8 @@ func New(opts ...Option) *Sandbox {
 		payouts:         map[uuid.UUID]*payout{},
 		payinQuotations: map[uuid.UUID]*payinQuotation{},
 	}
+	sb.routes = sb.routeTable()
+	return sb
 }
 
 // Settings returns the settings the sandbox runs with.
