@@ -219,11 +219,8 @@ func (s *Sandbox) AddOrganization(o Organization) (Organization, error) {
 		}
 		balances[strings.ToUpper(asset)] = amount
 	}
-	o.Balances = balances
-	st := &org{Organization: o, refs: map[string]uuid.UUID{}, balances: map[string]decimal.Decimal{}}
-	for k, v := range balances {
-		st.balances[k] = v
-	}
+	o.Balances = nil // the state keeps one balance map: st.balances
+	st := &org{Organization: o, refs: map[string]uuid.UUID{}, balances: balances}
 	s.orgs[o.ID] = st
 	s.keys[o.APIKey] = st
 	return s.orgSnapshot(st), nil

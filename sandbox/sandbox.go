@@ -257,9 +257,9 @@ func (s *Sandbox) publicURL() *url.URL {
 
 // org is an organization's state.
 type org struct {
-	Organization
-	refs     map[string]uuid.UUID // client_reference_id -> payout id
-	balances map[string]decimal.Decimal
+	Organization                            // Balances unused: see balances
+	refs         map[string]uuid.UUID       // client_reference_id -> payout id
+	balances     map[string]decimal.Decimal // the prefunded balance now, per upper-case asset
 }
 
 // customer is a customer's state.
