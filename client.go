@@ -8,13 +8,17 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // Version is the library's version, sent in the User-Agent header.
@@ -32,11 +36,13 @@ const (
 // public documentation. Override it with WithRemittancePayoutPath.
 const DefaultRemittancePayoutPath = posBase + "/remittance-payout/initiate"
 
-// DefaultTimeout bounds one call, so that no call hangs forever.
+// DefaultTimeout bounds each attempt of a call, so that no call hangs
+// forever.
 const DefaultTimeout = 30 * time.Second
 
-// maxResponseBytes caps how much of a response body is read.
-const maxResponseBytes = 8 << 20
+// DefaultMaxResponseBytes caps how much of a response body is read: far
+// above any answer of the service, far below what would hurt a process.
+const DefaultMaxResponseBytes = 4 << 20
 
 // Environment variables read by NewFromEnv.
 const (
@@ -55,7 +61,8 @@ type Client struct {
 	Customers *CustomersService
 	KYC       *KYCService
 
-	cfg config
+	cfg   config
+	clock *clockOffset // shared by copies of the Client
 }
 
 type config struct {
@@ -69,6 +76,13 @@ type config struct {
 	now            func() time.Time
 	remittancePath string
 	errorMessages  map[string]error
+	retry          RetryPolicy
+	maxResponse    int64
+	insecureHTTP   bool
+	correctClock   bool
+	newReference   func() (string, error)
+	jitter         func(n int64) int64
+	sleep          func(ctx context.Context, d time.Duration) error
 }
 
 // Option configures a Client in New or NewFromEnv.
@@ -102,9 +116,10 @@ func WithHTTPClient(hc *http.Client) Option {
 	}
 }
 
-// WithTimeout bounds each call, from the first byte sent to the last byte of
-// the response read. Zero means no bound beyond the caller's context. The
-// default is DefaultTimeout.
+// WithTimeout bounds each attempt of a call, from the first byte sent to
+// the last byte of the response read; an attempt that runs out is retried
+// like a broken connection. Zero means no bound beyond the caller's
+// context. The default is DefaultTimeout.
 func WithTimeout(d time.Duration) Option {
 	return func(c *config) error {
 		if d < 0 {
@@ -127,9 +142,10 @@ func WithUserAgent(product string) Option {
 	}
 }
 
-// WithLogger logs every request at debug level: method, path, status and
-// duration. It never logs the secret, the signature or a body. By default
-// nothing is logged.
+// WithLogger logs every attempt at debug level: method, path, attempt,
+// status, duration, error and the delay before the next attempt. It never
+// logs the secret, the signature, a header or a body. By default nothing is
+// logged.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) error {
 		c.logger = l
@@ -145,6 +161,53 @@ func WithClock(now func() time.Time) Option {
 			return errors.New("fiatramp: WithClock: nil clock")
 		}
 		c.now = now
+		return nil
+	}
+}
+
+// WithClockCorrection makes the Client set its clock by the service's: the
+// Date header of every response gives the offset added to X-TIMESTAMP, and
+// a request refused for its timestamp (ErrClockSkew) is sent once more,
+// re-signed with the corrected time. Use it where the local clock cannot be
+// trusted to stay within the service's 300-second window.
+func WithClockCorrection() Option {
+	return func(c *config) error {
+		c.correctClock = true
+		return nil
+	}
+}
+
+// WithMaxResponseBytes caps how much of a response body is read; a longer
+// body gives an *APIError matching ErrMalformedResponse. The default is
+// DefaultMaxResponseBytes.
+func WithMaxResponseBytes(n int64) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("fiatramp: WithMaxResponseBytes: %d is not positive", n)
+		}
+		c.maxResponse = n
+		return nil
+	}
+}
+
+// WithInsecureHTTP allows a plain-http base address on a host other than a
+// loopback address. Without it such a base address is refused, since the
+// signed requests would travel in clear text.
+func WithInsecureHTTP() Option {
+	return func(c *config) error {
+		c.insecureHTTP = true
+		return nil
+	}
+}
+
+// WithClientReferenceGenerator sets how a payout create without a
+// ClientReferenceID gets one. The default is a random UUID. nil switches
+// generation off: a create sent without a reference is then not repeated
+// after an attempt that may have reached the service, since nothing would
+// stop the service from paying twice.
+func WithClientReferenceGenerator(gen func() (string, error)) Option {
+	return func(c *config) error {
+		c.newReference = gen
 		return nil
 	}
 }
@@ -189,6 +252,11 @@ func New(apiKey, apiSecret string, opts ...Option) (*Client, error) {
 		userAgent:      defaultUserAgent(),
 		now:            time.Now,
 		remittancePath: DefaultRemittancePayoutPath,
+		retry:          RetryPolicy{}.withDefaults(),
+		maxResponse:    DefaultMaxResponseBytes,
+		newReference:   randomReference,
+		jitter:         defaultJitter,
+		sleep:          sleepContext,
 	}
 	for _, opt := range opts {
 		if err := opt(&cfg); err != nil {
@@ -204,11 +272,19 @@ func New(apiKey, apiSecret string, opts ...Option) (*Client, error) {
 		return nil, errors.New("fiatramp: API key contains a line break")
 	case cfg.baseURL == nil:
 		return nil, errors.New("fiatramp: base URL is required (WithBaseURL or " + EnvBaseURL + ")")
+	case cfg.baseURL.Scheme == "http" && !cfg.insecureHTTP && !isLoopback(cfg.baseURL.Hostname()):
+		return nil, fmt.Errorf("fiatramp: base URL %s: plain http is allowed only on a loopback address (use https, or WithInsecureHTTP)", cfg.baseURL)
 	}
-	if cfg.httpClient == nil {
-		cfg.httpClient = &http.Client{}
+	// A copy, so that the caller's client is not changed: signed requests
+	// follow no redirects, since net/http would copy X-API-KEY and
+	// X-SIGNATURE (and, on 307/308, the body) to wherever the answer points.
+	hc := http.Client{}
+	if cfg.httpClient != nil {
+		hc = *cfg.httpClient
 	}
-	c := &Client{cfg: cfg}
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	cfg.httpClient = &hc
+	c := &Client{cfg: cfg, clock: new(clockOffset)}
 	c.Payouts = &PayoutsService{client: c}
 	c.Payins = &PayinsService{client: c}
 	c.Customers = &CustomersService{client: c}
@@ -267,6 +343,25 @@ func maskKey(k string) string {
 
 func defaultUserAgent() string {
 	return "fiatramp-go/" + Version + " (" + runtime.Version() + ")"
+}
+
+// isLoopback reports whether host (without port) is localhost or a loopback
+// IP address.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// randomReference is the default client_reference_id generator.
+func randomReference() (string, error) {
+	id, err := uuid.NewRandom()
+	if err != nil {
+		return "", err
+	}
+	return id.String(), nil
 }
 
 func parseBaseURL(raw string) (*url.URL, error) {
@@ -348,30 +443,58 @@ func WithHeader(key, value string) RequestOption {
 //
 // A number with a fraction or an exponent in body is refused when the
 // service's canonical form would change its value: send amounts as strings.
+//
+// GET, HEAD, OPTIONS, PUT and DELETE are retried like every operation. A
+// POST, PATCH or other method may not be safe to repeat, so it is retried
+// only while no attempt can have reached the service (a refused
+// connection, a 429); after one that may have, Do returns an
+// *OutcomeUnknownError.
 func (c *Client) Do(ctx context.Context, method, path string, body, out any, opts ...RequestOption) error {
 	if method == "" || strings.IndexFunc(method, func(r rune) bool { return r < 'A' || r > 'Z' }) >= 0 {
 		return invalid("method", "want an upper-case HTTP method")
 	}
-	return c.call(ctx, method, path, body, out, opts)
+	op := operation{method: method, path: path, body: body}
+	if !idempotent(method) {
+		op.safety = oneShot
+	}
+	return c.send(ctx, op, out, opts)
 }
 
-// call sends one operation and returns its decoded data: a result only
-// when there is no error, never both.
+// operation is one call as the request path sees it.
+type operation struct {
+	method string
+	path   string   // from the base address, with an optional query
+	url    *url.URL // set instead of path for a pagination link
+	body   any
+	header http.Header // from WithHeader
+	safety safety
+	// reference and quotationID identify a payout create in an
+	// *OutcomeUnknownError.
+	reference   string
+	quotationID uuid.UUID
+}
+
+// call sends one operation that is safe to repeat and returns its decoded
+// data: a result only when there is no error, never both.
 func call[T any](ctx context.Context, c *Client, method, path string, body any, opts []RequestOption) (*T, error) {
+	return callOp[T](ctx, c, operation{method: method, path: path, body: body}, opts)
+}
+
+func callOp[T any](ctx context.Context, c *Client, op operation, opts []RequestOption) (*T, error) {
 	out := new(T)
-	if err := c.call(ctx, method, path, body, out, opts); err != nil {
+	if err := c.send(ctx, op, out, opts); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// call is the one request path of every operation.
-func (c *Client) call(ctx context.Context, method, path string, body, out any, opts []RequestOption) error {
-	u, err := c.resolve(path)
-	if err != nil {
-		return err
+// idempotent reports whether HTTP gives method no effect beyond the first.
+func idempotent(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodPut, http.MethodDelete:
+		return true
 	}
-	return c.send(ctx, method, u, body, out, opts)
+	return false
 }
 
 // resolve joins a path (with an optional query) to the base address.
@@ -415,7 +538,12 @@ func requestBody(body any) ([]byte, error) {
 	return canonical, nil
 }
 
-func (c *Client) send(ctx context.Context, method string, u *url.URL, body, out any, opts []RequestOption) error {
+// send is the one request path of every operation: it validates, then
+// makes attempts, each signed afresh, until one succeeds, one fails in a
+// way no repeat can mend, the retry policy or the context's deadline says
+// stop, or (for an operation that must not run twice) an attempt may have
+// acted.
+func (c *Client) send(ctx context.Context, op operation, out any, opts []RequestOption) error {
 	var rc requestConfig
 	for _, opt := range opts {
 		if err := opt(&rc); err != nil {
@@ -425,17 +553,95 @@ func (c *Client) send(ctx context.Context, method string, u *url.URL, body, out 
 	// A GET always signs "{}" and sends no body (interface.md §5 rule 3).
 	// Other methods without a body do the same.
 	signed, payload := []byte("{}"), []byte(nil)
-	if body != nil {
-		if method == http.MethodGet || method == http.MethodHead {
-			return invalid("body", "a "+method+" request carries no body")
+	if op.body != nil {
+		if op.method == http.MethodGet || op.method == http.MethodHead {
+			return invalid("body", "a "+op.method+" request carries no body")
 		}
-		canonical, err := requestBody(body)
+		canonical, err := requestBody(op.body)
 		if err != nil {
 			return err
 		}
 		signed, payload = canonical, canonical
 	}
+	op.header = rc.header
+	if op.url == nil {
+		u, err := c.resolve(op.path)
+		if err != nil {
+			return err
+		}
+		op.url = u
+	}
 
+	policy := c.cfg.retry
+	var mayHaveActed, corrected bool
+	for n := 1; ; n++ {
+		res := c.attempt(ctx, &op, signed, payload)
+		if rc.response != nil && res.status != 0 {
+			*rc.response = Response{StatusCode: res.status, Header: res.header, Body: res.body}
+		}
+		err := c.outcome(&op, &res, out)
+		if err == nil {
+			c.logAttempt(ctx, &op, n, &res, nil, -1)
+			return nil
+		}
+		v := judge(ctx, res.status, err)
+		earlier := mayHaveActed
+		mayHaveActed = mayHaveActed || v.acted
+		final := func(err error) error {
+			if mayHaveActed && op.safety != repeatable {
+				probably := earlier && (errors.Is(err, ErrClientReferenceExists) || errors.Is(err, ErrQuotationAlreadyLinked))
+				return &OutcomeUnknownError{
+					ClientReferenceID: op.reference, QuotationID: op.quotationID,
+					Method: op.method, Path: op.url.Path,
+					Attempts: n, ProbablyCreated: probably, Err: err,
+				}
+			}
+			return err
+		}
+
+		if c.cfg.correctClock && !corrected && res.dateOK && errors.Is(err, ErrClockSkew) {
+			// Refused at the door: nothing ran. Once, re-signed with the
+			// clock just learned from the refusal's Date header.
+			corrected = true
+			c.logAttempt(ctx, &op, n, &res, err, 0)
+			continue
+		}
+		if !v.retry || n >= policy.MaxAttempts || (v.acted && op.safety == oneShot) {
+			c.logAttempt(ctx, &op, n, &res, err, -1)
+			return final(err)
+		}
+		delay := policy.backoff(n, c.cfg.jitter)
+		if after, ok := retryAfter(res.header, time.Now()); ok {
+			delay = min(after, policy.MaxBackoff)
+		}
+		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < delay {
+			c.logAttempt(ctx, &op, n, &res, err, -1)
+			return final(fmt.Errorf("fiatramp: %s %s: no retry: the context's deadline comes before attempt %d (in %s): %w",
+				op.method, op.url.Path, n+1, delay, err))
+		}
+		c.logAttempt(ctx, &op, n, &res, err, delay)
+		if serr := c.cfg.sleep(ctx, delay); serr != nil {
+			return final(fmt.Errorf("fiatramp: %s %s: no retry after attempt %d: %w: %w", op.method, op.url.Path, n, serr, err))
+		}
+	}
+}
+
+// attemptResult is what one attempt got: a response (status != 0), or a
+// transport error.
+type attemptResult struct {
+	status   int
+	header   http.Header
+	body     []byte
+	err      error     // the transport error, or the error reading the body
+	stamp    time.Time // the time signed into X-TIMESTAMP
+	dateOK   bool      // the response carried a readable Date header
+	date     time.Time
+	duration time.Duration
+}
+
+// attempt signs and sends the request once, within the per-attempt timeout,
+// and reads at most maxResponse+1 bytes of the answer.
+func (c *Client) attempt(ctx context.Context, op *operation, signed, payload []byte) attemptResult {
 	if c.cfg.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.cfg.timeout)
@@ -445,16 +651,17 @@ func (c *Client) send(ctx context.Context, method string, u *url.URL, body, out 
 	if payload != nil {
 		reader = bytes.NewReader(payload)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), reader)
+	req, err := http.NewRequestWithContext(ctx, op.method, op.url.String(), reader)
 	if err != nil {
-		return fmt.Errorf("fiatramp: %s %s: %w", method, u.Path, err)
+		return attemptResult{err: fmt.Errorf("%w: %w", errNotSendable, err)}
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.cfg.userAgent)
-	for k, v := range rc.header { // may replace Accept or User-Agent, never the ones below
+	for k, v := range op.header { // may replace Accept or User-Agent, never the ones below
 		req.Header[k] = v
 	}
-	ts := c.cfg.now().Unix()
+	stamp := c.now()
+	ts := stamp.Unix()
 	req.Header.Set("X-API-KEY", c.cfg.apiKey)
 	req.Header.Set("X-TIMESTAMP", strconv.FormatInt(ts, 10))
 	req.Header.Set("X-SIGNATURE", Sign(c.cfg.apiKey, c.cfg.apiSecret, ts, signed))
@@ -463,44 +670,117 @@ func (c *Client) send(ctx context.Context, method string, u *url.URL, body, out 
 	}
 
 	start := time.Now()
+	res := attemptResult{stamp: stamp}
 	resp, err := c.cfg.httpClient.Do(req)
 	if err != nil {
-		c.log(ctx, method, u.Path, 0, start, err)
-		return fmt.Errorf("fiatramp: %s %s: %w", method, u.Path, err)
+		res.err, res.duration = err, time.Since(start)
+		return res
 	}
-	respBody, readErr := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
+	res.body, res.err = io.ReadAll(io.LimitReader(resp.Body, c.cfg.maxResponse+1))
 	_ = resp.Body.Close()
-	c.log(ctx, method, u.Path, resp.StatusCode, start, readErr)
-	if rc.response != nil {
-		*rc.response = Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: respBody}
+	res.status, res.header, res.duration = resp.StatusCode, resp.Header, time.Since(start)
+	if date, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
+		res.date, res.dateOK = date, true
+		if c.cfg.correctClock {
+			c.clock.observe(date, c.cfg.now())
+		}
 	}
-	if readErr != nil {
-		return fmt.Errorf("fiatramp: %s %s: reading response: %w", method, u.Path, readErr)
-	}
-	if len(respBody) > maxResponseBytes {
-		return oversizedResponse(resp.StatusCode, respBody[:maxResponseBytes])
-	}
-	return decodeResponse(resp.StatusCode, respBody, out, c.cfg.errorMessages)
+	return res
 }
 
-func (c *Client) log(ctx context.Context, method, path string, status int, start time.Time, err error) {
-	if c.cfg.logger == nil {
+// outcome turns an attempt's result into the call's: nil after decoding a
+// successful response into out, else the error.
+func (c *Client) outcome(op *operation, res *attemptResult, out any) error {
+	switch {
+	case res.status == 0:
+		return fmt.Errorf("fiatramp: %s %s: %w", op.method, op.url.Path, res.err)
+	case res.err != nil:
+		return fmt.Errorf("fiatramp: %s %s: HTTP %d: reading response: %w", op.method, op.url.Path, res.status, res.err)
+	case int64(len(res.body)) > c.cfg.maxResponse:
+		problem := fmt.Sprintf("response body exceeds %d bytes", c.cfg.maxResponse)
+		return buildAPIError(res.status, res.body[:c.cfg.maxResponse], nil, problem, nil, nil)
+	case res.status >= 300 && res.status <= 399:
+		return redirectError(res.status, res.header.Get("Location"), res.body)
+	}
+	err := decodeResponse(res.status, res.body, out, c.cfg.errorMessages)
+	var apiErr *APIError
+	if errors.As(err, &apiErr) && apiErr.Is(ErrClockSkew) {
+		apiErr.hint = skewHint(res, c.cfg.correctClock)
+	}
+	return err
+}
+
+// redirectError refuses a 3xx answer; the target was not contacted.
+func redirectError(status int, location string, body []byte) *APIError {
+	e := &APIError{StatusCode: status, matched: []error{ErrRedirect}}
+	if len(body) > 0 {
+		e.RawBody = append([]byte(nil), body[:min(len(body), maxRawBody)]...)
+	}
+	e.fallback = "redirect to " + strconv.Quote(sanitize(location, maxMessageText)) +
+		" not followed: signed requests follow no redirects (is the base address right?)"
+	return e
+}
+
+// skewHint says plainly that the clocks disagree, and by how much when the
+// response carried a Date.
+func skewHint(res *attemptResult, correcting bool) string {
+	hint := "clock skew: the service refused the request's timestamp; its clock and this machine's must agree within 300 s"
+	if res.dateOK {
+		d := res.stamp.Sub(res.date).Round(time.Second)
+		side := "ahead of"
+		if d < 0 {
+			d, side = -d, "behind"
+		}
+		hint = fmt.Sprintf("clock skew: the request was stamped %s, %s %s the service's Date %s; they must agree within 300 s",
+			res.stamp.UTC().Format(time.RFC3339), d, side, res.date.UTC().Format(time.RFC3339))
+	}
+	if !correcting {
+		hint += "; correct this machine's clock or use WithClockCorrection"
+	}
+	return hint
+}
+
+// clockOffset is the correction WithClockCorrection learns from Date
+// headers, shared by every call of a Client.
+type clockOffset struct{ nanos atomic.Int64 }
+
+// observe records the offset between a response's Date and the local clock
+// at its arrival. Date has whole seconds, so the middle of its second is
+// taken, and changes under a second are ignored as noise.
+func (o *clockOffset) observe(date, local time.Time) {
+	off := date.Add(500 * time.Millisecond).Sub(local)
+	if cur := time.Duration(o.nanos.Load()); (off - cur).Abs() >= time.Second {
+		o.nanos.Store(int64(off))
+	}
+}
+
+// now is the time signed into X-TIMESTAMP.
+func (c *Client) now() time.Time {
+	t := c.cfg.now()
+	if c.cfg.correctClock {
+		t = t.Add(time.Duration(c.clock.nanos.Load()))
+	}
+	return t
+}
+
+// logAttempt logs one attempt at debug level. retryIn >= 0 is the wait
+// before the next attempt; -1 means none follows.
+func (c *Client) logAttempt(ctx context.Context, op *operation, n int, res *attemptResult, err error, retryIn time.Duration) {
+	if c.cfg.logger == nil || !c.cfg.logger.Enabled(ctx, slog.LevelDebug) {
 		return
 	}
 	attrs := []slog.Attr{
-		slog.String("method", method),
-		slog.String("path", path),
-		slog.Int("status", status),
-		slog.Duration("duration", time.Since(start)),
+		slog.String("method", op.method),
+		slog.String("path", op.url.Path),
+		slog.Int("attempt", n),
+		slog.Int("status", res.status),
+		slog.Duration("duration", res.duration),
 	}
 	if err != nil {
 		attrs = append(attrs, slog.String("error", err.Error()))
 	}
+	if retryIn >= 0 {
+		attrs = append(attrs, slog.Duration("retry_in", retryIn))
+	}
 	c.cfg.logger.LogAttrs(ctx, slog.LevelDebug, "fiatramp request", attrs...)
-}
-
-// oversizedResponse refuses a body larger than maxResponseBytes.
-func oversizedResponse(statusCode int, head []byte) error {
-	problem := fmt.Sprintf("response body exceeds %d bytes", maxResponseBytes)
-	return buildAPIError(statusCode, head, nil, problem, nil, nil)
 }

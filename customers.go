@@ -82,7 +82,7 @@ func (s *CustomersService) BankAccounts(ctx context.Context, customerID uuid.UUI
 		for err == nil {
 			seen[cur.String()] = true
 			page := new(types.BankAccountPage)
-			if err = s.client.send(ctx, http.MethodGet, cur, nil, page, opts); err != nil {
+			if err = s.client.send(ctx, operation{method: http.MethodGet, url: cur}, page, opts); err != nil {
 				break
 			}
 			for _, item := range page.Results {

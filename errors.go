@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/google/uuid"
 )
 
 // Sentinel errors, one per documented condition (interface.md section 7 and
@@ -98,7 +100,74 @@ var (
 	// ErrInvalidRequest matches a *ValidationError: bad input caught before
 	// any request was sent.
 	ErrInvalidRequest = errors.New("fiatramp: invalid request")
+	// ErrOutcomeUnknown matches an *OutcomeUnknownError: a payout create
+	// (or a POST or PATCH through Do) that may or may not have taken
+	// effect. Reconcile before acting on it; never treat it as a failure.
+	ErrOutcomeUnknown = errors.New("fiatramp: outcome unknown")
+	// ErrRedirect matches an *APIError for a 3xx answer. Signed requests
+	// follow no redirects: the credentials and the body stay where the
+	// base address points.
+	ErrRedirect = errors.New("fiatramp: redirect refused")
+	// ErrClockSkew matches an *APIError refusing the request's timestamp
+	// (an err_code or message about the timestamp): the local clock and
+	// the service's differ by more than 300 seconds. As a 401 it matches
+	// ErrUnauthorized too. WithClockCorrection mends it.
+	ErrClockSkew = errors.New("fiatramp: clock skew")
 )
+
+// OutcomeUnknownError reports a payout create whose outcome the library
+// could not learn: an attempt may have reached the service (the connection
+// broke after sending, an attempt timed out, the service answered 5xx or an
+// unreadable 2xx), and no later attempt settled it. errors.Is(err,
+// ErrOutcomeUnknown) is true for it; Unwrap returns the last attempt's
+// error.
+//
+// The payout may exist. Before paying again, reconcile on
+// ClientReferenceID: repeat the same create (same reference, same
+// quotation), which cannot pay twice, until it succeeds (the payout is new)
+// or is refused with ErrClientReferenceExists or ErrQuotationAlreadyLinked
+// (the earlier attempt created it).
+type OutcomeUnknownError struct {
+	// ClientReferenceID is the client_reference_id every attempt carried;
+	// empty for a Do call or a create sent without one.
+	ClientReferenceID string
+	// QuotationID is the quotation of the payout; uuid.Nil for a Do call.
+	QuotationID uuid.UUID
+	// Method and Path name the operation.
+	Method, Path string
+	// Attempts is the number of attempts made.
+	Attempts int
+	// ProbablyCreated is true when a later attempt was refused because the
+	// reference or the quotation was already used: an earlier attempt all
+	// but certainly created the payout.
+	ProbablyCreated bool
+	// Err is the last attempt's error.
+	Err error
+}
+
+// Error says that the payout may exist, with its reference and quotation.
+func (e *OutcomeUnknownError) Error() string {
+	var b strings.Builder
+	b.WriteString("fiatramp: outcome unknown: ")
+	b.WriteString(e.Method + " " + e.Path)
+	if e.ClientReferenceID != "" {
+		b.WriteString(" client_reference_id " + strconv.Quote(sanitize(e.ClientReferenceID, maxDetailText)))
+	}
+	if e.QuotationID != uuid.Nil {
+		b.WriteString(" quotation_id " + e.QuotationID.String())
+	}
+	if e.ProbablyCreated {
+		b.WriteString(": the payout was probably created by an earlier attempt (a retry was refused as a duplicate)")
+	} else {
+		b.WriteString(": the operation may have taken effect")
+	}
+	b.WriteString("; reconcile before acting (attempts: " + strconv.Itoa(e.Attempts) + ")")
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
 
 // maxRawBody caps APIError.RawBody.
 const maxRawBody = 64 << 10
@@ -136,6 +205,7 @@ type APIError struct {
 	err      error   // the decoding error behind problem, returned by Unwrap
 	matched  []error // sentinels this error matches, computed once
 	fallback string  // what Error says when the body offers nothing better
+	hint     string  // a remedy Error appends, e.g. for clock skew
 }
 
 // Error returns a one-line summary: status, err_code, message and the field
@@ -143,6 +213,13 @@ type APIError struct {
 //
 //	fiatramp: HTTP 400 REQ_FIELD_MISSING: Customer is unverified (customer_id: This field is required.)
 func (e *APIError) Error() string {
+	if e.hint == "" {
+		return e.summary()
+	}
+	return e.summary() + " [" + e.hint + "]"
+}
+
+func (e *APIError) summary() string {
 	var b strings.Builder
 	b.WriteString("fiatramp: HTTP ")
 	b.WriteString(strconv.Itoa(e.StatusCode))
@@ -215,6 +292,12 @@ func (e *APIError) Is(target error) bool {
 	}
 	return false
 }
+
+// Is reports whether target is ErrOutcomeUnknown.
+func (e *OutcomeUnknownError) Is(target error) bool { return target == ErrOutcomeUnknown }
+
+// Unwrap returns the last attempt's error.
+func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
 
 // Unwrap returns the error that kept the body from being understood (a
 // *json.SyntaxError, a *json.UnmarshalTypeError, ...), or nil.
@@ -419,6 +502,9 @@ func buildAPIError(statusCode int, body []byte, env *envelope, problem string, e
 	case strings.HasPrefix(code, "AUTH_"):
 		m = append(m, ErrUnauthorized)
 	}
+	if strings.Contains(strings.ToUpper(e.Code), "TIMESTAMP") {
+		m = append(m, ErrClockSkew)
+	}
 	e.Message = jsonText(env.Message)
 	if e.Message == "" {
 		e.Message = jsonText(env.Detail)
@@ -435,6 +521,9 @@ func buildAPIError(statusCode int, body []byte, env *envelope, problem string, e
 		m = patternSentinels(m, field, n)
 		if s := extra[n]; s != nil {
 			m = append(m, s)
+		}
+		if statusCode >= 400 && statusCode <= 499 && (strings.Contains(n, "timestamp") || field == "x-timestamp" || field == "timestamp") {
+			m = append(m, ErrClockSkew)
 		}
 	}
 	match("", e.Message)

@@ -43,6 +43,9 @@ var allSentinels = []struct {
 	{"ErrDailyLimitExhausted", ErrDailyLimitExhausted},
 	{"ErrMalformedResponse", ErrMalformedResponse},
 	{"ErrInvalidRequest", ErrInvalidRequest},
+	{"ErrClockSkew", ErrClockSkew},
+	{"ErrRedirect", ErrRedirect},
+	{"ErrOutcomeUnknown", ErrOutcomeUnknown},
 }
 
 // requireSentinels checks that err matches exactly the sentinels in want
@@ -216,7 +219,7 @@ func TestAPIErrorSection7(t *testing.T) {
 		{"401 AUTH_ code", 401, errBody("Signature mismatch", "AUTH_INVALID_SIGNATURE", ""),
 			"AUTH_INVALID_SIGNATURE", "Signature mismatch", []error{ErrUnauthorized}},
 		{"403 AUTH_ code", 403, errBody("Timestamp out of range", "AUTH_TIMESTAMP_EXPIRED", ""),
-			"AUTH_TIMESTAMP_EXPIRED", "Timestamp out of range", []error{ErrUnauthorized}},
+			"AUTH_TIMESTAMP_EXPIRED", "Timestamp out of range", []error{ErrUnauthorized, ErrClockSkew}},
 		{"invalid signature field error", 400, errBody("Bad request", "", `{"signature":["Invalid Signature"]}`),
 			"", "Bad request", []error{ErrUnauthorized}},
 		{"401 DRF detail", 401, `{"detail":"Authentication credentials were not provided."}`,
@@ -241,7 +244,7 @@ func TestAPIErrorSection7(t *testing.T) {
 		{"insufficient without balance", 400, errBody("Insufficient KYC documents", "", ""),
 			"", "Insufficient KYC documents", nil},
 		{"expired without quotation", 400, errBody("Timestamp expired", "", ""),
-			"", "Timestamp expired", nil},
+			"", "Timestamp expired", []error{ErrClockSkew}},
 		{"client reference without duplicate", 400, errBody("Client reference ID is too long", "", ""),
 			"", "Client reference ID is too long", nil},
 		{"already without client reference", 400, errBody("Wallet already exists", "", ""),

@@ -54,6 +54,9 @@ func newHarness(t *testing.T, opts ...fiatramp.Option) *harness {
 		fiatramp.WithBaseURL(testBase),
 		fiatramp.WithHTTPClient(&http.Client{Transport: mt}),
 		fiatramp.WithClock(func() time.Time { return testNow }),
+		// One request per call, so that a responder sees each call once;
+		// retry_test.go covers retries.
+		fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 1}),
 	}
 	c, err := fiatramp.New(testKey, testSecret, append(base, opts...)...)
 	require.NoError(t, err)

@@ -2,7 +2,10 @@ package fiatramp
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -34,7 +37,16 @@ func (s *PayoutsService) Create(ctx context.Context, req types.CreatePayoutReque
 	if err := requireID("customer_id", req.CustomerID); err != nil {
 		return nil, err
 	}
-	return call[types.Payout](ctx, s.client, http.MethodPost, posBase+"/payout/initiate", req, opts)
+	ref, err := s.client.reference(&req.ClientReferenceID)
+	if err != nil {
+		return nil, err
+	}
+	p, err := callOp[types.Payout](ctx, s.client, payoutCreate(posBase+"/payout/initiate", req, ref, req.QuotationID), opts)
+	if err != nil {
+		return nil, err
+	}
+	fillReference(&p.ClientReferenceID, ref)
+	return p, nil
 }
 
 // CreatePrefunded creates a payout funded from the organization's prefunded
@@ -51,7 +63,16 @@ func (s *PayoutsService) CreatePrefunded(ctx context.Context, req types.CreatePr
 	if err := requireID("customer.receiver.id", req.Customer.Receiver.ID); err != nil {
 		return nil, err
 	}
-	return call[types.PrefundedPayout](ctx, s.client, http.MethodPost, posBase+"/prefunded/payout/initiate", req, opts)
+	ref, err := s.client.reference(&req.ClientReferenceID)
+	if err != nil {
+		return nil, err
+	}
+	p, err := callOp[types.PrefundedPayout](ctx, s.client, payoutCreate(posBase+"/prefunded/payout/initiate", req, ref, req.QuotationID), opts)
+	if err != nil {
+		return nil, err
+	}
+	fillReference(&p.ClientReferenceID, ref)
+	return p, nil
 }
 
 // CreateRemittance creates a remittance payout: POST to the remittance payout
@@ -68,7 +89,53 @@ func (s *PayoutsService) CreateRemittance(ctx context.Context, req types.CreateR
 	if err := requireID("remitter_id", req.RemitterID); err != nil {
 		return nil, err
 	}
-	return call[types.RemittancePayout](ctx, s.client, http.MethodPost, s.client.cfg.remittancePath, req, opts)
+	ref, err := s.client.reference(&req.ClientReferenceID)
+	if err != nil {
+		return nil, err
+	}
+	p, err := callOp[types.RemittancePayout](ctx, s.client, payoutCreate(s.client.cfg.remittancePath, req, ref, req.QuotationID), opts)
+	if err != nil {
+		return nil, err
+	}
+	fillReference(&p.ClientReferenceID, ref)
+	return p, nil
+}
+
+// reference gives a payout create its client_reference_id: the caller's
+// (*ref), else a generated one written into *ref, else "" when generation
+// is off.
+func (c *Client) reference(ref *string) (string, error) {
+	if *ref != "" || c.cfg.newReference == nil {
+		return *ref, nil
+	}
+	gen, err := c.cfg.newReference()
+	if err != nil {
+		return "", fmt.Errorf("fiatramp: generating client_reference_id: %w", err)
+	}
+	if strings.TrimSpace(gen) == "" {
+		return "", errors.New("fiatramp: generating client_reference_id: the generator returned an empty reference")
+	}
+	*ref = gen
+	return gen, nil
+}
+
+// payoutCreate describes a payout create: guarded by its reference when it
+// has one, else never repeated once an attempt may have reached the
+// service.
+func payoutCreate(path string, body any, ref string, quotationID uuid.UUID) operation {
+	op := operation{method: http.MethodPost, path: path, body: body, safety: guarded, reference: ref, quotationID: quotationID}
+	if ref == "" {
+		op.safety = oneShot
+	}
+	return op
+}
+
+// fillReference sets a result's client_reference_id to the one sent when
+// the response left it out.
+func fillReference(dst **string, ref string) {
+	if *dst == nil && ref != "" {
+		*dst = &ref
+	}
 }
 
 // Get fetches a payout: GET /pos/api/v1/payout/{payout_id} (interface.md §4.4).

@@ -58,7 +58,7 @@ func TestPayoutsCreate(t *testing.T) {
 }
 
 func TestPayoutsCreateOmitsEmptyOptionals(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, fiatramp.WithClientReferenceGenerator(nil))
 	h.expect(http.MethodPost, "/pos/api/v1/payout/initiate",
 		`{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","quotation_id":"2d8e1d3a-5b6c-4e77-9c90-4f3b8a0c1d23"}`,
 		http.StatusOK, ok(createdPayoutData))
@@ -121,7 +121,7 @@ func TestPayoutsCreateRemittance(t *testing.T) {
 	req := types.CreateRemittancePayoutRequest{QuotationID: quotationID, CustomerID: customerID, RemitterID: remitterID, TransactionHash: "0xabc"}
 
 	t.Run("default path", func(t *testing.T) {
-		h := newHarness(t)
+		h := newHarness(t, fiatramp.WithClientReferenceGenerator(nil))
 		h.expect(http.MethodPost, "/pos/api/v1/remittance-payout/initiate", body, http.StatusOK, ok(data))
 		p, err := h.client.Payouts.CreateRemittance(context.Background(), req)
 		require.NoError(t, err)
@@ -130,7 +130,7 @@ func TestPayoutsCreateRemittance(t *testing.T) {
 		assert.Contains(t, string(p.Raw), `"partner_field":"kept"`)
 	})
 	t.Run("overridden path", func(t *testing.T) {
-		h := newHarness(t, fiatramp.WithRemittancePayoutPath("/pos/api/v2/remit"))
+		h := newHarness(t, fiatramp.WithRemittancePayoutPath("/pos/api/v2/remit"), fiatramp.WithClientReferenceGenerator(nil))
 		h.expect(http.MethodPost, "/pos/api/v2/remit", body, http.StatusOK, ok(data))
 		_, err := h.client.Payouts.CreateRemittance(context.Background(), req)
 		require.NoError(t, err)
@@ -173,7 +173,7 @@ func TestPayoutsErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.message, func(t *testing.T) {
-			h := newHarness(t)
+			h := newHarness(t, fiatramp.WithClientReferenceGenerator(nil))
 			h.expect(http.MethodPost, "/pos/api/v1/payout/initiate",
 				`{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","quotation_id":"2d8e1d3a-5b6c-4e77-9c90-4f3b8a0c1d23"}`,
 				http.StatusBadRequest, fail(tc.message, "BAD_REQUEST", `{}`))

@@ -55,25 +55,30 @@ func ExampleSandbox_InjectFault() {
 	demo, _ := sb.SeedDemo()
 	srv, _ := sandbox.NewServer(sb)
 	defer srv.Close()
-	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
 
+	// Two 503s in a row: the client retries and the call succeeds.
+	client, _ := srv.Client(demo.Organization,
+		fiatramp.WithRetry(fiatramp.RetryPolicy{InitialBackoff: 10 * time.Millisecond}))
 	err := sb.InjectFault(sandbox.Fault{
 		Kind:  sandbox.FaultUnavailable,
 		Path:  "/cms/api/v1/kyc/configuration/*",
-		Count: 1,
+		Count: 2,
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, err = client.KYC.GetConfiguration(context.Background(), demo.Customer.ID)
+	_, err = client.KYC.GetConfiguration(ctx, demo.Customer.ID)
+	fmt.Println(err, sb.Stats().Faults[sandbox.FaultUnavailable])
+
+	// With retries off, the fault reaches the caller.
+	once, _ := srv.Client(demo.Organization, fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 1}))
+	_ = sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultUnavailable, Count: 1})
+	_, err = once.KYC.GetConfiguration(ctx, demo.Customer.ID)
 	fmt.Println(errors.Is(err, fiatramp.ErrUnavailable))
-	_, err = client.KYC.GetConfiguration(context.Background(), demo.Customer.ID)
-	fmt.Println(err)
-	fmt.Println(sb.Stats().Faults[sandbox.FaultUnavailable])
 	// Output:
+	// <nil> 2
 	// true
-	// <nil>
-	// 1
 }
 
 // The sandbox clock moves on demand: a quotation expires without a test

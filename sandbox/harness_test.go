@@ -61,10 +61,13 @@ func (e *env) must(v any, err error) any {
 	return v
 }
 
-// clientFor returns a client signing as o, on the sandbox clock.
+// clientFor returns a client signing as o, on the sandbox clock. Retries
+// are off, so that each call is one request and a fault reaches the test;
+// the soak test covers the retries against the sandbox.
 func (e *env) clientFor(o sandbox.Organization, opts ...fiatramp.Option) *fiatramp.Client {
 	e.t.Helper()
-	c, err := e.srv.Client(o, append([]fiatramp.Option{fiatramp.WithClock(e.sb.Now)}, opts...)...)
+	base := []fiatramp.Option{fiatramp.WithClock(e.sb.Now), fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 1})}
+	c, err := e.srv.Client(o, append(base, opts...)...)
 	require.NoError(e.t, err)
 	return c
 }

@@ -343,8 +343,9 @@ func TestPayoutCreateStandard(t *testing.T) {
 // assigns one; without client_reference_id the field is null.
 func TestPayoutCreateStandardDefaults(t *testing.T) {
 	e := newEnv(t)
+	client := e.clientFor(e.org, fiatramp.WithClientReferenceGenerator(nil))
 	var resp fiatramp.Response
-	p, err := e.client.Payouts.Create(ctx(t), types.CreatePayoutRequest{
+	p, err := client.Payouts.Create(ctx(t), types.CreatePayoutRequest{
 		QuotationID: e.quotation().ID, CustomerID: e.cust.ID}, fiatramp.CaptureResponse(&resp))
 	require.NoError(t, err)
 	assert.Regexp(t, `^EXO[0-9]{12}$`, p.ExchangeOrderID)
