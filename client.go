@@ -397,8 +397,9 @@ type Response struct {
 	Body []byte
 }
 
-// CaptureResponse stores the call's HTTP response in dst, also when the call
-// returns an error after a response arrived.
+// CaptureResponse stores the HTTP response of the call's last attempt in
+// dst, also when the call returns an error; dst is zero when the last
+// attempt got no response.
 func CaptureResponse(dst *Response) RequestOption {
 	return func(rc *requestConfig) error {
 		rc.response = dst
@@ -576,7 +577,7 @@ func (c *Client) send(ctx context.Context, op operation, out any, opts []Request
 	var mayHaveActed, corrected bool
 	for n := 1; ; n++ {
 		res := c.attempt(ctx, &op, signed, payload)
-		if rc.response != nil && res.status != 0 {
+		if rc.response != nil {
 			*rc.response = Response{StatusCode: res.status, Header: res.header, Body: res.body}
 		}
 		err := c.outcome(&op, &res, out)
