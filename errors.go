@@ -119,8 +119,12 @@ var (
 // could not learn: an attempt may have reached the service (the connection
 // broke after sending, an attempt timed out, the service answered 5xx or an
 // unreadable 2xx), and no later attempt settled it. errors.Is(err,
-// ErrOutcomeUnknown) is true for it; Unwrap returns the last attempt's
-// error.
+// ErrOutcomeUnknown) is true for it.
+//
+// It deliberately does not unwrap to the last attempt's error (kept in
+// Err): if errors.Is(err, ErrQuotationExpired) held for it, a pipeline
+// would take a payout that may exist for a refusal, quote again and pay
+// twice.
 //
 // The payout may exist. Before paying again, reconcile on
 // ClientReferenceID: repeat the same create (same reference, same
@@ -141,7 +145,8 @@ type OutcomeUnknownError struct {
 	// reference or the quotation was already used: an earlier attempt all
 	// but certainly created the payout.
 	ProbablyCreated bool
-	// Err is the last attempt's error.
+	// Err is the last attempt's error, for the record; see above for why
+	// it is not unwrapped.
 	Err error
 }
 
@@ -295,9 +300,6 @@ func (e *APIError) Is(target error) bool {
 
 // Is reports whether target is ErrOutcomeUnknown.
 func (e *OutcomeUnknownError) Is(target error) bool { return target == ErrOutcomeUnknown }
-
-// Unwrap returns the last attempt's error.
-func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
 
 // Unwrap returns the error that kept the body from being understood (a
 // *json.SyntaxError, a *json.UnmarshalTypeError, ...), or nil.

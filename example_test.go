@@ -8,11 +8,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/sandbox"
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
@@ -206,4 +208,63 @@ func ExampleSign() {
 	// Output:
 	// {"payout_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34"}
 	// S6rhB9M9dz8FMoLxcoYvJ89/sESTXMf9trTpA0l/ZpI=
+}
+
+func ExampleWithRetry() {
+	client, err := fiatramp.New("my-api-key", "my-api-secret",
+		fiatramp.WithBaseURL("https://sandbox.fiatramp.example"),
+		fiatramp.WithRetry(fiatramp.RetryPolicy{
+			MaxAttempts:    3,                // the first attempt and two retries
+			InitialBackoff: 2 * time.Second,  // then 4 s, plus jitter
+			MaxBackoff:     10 * time.Second, // also caps Retry-After
+		}),
+		fiatramp.WithTimeout(20*time.Second), // each attempt
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(client.BaseURL())
+	// Output: https://sandbox.fiatramp.example
+}
+
+// A connection dropped after the service stored the payout: the client
+// retries with the same client_reference_id, the service refuses the
+// duplicate, and the call ends in an *OutcomeUnknownError that says the
+// payout was probably created, never in a plain failure.
+func ExampleOutcomeUnknownError() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization,
+		fiatramp.WithRetry(fiatramp.RetryPolicy{InitialBackoff: 10 * time.Millisecond}))
+	_ = sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDropAfter, Path: "/pos/api/v1/payout/initiate", Count: 1})
+
+	ctx := context.Background()
+	req := types.CreatePayoutRequest{
+		QuotationID:       demo.Quotations[0].ID,
+		CustomerID:        demo.Customer.ID,
+		ClientReferenceID: "order-1001",
+	}
+	_, err := client.Payouts.Create(ctx, req)
+	var unknown *fiatramp.OutcomeUnknownError
+	if errors.As(err, &unknown) {
+		fmt.Println("outcome unknown for", unknown.ClientReferenceID, "probably created:", unknown.ProbablyCreated)
+	}
+
+	// Reconcile: repeat the very same create. It cannot pay twice.
+	_, err = client.Payouts.Create(ctx, req)
+	switch {
+	case err == nil:
+		fmt.Println("created now")
+	case errors.Is(err, fiatramp.ErrClientReferenceExists), errors.Is(err, fiatramp.ErrQuotationAlreadyLinked):
+		fmt.Println("created by the earlier call: do not pay again")
+	case errors.Is(err, fiatramp.ErrOutcomeUnknown):
+		fmt.Println("still unknown: try again later")
+	default:
+		fmt.Println("refused:", err)
+	}
+	// Output:
+	// outcome unknown for order-1001 probably created: true
+	// created by the earlier call: do not pay again
 }
