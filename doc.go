@@ -13,4 +13,11 @@
 // against one sentinel per documented condition (ErrQuotationExpired,
 // ErrInsufficientBalance, ...). Bad input is refused before anything is sent
 // with a *ValidationError that names the field.
+//
+// Calls are retried after connection errors, 408, 429 and 5xx (see
+// RetryPolicy), each attempt signed afresh. Payout creates carry a
+// client_reference_id so that a retry cannot pay twice; one that may have
+// taken effect without the library learning it ends in an
+// *OutcomeUnknownError (ErrOutcomeUnknown), to be reconciled, never taken
+// for a failure.
 package fiatramp
