@@ -60,7 +60,10 @@ func (s *Server) Sandbox() *Sandbox { return s.sandbox }
 // Client returns a client of s signing as organization o, with its clock
 // set to the sandbox's, so SetTime and Advance never push its timestamps
 // out of the signature window. opts come after these, so they may change
-// anything (fiatramp.WithClock(time.Now) gives the real clock back).
+// anything (fiatramp.WithClock(time.Now) gives the real clock back). The
+// client retries with the default policy, which waits a second and more
+// between attempts; tests that inject faults usually want
+// fiatramp.WithRetry with a millisecond InitialBackoff, or MaxAttempts 1.
 func (s *Server) Client(o Organization, opts ...fiatramp.Option) (*fiatramp.Client, error) {
 	all := append([]fiatramp.Option{fiatramp.WithBaseURL(s.URL), fiatramp.WithClock(s.sandbox.Now)}, opts...)
 	return fiatramp.New(o.APIKey, o.APISecret, all...)
