@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -440,7 +441,8 @@ func WithHeader(key, value string) RequestOption {
 // optionally with a query, which is not signed), a body (nil for none; a
 // []byte or json.RawMessage is taken as JSON text, anything else goes through
 // encoding/json) and out, into which the envelope's data is decoded (nil to
-// ignore it; *json.RawMessage for the raw data).
+// ignore it; *json.RawMessage for the raw data; anything but nil or a
+// non-nil pointer is refused before sending).
 //
 // A number with a fraction or an exponent in body is refused when the
 // service's canonical form would change its value: send amounts as strings.
@@ -453,6 +455,11 @@ func WithHeader(key, value string) RequestOption {
 func (c *Client) Do(ctx context.Context, method, path string, body, out any, opts ...RequestOption) error {
 	if method == "" || strings.IndexFunc(method, func(r rune) bool { return r < 'A' || r > 'Z' }) >= 0 {
 		return invalid("method", "want an upper-case HTTP method")
+	}
+	if out != nil {
+		if v := reflect.ValueOf(out); v.Kind() != reflect.Pointer || v.IsNil() {
+			return invalid("out", fmt.Sprintf("want nil or a non-nil pointer, got %T", out))
+		}
 	}
 	op := operation{method: method, path: path, body: body}
 	if !idempotent(method) {

@@ -194,6 +194,8 @@ func TestValidationSendsNothing(t *testing.T) {
 		"do scheme-relative": {"path", func() error { return h.client.Do(ctx, "GET", "//evil.example/x", nil, nil) }},
 		"do GET with body":   {"body", func() error { return h.client.Do(ctx, "GET", "/x", map[string]int{"a": 1}, nil) }},
 		"do invalid JSON":    {"body", func() error { return h.client.Do(ctx, "POST", "/x", []byte(`{"a":`), nil) }},
+		"do non-pointer out": {"out", func() error { var m map[string]any; return h.client.Do(ctx, "GET", "/x", nil, m) }},
+		"do nil pointer out": {"out", func() error { var p *map[string]any; return h.client.Do(ctx, "GET", "/x", nil, p) }},
 		"do inexact amount": {"body", func() error {
 			return h.client.Do(ctx, "POST", "/x", json.RawMessage(`{"amount":12345678901234567.5}`), nil)
 		}},
