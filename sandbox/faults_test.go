@@ -61,6 +61,16 @@ func faultPayout(t testing.TB, e *env, c *fiatramp.Client, q sandbox.Quotation, 
 
 // faultTransportError asserts err is a transport failure: no response,
 // so no *APIError.
+// unknownOutcome requires err to be an *OutcomeUnknownError, as a payout
+// create that may have acted ends, and returns its last attempt's error.
+func unknownOutcome(t testing.TB, err error) error {
+	t.Helper()
+	var unknown *fiatramp.OutcomeUnknownError
+	require.ErrorAs(t, err, &unknown)
+	require.ErrorIs(t, err, fiatramp.ErrOutcomeUnknown)
+	return unknown.Err
+}
+
 func faultTransportError(t testing.TB, err error) {
 	t.Helper()
 	require.Error(t, err)
@@ -218,7 +228,7 @@ func TestFaultDelay(t *testing.T) {
 	q := e.quotation()
 	faultInject(t, e.sb, sandbox.Fault{Kind: sandbox.FaultDelay, Delay: 400 * time.Millisecond, Method: http.MethodPost, Count: 1})
 	_, err = faultPayout(t, e, impatient, q, "delayed-1")
-	assert.True(t, errors.Is(err, context.DeadlineExceeded), "%v", err)
+	assert.True(t, errors.Is(unknownOutcome(t, err), context.DeadlineExceeded), "%v", err)
 	time.Sleep(600 * time.Millisecond) // past the delay: had it run, it would be stored
 	_, found := e.sb.PayoutByReference(e.org.ID, "delayed-1")
 	assert.False(t, found)
@@ -457,7 +467,9 @@ func TestFaultInjectValidation(t *testing.T) {
 }
 
 // Every fault kind through the client, on a POST (a dropped POST is never
-// retried by the transport).
+// retried by the transport). Retries are off, so a payout create that may
+// have acted ends in an *OutcomeUnknownError; a 429 did nothing and is a
+// plain refusal.
 func TestFaultEveryKindThroughClient(t *testing.T) {
 	for _, k := range sandbox.FaultKind("").Values() {
 		t.Run(string(k), func(t *testing.T) {
@@ -474,11 +486,11 @@ func TestFaultEveryKindThroughClient(t *testing.T) {
 			case sandbox.FaultRateLimit:
 				assert.True(t, errors.Is(err, fiatramp.ErrRateLimited), "%v", err)
 			case sandbox.FaultInternalError:
-				assert.True(t, errors.Is(err, fiatramp.ErrInternal), "%v", err)
+				assert.True(t, errors.Is(unknownOutcome(t, err), fiatramp.ErrInternal), "%v", err)
 			case sandbox.FaultUnavailable:
-				assert.True(t, errors.Is(err, fiatramp.ErrUnavailable), "%v", err)
+				assert.True(t, errors.Is(unknownOutcome(t, err), fiatramp.ErrUnavailable), "%v", err)
 			case sandbox.FaultDropBefore, sandbox.FaultDropAfter:
-				faultTransportError(t, err)
+				faultTransportError(t, unknownOutcome(t, err))
 			case sandbox.FaultDelay:
 				assert.NoError(t, err)
 			}
