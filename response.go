@@ -57,7 +57,7 @@ func decodeResponse(statusCode int, body []byte, out any, extra map[string]error
 			return fmt.Errorf("fiatramp: cannot decode response data: %w", err)
 		}
 		return buildAPIError(statusCode, body, env,
-			fmt.Sprintf("cannot decode response data into %T: %v", out, err), err, extra)
+			fmt.Sprintf("cannot decode response data into %T: %s", out, sanitize(err.Error(), maxMessageText)), err, extra)
 	}
 	return nil
 }

@@ -4,10 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/fiatramp/fiatramp-go/types"
 )
 
 type testPayload struct {
@@ -259,6 +265,21 @@ func TestDecodeResponseRawBodyCapped(t *testing.T) {
 	require.Nil(t, apiErr.RawBody)
 }
 
+// FuzzDecodeResponse decodes any status and body into every kind of out
+// the client passes (nil, *json.RawMessage, a map, a plain struct and each
+// response type of package types). Seeds: the list below and
+// testdata/fuzz/FuzzDecodeResponse. For every input:
+//   - the result is nil only for a 2xx status and an envelope whose status
+//     (or success, when status is absent or null) is true, with usable data
+//     when out wants it; a nil result with out set holds what decoding data
+//     directly gives;
+//   - any other result is an *APIError (errors.As) with the status, the
+//     body (capped at maxRawBody) in RawBody, ErrMalformedResponse exactly
+//     when the body could not be understood, the status's sentinel, and out
+//     untouched unless the envelope said success;
+//   - Error() does not panic, is deterministic and is one short line: valid
+//     UTF-8, no control characters, at most maxFuzzErrorLen bytes;
+//   - the body is not modified.
 func FuzzDecodeResponse(f *testing.F) {
 	seeds := []struct {
 		status int
@@ -280,38 +301,147 @@ func FuzzDecodeResponse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, status int, body []byte) {
 		orig := bytes.Clone(body)
-		for _, out := range []func() any{
-			func() any { return nil },
-			func() any { return new(testPayload) },
-			func() any { return new(json.RawMessage) },
-			func() any { return new(map[string]any) },
-		} {
-			err := decodeResponse(status, body, out(), nil)
-			if status < 200 || status > 299 {
-				if err == nil {
-					t.Fatalf("status %d: nil error", status)
-				}
-			}
-			if err == nil {
-				continue
-			}
-			var apiErr *APIError
-			if !errors.As(err, &apiErr) {
-				t.Fatalf("not an APIError: %T %v", err, err)
-			}
-			if apiErr.StatusCode != status || len(apiErr.RawBody) > maxRawBody {
-				t.Fatalf("bad APIError: %d %d", apiErr.StatusCode, len(apiErr.RawBody))
-			}
-			msg := apiErr.Error()
-			if strings.ContainsAny(msg, "\n\r\x00") {
-				t.Fatalf("control character in %q", msg)
-			}
-			_ = errors.Is(err, ErrMalformedResponse)
+		env := readFuzzEnvelope(body)
+		for _, newOut := range fuzzOuts {
+			out := newOut()
+			err := decodeResponse(status, body, out, nil)
+			checkDecodeResult(t, status, body, env, out, err)
 		}
 		if !bytes.Equal(orig, body) {
 			t.Fatal("body modified")
 		}
 	})
+}
+
+// maxFuzzErrorLen bounds APIError.Error: well above the sum of the limits
+// of errors.go (err_code, message, error text, eight field errors and an
+// excerpt of the body, each capped).
+const maxFuzzErrorLen = 4096
+
+// fuzzOuts make the outs FuzzDecodeResponse decodes into.
+var fuzzOuts = []func() any{
+	func() any { return nil },
+	func() any { return new(json.RawMessage) },
+	func() any { return new(map[string]any) },
+	func() any { return new(testPayload) },
+	func() any { return new(types.Payout) },
+	func() any { return new(types.PrefundedPayout) },
+	func() any { return new(types.RemittancePayout) },
+	func() any { return new(types.PayinQuotation) },
+	func() any { return new(types.Wallet) },
+	func() any { return new(types.BankAccount) },
+	func() any { return new(types.BankAccountPage) },
+	func() any { return new(types.KYCConfiguration) },
+	func() any { return new(types.PayoutStatusSimulation) },
+	func() any { return new(types.KYCStatusSimulation) },
+}
+
+// fuzzEnvelope is what interface.md 2.1 makes of a body, read
+// independently of decodeResponse.
+type fuzzEnvelope struct {
+	object  bool            // the body is one JSON object
+	boolean bool            // its status, or success when status is absent or null, is a boolean
+	ok      bool            // ... and that boolean is true
+	data    json.RawMessage // its data member, nil when absent
+}
+
+func readFuzzEnvelope(body []byte) fuzzEnvelope {
+	var e fuzzEnvelope
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if !json.Valid(body) || len(trimmed) == 0 || trimmed[0] != '{' {
+		return e
+	}
+	var v struct{ Status, Success, Data json.RawMessage }
+	if json.Unmarshal(body, &v) != nil {
+		return e
+	}
+	e.object, e.data = true, v.Data
+	for _, raw := range []json.RawMessage{v.Status, v.Success} {
+		switch string(raw) {
+		case "", "null":
+			continue
+		case "true":
+			e.boolean, e.ok = true, true
+		case "false":
+			e.boolean = true
+		}
+		break
+	}
+	return e
+}
+
+// checkDecodeResult checks what decodeResponse(status, body, out) returned.
+func checkDecodeResult(t *testing.T, status int, body []byte, env fuzzEnvelope, out any, err error) {
+	t.Helper()
+	is2xx := status >= 200 && status <= 299
+	usableData := len(env.data) > 0 && string(env.data) != "null"
+	if err == nil {
+		if !is2xx || !env.ok {
+			t.Fatalf("status %d, body %q, out %T: nil error", status, body, out)
+		}
+		switch out := out.(type) {
+		case nil:
+		case *json.RawMessage:
+			if !usableData || string(*out) != string(env.data) {
+				t.Fatalf("body %q: raw data %q, want %q", body, *out, env.data)
+			}
+		default:
+			fresh := reflect.New(reflect.TypeOf(out).Elem())
+			if !usableData || json.Unmarshal(env.data, fresh.Interface()) != nil ||
+				!reflect.DeepEqual(fresh.Interface(), out) {
+				t.Fatalf("body %q: decoded %T %+v, decoding data directly gives %+v", body, out, out, fresh.Interface())
+			}
+		}
+		return
+	}
+
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) {
+		t.Fatalf("status %d, body %q, out %T: not an *APIError: %T %v", status, body, out, err, err)
+	}
+	if apiErr.StatusCode != status {
+		t.Fatalf("StatusCode %d, want %d", apiErr.StatusCode, status)
+	}
+	if want := body[:min(len(body), maxRawBody)]; !bytes.Equal(apiErr.RawBody, want) || (len(body) == 0) != (apiErr.RawBody == nil) {
+		t.Fatalf("RawBody %q, want %q", apiErr.RawBody, want)
+	}
+
+	msg := apiErr.Error()
+	if again := err.Error(); again != msg {
+		t.Fatalf("Error() is not deterministic: %q then %q", msg, again)
+	}
+	if !strings.HasPrefix(msg, "fiatramp: HTTP "+strconv.Itoa(status)) {
+		t.Fatalf("Error() %q does not start with the status", msg)
+	}
+	if !utf8.ValidString(msg) {
+		t.Fatalf("status %d, body %q, out %T: Error() is not UTF-8: %q", status, body, out, msg)
+	}
+	if i := strings.IndexFunc(msg, unicode.IsControl); i >= 0 {
+		t.Fatalf("status %d, body %q, out %T: control character %q in Error() %q", status, body, out, msg[i:i+utf8.RuneLen([]rune(msg[i:])[0])], msg)
+	}
+	if len(msg) > maxFuzzErrorLen {
+		t.Fatalf("status %d, body %q, out %T: Error() is %d bytes: %.200q...", status, body, out, len(msg), msg)
+	}
+	_ = apiErr.Unwrap()
+
+	// Malformed: a body that is not an envelope at all, a 2xx without a
+	// boolean status, or a 2xx success whose data is missing or does not
+	// fit out. Not malformed: a refusal the envelope explains, or a non-2xx
+	// status with an empty body.
+	wantMalformed := (len(body) > 0 && !env.object) || (is2xx && (!env.boolean || env.ok))
+	if malformed := errors.Is(err, ErrMalformedResponse); malformed != wantMalformed {
+		t.Fatalf("status %d, body %q, out %T: %v matches ErrMalformedResponse: %t, want %t", status, body, out, err, malformed, wantMalformed)
+	}
+	for code, sentinel := range map[int]error{
+		401: ErrUnauthorized, 429: ErrRateLimited, 500: ErrInternal, 502: ErrUnavailable, 503: ErrUnavailable, 504: ErrUnavailable,
+	} {
+		if status == code && !errors.Is(err, sentinel) {
+			t.Fatalf("status %d: %v does not match %v", status, err, sentinel)
+		}
+	}
+	if (!is2xx || !env.ok) && out != nil && !reflect.ValueOf(out).Elem().IsZero() {
+		t.Fatalf("status %d, body %q: out changed to %+v", status, body, out)
+	}
 }
 
 func BenchmarkDecodeResponse(b *testing.B) {

@@ -749,16 +749,30 @@ func TestCanonicalizeJSONMatchesPython(t *testing.T) {
 	require.Positive(t, refusedOnPurpose)
 }
 
+// FuzzCanonicalizeJSON checks CanonicalizeJSON on any input (seeds:
+// canonCases and testdata/fuzz/FuzzCanonicalizeJSON): a refusal is an
+// error naming the offset, with no output, in exact mode too; an accepted
+// document gives printable ASCII JSON that is its own canonical form, the
+// same as exact mode's when that accepts it, and that means what the input
+// means (both read by encoding/json, where it can read them); the input is
+// not modified.
 func FuzzCanonicalizeJSON(f *testing.F) {
 	for _, tc := range canonCases {
 		f.Add([]byte(tc.in))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
+		orig := bytes.Clone(raw)
 		out, err := CanonicalizeJSON(raw)
 		exact, exactErr := canonicalizeExact(raw)
+		if !bytes.Equal(orig, raw) {
+			t.Fatalf("input modified: %q -> %q", orig, raw)
+		}
 		if err != nil {
 			if exactErr == nil {
 				t.Fatalf("exact mode accepts what the lenient one refuses: %q", raw)
+			}
+			if out != nil || !strings.HasPrefix(err.Error(), "fiatramp: canonical json: ") || !strings.Contains(err.Error(), " at offset ") {
+				t.Fatalf("refusal of %q: output %q, error %q", raw, out, err)
 			}
 			return
 		}
@@ -779,6 +793,51 @@ func FuzzCanonicalizeJSON(f *testing.F) {
 		}
 		if !json.Valid(out) && !bytes.Contains(out, []byte("NaN")) && !bytes.Contains(out, []byte("Infinity")) {
 			t.Fatalf("output %q of %q is not valid JSON", out, raw)
+		}
+		// Same meaning: encoding/json (numbers as float64, which Python's
+		// float repr round-trips; -0 and 0 alike, as Python has no integer
+		// -0) reads the same value from both. Skipped where encoding/json
+		// cannot read the input (NaN, Infinity, a byte order mark, a number
+		// beyond float64), and where it turns a lone surrogate into U+FFFD,
+		// which can merge keys that Python keeps apart.
+		var same func(a, b any) bool
+		same = func(a, b any) bool {
+			switch a := a.(type) {
+			case map[string]any:
+				m, ok := b.(map[string]any)
+				if !ok || len(m) != len(a) {
+					return false
+				}
+				for k, v := range a {
+					if w, ok := m[k]; !ok || !same(v, w) {
+						return false
+					}
+				}
+				return true
+			case []any:
+				l, ok := b.([]any)
+				if !ok || len(l) != len(a) {
+					return false
+				}
+				for i := range a {
+					if !same(a[i], l[i]) {
+						return false
+					}
+				}
+				return true
+			}
+			return a == b
+		}
+		var in, canon any
+		if json.Unmarshal(raw, &in) == nil {
+			if err := json.Unmarshal(out, &canon); err != nil {
+				t.Fatalf("encoding/json reads %q but not its canonical form %q: %v", raw, out, err)
+			}
+			if !same(in, canon) {
+				if a, _ := json.Marshal(in); !bytes.Contains(a, []byte("\uFFFD")) {
+					t.Fatalf("canonical form %q of %q means %v, not %v", out, raw, canon, in)
+				}
+			}
 		}
 	})
 }

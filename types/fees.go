@@ -21,8 +21,9 @@ import (
 // the first one in the document wins. A brand key that does not win lands in
 // Other.
 //
-// Keys match case-sensitively. Wrong-typed documented or brand keys are a
-// decode error.
+// Keys match case-sensitively, and a repeated key counts with its last
+// value (the position of its first appearance decides which brand key is
+// first). Wrong-typed documented or brand keys are a decode error.
 type Fees struct {
 	// ClientFeeFiat is client_fee_fiat.
 	ClientFeeFiat decimal.Decimal `json:"client_fee_fiat"`
@@ -141,18 +142,41 @@ func (r *feeReader) undocumented(m *members, fee, gst *brandSlot) {
 	}
 }
 
-// brand records the current member of m, a brand key, in slot.
+// brand records the current member of m, a brand key, in slot. As for
+// every key, the last value of a repeated key counts: a repeat of the
+// slot's key updates the slot (it does not land in Other).
 func (r *feeReader) brand(m *members, slot *brandSlot) {
 	d, set, err := parseDecimal(m.raw)
 	if err != nil {
 		m.fail(err)
 		return
 	}
-	if slot.key == nil {
+	switch {
+	case slot.key == nil:
 		slot.key, slot.value, slot.set = m.key, d, set
-	} else if set {
-		r.addOther(m.key, d)
+	case string(slot.key) == string(m.key):
+		slot.value, slot.set = d, set
+	default:
+		r.setOther(m.key, d, set)
 	}
+}
+
+// setOther records the value of a key bound for Other. The last value of a
+// repeated key counts, so a null or "" removes an earlier one.
+func (r *feeReader) setOther(key []byte, d decimal.Decimal, set bool) {
+	if set {
+		r.addOther(key, d)
+	} else {
+		delete(r.other, string(key))
+	}
+}
+
+// result returns Other: nil when there are none.
+func (r *feeReader) result() map[string]decimal.Decimal {
+	if len(r.other) == 0 {
+		return nil
+	}
+	return r.other
 }
 
 // resolve settles slot: the brand value fills *dst unless the explicit key
@@ -169,16 +193,15 @@ func (r *feeReader) resolve(slot *brandSlot, dst *decimal.Decimal) {
 }
 
 // unknown stores the current member of m in Other when its value is a
-// decimal, and skips it otherwise.
+// decimal, and skips it otherwise; the last value of a repeated key counts.
 func (r *feeReader) unknown(m *members) {
 	d, set, err := parseDecimal(m.raw)
 	if err != nil {
+		delete(r.other, string(m.key))
 		m.skip()
 		return
 	}
-	if set {
-		r.addOther(m.key, d)
-	}
+	r.setOther(m.key, d, set)
 }
 
 // UnmarshalJSON decodes the fees object of interface.md section 2.4, with
@@ -218,7 +241,7 @@ func (f *Fees) UnmarshalJSON(data []byte) error {
 	}
 	r.resolve(&fee, &out.ServiceFee)
 	r.resolve(&gst, &out.ServiceGST)
-	out.Other = r.other
+	out.Other = r.result()
 	return finishObject(&m, f, &out, nil)
 }
 
@@ -245,6 +268,6 @@ func (f *PrefundedFees) UnmarshalJSON(data []byte) error {
 		}
 	}
 	r.resolve(&fee, &out.ServiceFee)
-	out.Other = r.other
+	out.Other = r.result()
 	return finishObject(&m, f, &out, nil)
 }

@@ -163,3 +163,34 @@ func TestFeesWrongTypes(t *testing.T) {
 	require.Error(t, json.Unmarshal([]byte(`{"acme_fee": {"v": 1}}`), &pf))
 	require.Error(t, json.Unmarshal([]byte(`"x"`), &pf))
 }
+
+// TestFeesRepeatedKeys: a repeated key counts with its last value, brand
+// keys included (found by FuzzFees); the first appearance of a brand key
+// decides which one is first.
+func TestFeesRepeatedKeys(t *testing.T) {
+	tests := []struct {
+		body            string
+		serviceFee, gst string
+		other           map[string]string
+	}{
+		{`{"acme_fee":"1","acme_fee":"2"}`, "2", "0", nil},
+		{`{"acme_fee":"1","beta_fee":"2","acme_fee":null}`, "0", "0", map[string]string{"beta_fee": "2"}},
+		{`{"acme_fee":"1","beta_fee":"2","acme_fee":"3"}`, "3", "0", map[string]string{"beta_fee": "2"}},
+		{`{"acme_fee":"1","service_fee":"2","acme_fee":"3"}`, "2", "0", map[string]string{"acme_fee": "3"}},
+		{`{"acme_gst":"1","service_gst":"2","acme_gst":""}`, "0", "2", nil},
+		{`{"bonus":"1","bonus":null}`, "0", "0", nil},
+		{`{"bonus":"1","bonus":{"x":1}}`, "0", "0", nil},
+		{`{"bonus":null,"bonus":"1"}`, "0", "0", map[string]string{"bonus": "1"}},
+	}
+	for _, tt := range tests {
+		f := decodeFees(t, tt.body)
+		requireDec(t, tt.serviceFee, f.ServiceFee, tt.body)
+		requireDec(t, tt.gst, f.ServiceGST, tt.body)
+		requireOther(t, tt.other, f.Other)
+	}
+
+	var p types.PrefundedFees
+	require.NoError(t, json.Unmarshal([]byte(`{"acme_fee":"1","acme_fee":"2","x":"3","x":""}`), &p))
+	requireDec(t, "2", p.ServiceFee)
+	require.Nil(t, p.Other)
+}
