@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -186,7 +187,7 @@ func WithMaxResponseBytes(n int64) Option {
 		if n <= 0 {
 			return fmt.Errorf("fiatramp: WithMaxResponseBytes: %d is not positive", n)
 		}
-		c.maxResponse = n
+		c.maxResponse = min(n, math.MaxInt64-1) // attempt reads maxResponse+1
 		return nil
 	}
 }
@@ -700,6 +701,10 @@ func (c *Client) attempt(ctx context.Context, op *operation, signed, payload []b
 // successful response into out, else the error.
 func (c *Client) outcome(op *operation, res *attemptResult, out any) error {
 	switch {
+	case res.status == 0 && res.err == nil:
+		// "HTTP/1.1 000": net/http reports StatusCode 0, which here would
+		// otherwise read as "no response".
+		return buildAPIError(0, res.body, nil, "invalid HTTP status code 000", nil, nil)
 	case res.status == 0:
 		return fmt.Errorf("fiatramp: %s %s: %w", op.method, op.url.Path, res.err)
 	case res.err != nil:

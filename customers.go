@@ -115,9 +115,23 @@ func (c *Client) pageURL(cur *url.URL, link string) (*url.URL, error) {
 		return nil, fmt.Errorf("%w: next link %q: %v", ErrPagination, link, err)
 	}
 	u, base := cur.ResolveReference(ref), c.cfg.baseURL
-	if u.Scheme != base.Scheme || u.Host != base.Host || !strings.HasPrefix(u.Path, base.Path+"/") || u.User != nil {
+	if u.Scheme != base.Scheme || u.Host != base.Host || !strings.HasPrefix(u.Path, base.Path+"/") || u.User != nil ||
+		hasDotSegment(u.Path) {
 		return nil, fmt.Errorf("%w: next link %q leaves the base address %s", ErrPagination, link, base)
 	}
 	u.Fragment = ""
 	return u, nil
+}
+
+// hasDotSegment reports whether a decoded path has a "." or ".." segment.
+// ResolveReference removes literal dot segments but not escaped ones
+// (%2e%2e), which the request then carries and a server normalising per
+// RFC 3986 resolves, out of the base path.
+func hasDotSegment(p string) bool {
+	for _, seg := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if seg == "." || seg == ".." {
+			return true
+		}
+	}
+	return false
 }
