@@ -581,6 +581,11 @@ func (c *Client) send(ctx context.Context, op operation, out any, opts []Request
 		op.url = u
 	}
 
+	if err := ctx.Err(); err != nil {
+		// Given up before anything was sent: nothing can have happened.
+		return fmt.Errorf("fiatramp: %s %s: %w", op.method, op.url.Path, err)
+	}
+
 	policy := c.cfg.retry
 	var mayHaveActed, corrected bool
 	for n := 1; ; n++ {
@@ -608,7 +613,7 @@ func (c *Client) send(ctx context.Context, op operation, out any, opts []Request
 			return err
 		}
 
-		if c.cfg.correctClock && !corrected && res.dateOK && errors.Is(err, ErrClockSkew) {
+		if c.cfg.correctClock && !corrected && res.dateOK && errors.Is(err, ErrClockSkew) && ctx.Err() == nil {
 			// Refused at the door: nothing ran. Once, re-signed with the
 			// clock just learned from the refusal's Date header.
 			corrected = true
@@ -714,6 +719,8 @@ func (c *Client) outcome(op *operation, res *attemptResult, out any) error {
 		return buildAPIError(res.status, res.body[:c.cfg.maxResponse], nil, problem, nil, nil)
 	case res.status >= 300 && res.status <= 399:
 		return redirectError(res.status, res.header.Get("Location"), res.body)
+	case op.method == http.MethodHead && res.status >= 200 && res.status <= 299:
+		return nil // a HEAD answer has no body to decode
 	}
 	err := decodeResponse(res.status, res.body, out, c.cfg.errorMessages)
 	var apiErr *APIError

@@ -219,6 +219,16 @@ func TestValidationSendsNothing(t *testing.T) {
 
 func TestDo(t *testing.T) {
 	ctx := context.Background()
+	t.Run("HEAD succeeds on a 2xx without a body and fails on a 4xx", func(t *testing.T) {
+		h := newHarness(t)
+		calls := h.expect(http.MethodHead, "/pos/api/v1/payout/balance", "", http.StatusOK, "")
+		require.NoError(t, h.client.Do(ctx, http.MethodHead, "/pos/api/v1/payout/balance", nil, nil))
+		assert.EqualValues(t, 1, calls.Load())
+		h.expect(http.MethodHead, "/pos/api/v1/payout/missing", "", http.StatusNotFound, "")
+		var apiErr *fiatramp.APIError
+		require.ErrorAs(t, h.client.Do(ctx, http.MethodHead, "/pos/api/v1/payout/missing", nil, nil), &apiErr)
+		assert.Equal(t, http.StatusNotFound, apiErr.StatusCode)
+	})
 	t.Run("GET with query signs {} and decodes data", func(t *testing.T) {
 		h := newHarness(t)
 		h.mock.RegisterResponderWithQuery(http.MethodGet, testBase+"/pos/api/v1/payout/balance", "asset=USDT", func(req *http.Request) (*http.Response, error) {
