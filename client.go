@@ -171,7 +171,8 @@ func WithClock(now func() time.Time) Option {
 // Date header of every response gives the offset added to X-TIMESTAMP, and
 // a request refused for its timestamp (ErrClockSkew) is sent once more,
 // re-signed with the corrected time. Use it where the local clock cannot be
-// trusted to stay within the service's 300-second window.
+// trusted to stay within the service's 300-second window. It trusts the
+// Date header of whatever answers, a proxy included.
 func WithClockCorrection() Option {
 	return func(c *config) error {
 		c.correctClock = true
