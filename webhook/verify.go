@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/fiatramp/fiatramp-go"
@@ -122,10 +124,13 @@ func (c *config) verify(apiKey, apiSecret string, headers http.Header, body []by
 	if err != nil {
 		return nil, err
 	}
-	if age := now.Sub(time.Unix(ts, 0)); age > c.tolerance {
-		return nil, fmt.Errorf("%w: X-TIMESTAMP is %s old (tolerance %s)", ErrStaleTimestamp, age.Truncate(time.Second), c.tolerance)
-	} else if -age > c.tolerance {
-		return nil, fmt.Errorf("%w: X-TIMESTAMP is %s in the future (tolerance %s)", ErrStaleTimestamp, (-age).Truncate(time.Second), c.tolerance)
+	// Compared as times, which cannot overflow as durations would for a
+	// timestamp centuries away.
+	switch signedAt := time.Unix(ts, 0); {
+	case signedAt.Before(now.Add(-c.tolerance)):
+		return nil, fmt.Errorf("%w: X-TIMESTAMP is %s old (tolerance %s)", ErrStaleTimestamp, describeGap(now.Unix()-ts), c.tolerance)
+	case signedAt.After(now.Add(c.tolerance)):
+		return nil, fmt.Errorf("%w: X-TIMESTAMP is %s in the future (tolerance %s)", ErrStaleTimestamp, describeGap(ts-now.Unix()), c.tolerance)
 	}
 	if int64(len(body)) > c.maxBody {
 		return nil, malformed("body of %d bytes is larger than the cap of %d bytes", len(body), c.maxBody)
@@ -146,6 +151,15 @@ func (c *config) verify(apiKey, apiSecret string, headers http.Header, body []by
 		return nil, fmt.Errorf("%w: X-SIGNATURE does not match the body and X-TIMESTAMP", ErrInvalidSignature)
 	}
 	return decodeEvent(canonical)
+}
+
+// describeGap writes a gap of secs seconds as a duration, or in days when
+// it is too long for one.
+func describeGap(secs int64) string {
+	if secs < int64(math.MaxInt64/time.Second) {
+		return (time.Duration(secs) * time.Second).String()
+	}
+	return strconv.FormatInt(secs/86400, 10) + " days"
 }
 
 // parseTimestampHeader reads X-TIMESTAMP: exactly one value, decimal digits
