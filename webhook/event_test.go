@@ -44,7 +44,10 @@ func TestEnums(t *testing.T) {
 	v[0] = "X"
 	assert.Equal(t, webhook.EventSuccess, webhook.TypePayout.Events()[0])
 
-	known := func(ty webhook.Type, e webhook.EventName) bool { ev := webhook.Event{Type: ty, Event: e}; return ev.IsKnown() }
+	known := func(ty webhook.Type, e webhook.EventName) bool {
+		ev := webhook.Event{Type: ty, Event: e}
+		return ev.IsKnown()
+	}
 	assert.True(t, known(webhook.TypePayout, webhook.EventInReview))
 	assert.True(t, known(webhook.TypeCustomer, webhook.EventVerified))
 	assert.False(t, known(webhook.TypePayin, webhook.EventInReview))

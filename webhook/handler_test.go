@@ -322,7 +322,9 @@ type fakeDeduper struct {
 	finishCtxE []error
 }
 
-func (f *fakeDeduper) Begin(context.Context, string) (webhook.Claim, error) { return f.claim, f.beginErr }
+func (f *fakeDeduper) Begin(context.Context, string) (webhook.Claim, error) {
+	return f.claim, f.beginErr
+}
 func (f *fakeDeduper) Finish(ctx context.Context, _ string, done bool) error {
 	f.finishes = append(f.finishes, done)
 	f.finishCtxE = append(f.finishCtxE, ctx.Err())
