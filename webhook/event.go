@@ -152,8 +152,13 @@ func (e *Event) DedupeKey() string {
 // key once, compared exactly.
 func decodeEvent(canonical []byte) (*Event, error) {
 	var top map[string]json.RawMessage
-	if err := json.Unmarshal(canonical, &top); err != nil || top == nil {
+	if canonical[0] != '{' {
 		return nil, malformed("body is not a JSON object")
+	}
+	if err := json.Unmarshal(canonical, &top); err != nil {
+		// The body is valid JSON as the service reads it (the canonical form
+		// exists); what encoding/json refuses in it is NaN or Infinity.
+		return nil, malformed("body holds NaN or Infinity, which cannot be decoded")
 	}
 	var ev Event
 	var err error

@@ -287,6 +287,8 @@ func refusals(t testing.TB) []refusal {
 		{`{"type":"PAYOUT","id":"p1","event":"SUCCESS","metadata":[]}`, `"metadata" is not an object`},
 		{`{"type":"PAYOUT","id":"p1","event":"SUCCESS","metadata":{"utr":12345}}`, `"metadata.utr" is not a string`},
 		{`{"type":"PAYOUT","id":"p1","event":"SUCCESS","metadata":{"failure_reason":{}}}`, `"metadata.failure_reason" is not a string`},
+		{`{"type":"PAYOUT","id":"p1","event":"SUCCESS","metadata":{"x":NaN}}`, `NaN or Infinity`},
+		{`{"type":"PAYOUT","id":"p1","event":"SUCCESS","timestamp":-Infinity}`, `NaN or Infinity`},
 	} {
 		if c.says == "" {
 			continue // a valid event: see TestVerifyExactKeys
