@@ -22,7 +22,11 @@ func ExampleHandler() {
 		func(ctx context.Context, ev *webhook.Event) error {
 			switch {
 			case ev.Type == webhook.TypePayout && ev.Event == webhook.EventSuccess:
-				fmt.Println("payout", ev.ID, "paid, UTR", *ev.Metadata.UTR)
+				utr := ""
+				if ev.Metadata.UTR != nil {
+					utr = *ev.Metadata.UTR
+				}
+				fmt.Println("payout", ev.ID, "paid, UTR", utr)
 			case ev.Type == webhook.TypePayout && ev.Event == webhook.EventFailed:
 				fmt.Println("payout", ev.ID, "failed")
 			}
