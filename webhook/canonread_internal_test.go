@@ -198,3 +198,26 @@ func TestMemberIterRefusesWhatIsNotCanonical(t *testing.T) {
 	_, ok = stringValue([]byte(`"`))
 	require.False(t, ok)
 }
+
+// BenchmarkDecodeEvent compares the reader with the encoding/json version
+// it replaced (referenceDecode) on a typical event:
+//
+//	go test -run '^$' -bench DecodeEvent -count 5 ./webhook
+func BenchmarkDecodeEvent(b *testing.B) {
+	canonical, err := fiatramp.CanonicalizeJSON([]byte(`{"type":"PAYOUT","id":"0b5e7f6a-3c2d-4e1f-9a8b-7c6d5e4f3a2b","event":"SUCCESS",` +
+		`"timestamp":"2026-11-23T11:59:58.123456Z","metadata":{"utr":"UTR202611230001","failure_reason":null}}`))
+	require.NoError(b, err)
+	for _, impl := range []struct {
+		name string
+		fn   func([]byte) (*Event, error)
+	}{{"reader", decodeEvent}, {"encoding-json", referenceDecode}} {
+		b.Run(impl.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				if _, err := impl.fn(canonical); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
