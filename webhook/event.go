@@ -129,7 +129,7 @@ type Metadata struct {
 
 // IsKnown reports whether the event's type is documented and its event is
 // documented for that type.
-func (e *Event) IsKnown() bool {
+func (e Event) IsKnown() bool {
 	for _, n := range e.Type.Events() {
 		if n == e.Event {
 			return true
@@ -144,7 +144,7 @@ func (e *Event) IsKnown() bool {
 // Deliveries of one event repeat; the service says to deduplicate on id and
 // event (the type is included so ids of different kinds of object can
 // never collide).
-func (e *Event) DedupeKey() string {
+func (e Event) DedupeKey() string {
 	return url.PathEscape(string(e.Type)) + "/" + url.PathEscape(string(e.Event)) + "/" + url.PathEscape(e.ID)
 }
 

@@ -397,3 +397,38 @@ func TestErrorsAreDistinct(t *testing.T) {
 		}
 	}
 }
+
+// FuzzVerify feeds Verify any body and X-TIMESTAMP, signed when the body is
+// JSON: it must never panic, must refuse with one of its three errors, and
+// an accepted event must have its required fields.
+func FuzzVerify(f *testing.F) {
+	f.Add([]byte(typicalBody), "1795435200", true)
+	f.Add([]byte(`{"type":"PAYOUT","id":"p","event":"X","metadata":{"utr":NaN}}`), "1795435200", true)
+	f.Add([]byte(`[`), "17954352000", false)
+	f.Add([]byte(`{"type":"\ud800","id":"\u0000","event":"E","timestamp":-1e999}`), "0", true)
+	f.Fuzz(func(t *testing.T, body []byte, ts string, sign bool) {
+		h := http.Header{}
+		h.Set("X-Timestamp", ts)
+		if sign {
+			if n, err := strconv.ParseInt(ts, 10, 64); err == nil {
+				if sh, err := webhook.Sign(testKey, testSecret, body, time.Unix(n, 0)); err == nil {
+					h.Set("X-Signature", sh.Get("X-Signature"))
+				}
+			}
+		}
+		ev, err := webhook.Verify(testKey, testSecret, h, body, testNow)
+		if err != nil {
+			require.Nil(t, ev)
+			require.True(t, errors.Is(err, webhook.ErrMalformed) || errors.Is(err, webhook.ErrInvalidSignature) ||
+				errors.Is(err, webhook.ErrStaleTimestamp), "%v", err)
+			require.NotContains(t, err.Error(), testSecret)
+			return
+		}
+		require.NotEmpty(t, ev.Type)
+		require.NotEmpty(t, ev.ID)
+		require.NotEmpty(t, ev.Event)
+		if ev.Metadata.Raw != nil {
+			require.Equal(t, byte('{'), ev.Metadata.Raw[0])
+		}
+	})
+}
