@@ -65,7 +65,9 @@ const finishTimeout = 10 * time.Second
 //     again.
 //
 // fn should be quick (the service expects 2xx fast): record the event and
-// do slow work elsewhere. A repeat that arrives while fn runs is answered
+// do slow work elsewhere. Serve the handler from an http.Server with a
+// ReadTimeout, so that a sender that trickles its body cannot hold a
+// connection. A repeat that arrives while fn runs is answered
 // 503 at once rather than held until fn ends, so it ties up no connection
 // and works the same with a Deduper shared between machines.
 //
