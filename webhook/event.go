@@ -122,12 +122,14 @@ type Metadata struct {
 	// Raw is the metadata object as the service reads it: its canonical
 	// JSON (keys sorted, the last of duplicate keys kept, non-ASCII
 	// escaped). Nil when the body has no metadata or metadata is null.
+	// Members the fields above do not take are kept here unread, even
+	// NaN or Infinity, which Python writes but encoding/json cannot read.
 	Raw json.RawMessage
 }
 
 // IsKnown reports whether the event's type is documented and its event is
 // documented for that type.
-func (e *Event) IsKnown() bool {
+func (e Event) IsKnown() bool {
 	for _, n := range e.Type.Events() {
 		if n == e.Event {
 			return true
@@ -142,52 +144,65 @@ func (e *Event) IsKnown() bool {
 // Deliveries of one event repeat; the service says to deduplicate on id and
 // event (the type is included so ids of different kinds of object can
 // never collide).
-func (e *Event) DedupeKey() string {
+func (e Event) DedupeKey() string {
 	return url.PathEscape(string(e.Type)) + "/" + url.PathEscape(string(e.Event)) + "/" + url.PathEscape(e.ID)
 }
 
-// decodeEvent reads the canonical JSON of a verified body. Canonical JSON
-// has already resolved duplicate keys as the service does (the last one
-// wins, keys compared after unescaping), so decoding into a map gives each
-// key once, compared exactly.
+// decodeEvent reads the canonical JSON of a verified body (see
+// canonread.go). Canonical JSON has already resolved duplicate keys as the
+// service does (the last one wins, keys compared after unescaping), so each
+// key appears once and is compared exactly.
 func decodeEvent(canonical []byte) (*Event, error) {
-	var top map[string]json.RawMessage
-	if canonical[0] != '{' {
+	if len(canonical) == 0 || canonical[0] != '{' {
 		return nil, malformed("body is not a JSON object")
 	}
-	if err := json.Unmarshal(canonical, &top); err != nil {
-		// The body is valid JSON as the service reads it (the canonical form
-		// exists); what encoding/json refuses in it is NaN or Infinity.
-		return nil, malformed("body holds NaN or Infinity, which cannot be decoded")
+	var typ, id, name, ts, md []byte
+	it := newMembers(canonical)
+	for it.next() {
+		switch string(it.key) {
+		case "type":
+			typ = it.value
+		case "id":
+			id = it.value
+		case "event":
+			name = it.value
+		case "timestamp":
+			ts = it.value
+		case "metadata":
+			md = it.value
+		}
+	}
+	if it.err {
+		return nil, malformed("body could not be read")
 	}
 	var ev Event
 	var err error
-	if ev.Type, err = requiredString[Type](top, "type"); err != nil {
+	if ev.Type, err = requiredString[Type](typ, "type"); err != nil {
 		return nil, err
 	}
-	if ev.ID, err = requiredString[string](top, "id"); err != nil {
+	if ev.ID, err = requiredString[string](id, "id"); err != nil {
 		return nil, err
 	}
-	if ev.Event, err = requiredString[EventName](top, "event"); err != nil {
+	if ev.Event, err = requiredString[EventName](name, "event"); err != nil {
 		return nil, err
 	}
-	if ev.Timestamp, err = decodeTimestamp(top["timestamp"]); err != nil {
+	if ev.Timestamp, err = decodeTimestamp(ts); err != nil {
 		return nil, err
 	}
-	if ev.Metadata, err = decodeMetadata(top["metadata"]); err != nil {
+	if ev.Metadata, err = decodeMetadata(md); err != nil {
 		return nil, err
 	}
 	return &ev, nil
 }
 
-// requiredString reads a member that must be a non-empty JSON string.
-func requiredString[T ~string](obj map[string]json.RawMessage, key string) (T, error) {
-	raw, ok := obj[key]
-	if !ok || string(raw) == "null" {
+// requiredString reads a member (raw canonical value, nil when absent) that
+// must be a non-empty JSON string.
+func requiredString[T ~string](raw []byte, key string) (T, error) {
+	if raw == nil || string(raw) == "null" {
 		return "", malformed("body has no %q", key)
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	s, ok := stringValue(raw)
+	if !ok {
 		return "", malformed("%q is not a string", key)
 	}
 	if s == "" {
@@ -200,20 +215,19 @@ func requiredString[T ~string](obj map[string]json.RawMessage, key string) (T, e
 // string is an RFC 3339 date-time (fractions optional, no zone meaning UTC,
 // "t", "z" and a space separator accepted) or decimal Unix seconds; a
 // number is Unix seconds, possibly with a fraction.
-func decodeTimestamp(raw json.RawMessage) (time.Time, error) {
+func decodeTimestamp(raw []byte) (time.Time, error) {
 	if raw == nil || string(raw) == "null" {
 		return time.Time{}, nil
 	}
 	if raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return time.Time{}, malformed("\"timestamp\" is not a string")
-		}
-		if t, ok := parseTimestamp(s); ok {
-			return t, nil
-		}
-		if t, ok := unixSeconds(s); ok {
-			return t, nil
+		s, ok := stringValue(raw)
+		if ok {
+			if t, ok := parseTimestamp(s); ok {
+				return t, nil
+			}
+			if t, ok := unixSeconds(s); ok {
+				return t, nil
+			}
 		}
 		return time.Time{}, malformed("\"timestamp\" %s is neither an RFC 3339 date-time nor Unix seconds", clip(raw))
 	}
@@ -309,25 +323,38 @@ func (m *Metadata) field(key string) **string {
 	return nil
 }
 
-// decodeMetadata reads "metadata": absent or null gives an empty Metadata;
-// otherwise it must be an object whose known members are strings or null.
-func decodeMetadata(raw json.RawMessage) (Metadata, error) {
+// decodeMetadata reads "metadata" (raw canonical value, nil when absent):
+// absent or null gives an empty Metadata; otherwise it must be an object
+// whose known members are strings or null. Members this package does not
+// type are kept in Raw unread.
+func decodeMetadata(raw []byte) (Metadata, error) {
 	var md Metadata
 	if raw == nil || string(raw) == "null" {
 		return md, nil
 	}
-	var obj map[string]json.RawMessage
-	if raw[0] != '{' || json.Unmarshal(raw, &obj) != nil {
+	if raw[0] != '{' {
 		return md, malformed("\"metadata\" is not an object")
 	}
-	for _, k := range metadataKeys {
-		v, ok := obj[k]
-		if !ok || string(v) == "null" {
+	var known [len(metadataKeys)][]byte
+	it := newMembers(raw)
+	for it.next() {
+		for i, k := range metadataKeys {
+			if string(it.key) == k {
+				known[i] = it.value
+			}
+		}
+	}
+	if it.err {
+		return Metadata{}, malformed("\"metadata\" could not be read")
+	}
+	for i, k := range metadataKeys {
+		v := known[i]
+		if v == nil || string(v) == "null" {
 			continue
 		}
-		var s string
-		if err := json.Unmarshal(v, &s); err != nil {
-			return md, malformed("\"metadata.%s\" is not a string", k)
+		s, ok := stringValue(v)
+		if !ok {
+			return Metadata{}, malformed("\"metadata.%s\" is not a string", k)
 		}
 		*md.field(k) = &s
 	}

@@ -65,13 +65,19 @@ const finishTimeout = 10 * time.Second
 //     again.
 //
 // fn should be quick (the service expects 2xx fast): record the event and
-// do slow work elsewhere. A repeat that arrives while fn runs is answered
+// do slow work elsewhere. Serve the handler from an http.Server with a
+// ReadTimeout, so that a sender that trickles its body cannot hold a
+// connection. A repeat that arrives while fn runs is answered
 // 503 at once rather than held until fn ends, so it ties up no connection
 // and works the same with a Deduper shared between machines.
 //
 // The handler holds the secret; printing it with any fmt verb or logging
-// it with log/slog shows only the key.
+// it with log/slog shows only the key. Handler panics when fn is nil, so
+// that the mistake shows at start-up rather than on the first delivery.
 func Handler(apiKey, apiSecret string, fn func(ctx context.Context, ev *Event) error, opts ...Option) http.Handler {
+	if fn == nil {
+		panic("webhook: Handler called with a nil function")
+	}
 	cfg := newConfig(opts)
 	if cfg.deduper == nil {
 		cfg.deduper = new(MemoryDeduper)
@@ -114,7 +120,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		reply(w, http.StatusMethodNotAllowed, "method not allowed")
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.maxBody))
+	src := r.Body
+	if src == nil { // a request built by hand with no body
+		src = http.NoBody
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, src, h.cfg.maxBody))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {

@@ -402,3 +402,41 @@ func TestHandlerNeverPrintsTheSecret(t *testing.T) {
 	assert.NotContains(t, buf.String(), testSecret)
 	assert.Contains(t, buf.String(), "****4f1c")
 }
+
+func TestHandlerEdges(t *testing.T) {
+	assert.PanicsWithValue(t, "webhook: Handler called with a nil function", func() {
+		webhook.Handler(testKey, testSecret, nil)
+	})
+	h := webhook.Handler(testKey, testSecret, func(context.Context, *webhook.Event) error { return nil },
+		webhook.WithClock(fixedClock()))
+	req := delivery(t, payoutEvent("p1", webhook.EventSuccess))
+	req.Body = nil
+	res := serve(h, req)
+	assert.Equal(t, http.StatusBadRequest, res.Code)
+	assert.Equal(t, "malformed delivery\n", res.Body.String())
+	assert.Equal(t, "text/plain; charset=utf-8", res.Header().Get("Content-Type"))
+}
+
+// erroringBody fails mid-read, as a connection the service drops does.
+type erroringBody struct{ n int }
+
+func (e *erroringBody) Read(p []byte) (int, error) {
+	if e.n == 0 {
+		e.n++
+		return copy(p, `{"type":`), nil
+	}
+	return 0, io.ErrUnexpectedEOF
+}
+func (e *erroringBody) Close() error { return nil }
+
+func TestHandlerBrokenBody(t *testing.T) {
+	calls := 0
+	h := webhook.Handler(testKey, testSecret, func(context.Context, *webhook.Event) error { calls++; return nil },
+		webhook.WithClock(fixedClock()))
+	req := delivery(t, payoutEvent("p1", webhook.EventSuccess))
+	req.Body = &erroringBody{}
+	res := serve(h, req)
+	assert.Equal(t, http.StatusBadRequest, res.Code)
+	assert.Equal(t, "body unreadable\n", res.Body.String())
+	assert.Zero(t, calls)
+}

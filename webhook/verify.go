@@ -13,10 +13,19 @@ import (
 	"github.com/fiatramp/fiatramp-go"
 )
 
-// Header names of a delivery's signature.
+// Header names of a delivery's signature, as the service spells them.
+// Header names are case-insensitive; http.Header holds them as
+// "X-Timestamp" and "X-Signature".
 const (
 	HeaderTimestamp = "X-TIMESTAMP"
 	HeaderSignature = "X-SIGNATURE"
+)
+
+// The canonical forms of the header names, which http.Header looks up
+// without converting (and allocating) on every call.
+const (
+	canonicalTimestamp = "X-Timestamp"
+	canonicalSignature = "X-Signature"
 )
 
 const (
@@ -139,7 +148,7 @@ func (c *config) verify(apiKey, apiSecret string, headers http.Header, body []by
 	if err != nil {
 		return nil, fmt.Errorf("%w: body is not JSON: %v", ErrMalformed, err)
 	}
-	got := headers.Values(HeaderSignature)
+	got := headers.Values(canonicalSignature)
 	switch {
 	case len(got) == 0 || got[0] == "":
 		return nil, fmt.Errorf("%w: no X-SIGNATURE header", ErrInvalidSignature)
@@ -165,7 +174,7 @@ func describeGap(secs int64) string {
 // parseTimestampHeader reads X-TIMESTAMP: exactly one value, decimal digits
 // as the service writes them (no sign, no leading zero), at most 18 digits.
 func parseTimestampHeader(h http.Header) (int64, error) {
-	vs := h.Values(HeaderTimestamp)
+	vs := h.Values(canonicalTimestamp)
 	switch {
 	case len(vs) == 0 || vs[0] == "":
 		return 0, malformed("no X-TIMESTAMP header")
