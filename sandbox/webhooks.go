@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -199,11 +198,8 @@ func (s *Sandbox) InjectDeliveryFault(f DeliveryFault) error {
 	default:
 		return fmt.Errorf("sandbox: delivery fault: unknown kind %q", f.Kind)
 	}
-	if f.Count < 0 {
-		return fmt.Errorf("sandbox: delivery fault: Count %d is negative", f.Count)
-	}
-	if f.Fraction < 0 || f.Fraction > 1 {
-		return fmt.Errorf("sandbox: delivery fault: Fraction %v is outside 0..1", f.Fraction)
+	if err := checkQuota("delivery fault", f.Count, f.Fraction); err != nil {
+		return err
 	}
 	d := s.deliveries
 	d.mu.Lock()
@@ -349,14 +345,12 @@ func (s *Sandbox) matchDeliveryFault(d *deliverer, typ, event string) (DeliveryF
 		if rule.Type != "" && rule.Type != typ || rule.Event != "" && rule.Event != event {
 			continue
 		}
-		if rule.Fraction > 0 && s.rng.Float64() >= rule.Fraction {
+		hit, spent := s.draw(rule.Count, rule.Fraction, &rule.left)
+		if !hit {
 			continue
 		}
-		if rule.Count > 0 {
-			rule.left--
-			if rule.left <= 0 {
-				d.faults = append(d.faults[:i:i], d.faults[i+1:]...)
-			}
+		if spent {
+			d.faults = append(d.faults[:i:i], d.faults[i+1:]...)
 		}
 		return rule.DeliveryFault, true
 	}
@@ -498,7 +492,7 @@ func (s *Sandbox) post(d *deliverer, url string, body []byte, apiKey, secret str
 	req.Header.Set("X-SIGNATURE", fiatramp.Sign(apiKey, secret, ts, body))
 	resp, err := d.client.Do(req)
 	if err != nil {
-		return 0, strings.ReplaceAll(err.Error(), secret, "<secret>")
+		return 0, err.Error() // a transport error carries no header
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxReceiverAnswer))
