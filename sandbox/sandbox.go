@@ -94,7 +94,9 @@ type Settings struct {
 	WebhookMaxAttempts int
 	// WebhookInitialBackoff is the wait after a delivery's first failed
 	// attempt; each later wait doubles, up to WebhookMaxBackoff (defaults
-	// 1 second and 1 minute).
+	// 1 second and 1 minute). These waits, the timeout and a delay fault
+	// run on real time: the sandbox clock (SetTime, Advance) stamps the
+	// deliveries but does not move them.
 	WebhookInitialBackoff time.Duration
 	WebhookMaxBackoff     time.Duration
 	// WebhookWorkers is how many deliveries are attempted at once, each

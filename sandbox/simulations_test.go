@@ -221,3 +221,19 @@ func TestRegisterWebhook(t *testing.T) {
 	_, err := e.sb.AddOrganization(sandbox.Organization{WebhookURL: "not a url"})
 	require.ErrorContains(t, err, "webhook_url")
 }
+
+func TestLoadWebhookURL(t *testing.T) {
+	f, err := sandbox.LoadJSON(strings.NewReader(`{"organizations":[{"name":"Hooked","webhook_url":"https://hooks.example.test/in"}]}`))
+	require.NoError(t, err)
+	sb := sandbox.New()
+	out, err := sb.Load(f)
+	require.NoError(t, err)
+	o, ok := sb.Organization(out.Organizations[0].ID)
+	require.True(t, ok)
+	assert.Equal(t, "https://hooks.example.test/in", o.WebhookURL)
+
+	f, err = sandbox.LoadJSON(strings.NewReader(`{"organizations":[{"name":"Bad","webhook_url":"ftp://x"}]}`))
+	require.NoError(t, err)
+	_, err = sandbox.New().Load(f)
+	require.ErrorContains(t, err, "webhook_url")
+}
