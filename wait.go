@@ -60,10 +60,11 @@ func WithPollRequestOptions(opts ...RequestOption) WaitOption {
 // 2 s doubling to 30 s. IN_REVIEW keeps Wait waiting: a payout under review
 // still moves. A fetch that fails for a reason that may pass (a connection
 // error, 408, 429, 5xx) is tried again at the next poll; any other failure
-// (an unknown payout, a refused signature, an unreadable answer) ends
-// Wait with that error at once. When ctx ends first, Wait returns the
-// payout as last fetched (nil if no fetch succeeded) with an error that
-// wraps ctx's error and names the last status or failure.
+// (an unknown payout, a refused signature, an unreadable answer, a TLS
+// certificate the client does not trust) ends Wait with that error at
+// once. When ctx ends first, Wait returns the payout as last fetched (nil
+// if no fetch succeeded) with an error that wraps ctx's error and names the
+// last status or failure.
 func (s *PayoutsService) Wait(ctx context.Context, payoutID uuid.UUID, opts ...WaitOption) (*types.Payout, error) {
 	if err := requireID("payout_id", payoutID); err != nil {
 		return nil, err
@@ -114,7 +115,7 @@ func passing(err error) bool {
 		return false
 	}
 	var verr *ValidationError
-	return !errors.As(err, &verr) && !errors.Is(err, ErrMalformedResponse)
+	return !errors.As(err, &verr) && !errors.Is(err, ErrMalformedResponse) && !isCertificateError(err)
 }
 
 // waitEnded is Wait's error when its context ends before a final status.

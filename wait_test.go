@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -163,4 +164,23 @@ func TestPayoutStatusIsFinal(t *testing.T) {
 	for _, s := range append(types.PayoutStatus("").Values(), "SETTLED", "success") {
 		assert.Equal(t, final[s], s.IsFinal(), s)
 	}
+}
+
+func TestPayoutsWaitUntrustedCertificateEndsAtOnce(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))
+	defer srv.Close()
+	client, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL(srv.URL),
+		fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 1}))
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	p, err := client.Payouts.Wait(ctx, payoutID, fastPoll)
+	assert.Nil(t, p)
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, context.DeadlineExceeded)
+	assert.Contains(t, err.Error(), "certificate")
+	assert.Less(t, time.Since(start), 5*time.Second, "no polling until the context ends")
+	assert.Zero(t, hits.Load(), "no request got through")
 }
