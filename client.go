@@ -68,8 +68,7 @@ type Client struct {
 }
 
 type config struct {
-	apiKey         string
-	apiSecret      string
+	creds          credentials
 	baseURL        *url.URL
 	httpClient     *http.Client
 	timeout        time.Duration
@@ -249,8 +248,6 @@ func WithErrorMessage(message string, sentinel error) Option {
 // WithBaseURL is required.
 func New(apiKey, apiSecret string, opts ...Option) (*Client, error) {
 	cfg := config{
-		apiKey:         apiKey,
-		apiSecret:      apiSecret,
 		timeout:        DefaultTimeout,
 		userAgent:      defaultUserAgent(),
 		now:            time.Now,
@@ -267,11 +264,11 @@ func New(apiKey, apiSecret string, opts ...Option) (*Client, error) {
 		}
 	}
 	switch {
-	case strings.TrimSpace(cfg.apiKey) == "":
+	case strings.TrimSpace(apiKey) == "":
 		return nil, errors.New("fiatramp: API key is empty")
-	case cfg.apiSecret == "":
+	case apiSecret == "":
 		return nil, errors.New("fiatramp: API secret is empty")
-	case strings.ContainsAny(cfg.apiKey, "\r\n"):
+	case strings.ContainsAny(apiKey, "\r\n"):
 		return nil, errors.New("fiatramp: API key contains a line break")
 	case cfg.baseURL == nil:
 		return nil, errors.New("fiatramp: base URL is required (WithBaseURL or " + EnvBaseURL + ")")
@@ -287,6 +284,7 @@ func New(apiKey, apiSecret string, opts ...Option) (*Client, error) {
 	}
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	cfg.httpClient = &hc
+	cfg.creds = newCredentials(apiKey, apiSecret)
 	c := &Client{cfg: cfg, clock: new(clockOffset)}
 	c.Payouts = &PayoutsService{client: c}
 	c.Payins = &PayinsService{client: c}
@@ -322,7 +320,7 @@ func (c Client) baseString() string {
 
 // String describes the Client without its secret.
 func (c Client) String() string {
-	return "fiatramp.Client{baseURL: " + c.baseString() + ", apiKey: " + maskKey(c.cfg.apiKey) + ", apiSecret: [redacted]}"
+	return "fiatramp.Client{baseURL: " + c.baseString() + ", apiKey: " + c.maskedKey() + ", apiSecret: [redacted]}"
 }
 
 // Format prints the Client as String does for every verb, so that neither
@@ -333,15 +331,34 @@ func (c Client) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String(
 func (c Client) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.String("base_url", c.baseString()),
-		slog.String("api_key", maskKey(c.cfg.apiKey)),
+		slog.String("api_key", c.maskedKey()),
 	)
 }
 
-func maskKey(k string) string {
+// maskedKey is the API key's last four bytes behind asterisks.
+func (c Client) maskedKey() string {
+	if c.cfg.creds == nil {
+		return "****"
+	}
+	k, _ := c.cfg.creds()
 	if len(k) <= 4 {
 		return "****"
 	}
 	return "****" + k[len(k)-4:]
+}
+
+// credentials returns the API key and secret. The key material lives only
+// in the variables this func captured, where no reflection reaches: fmt
+// prints a func as its address under every verb (its bad-verb path, which
+// prints the unexported fields of a struct raw, included), and so do
+// log/slog, go-spew and testify; encoding/json and encoding/gob refuse a
+// func. A field holding a string, or a pointer to a struct of strings, would
+// be printed by fmt when a caller formats a Client held in an unexported
+// field, or a service with a verb that does not fit a pointer.
+type credentials func() (apiKey, apiSecret string)
+
+func newCredentials(apiKey, apiSecret string) credentials {
+	return func() (string, string) { return apiKey, apiSecret }
 }
 
 func defaultUserAgent() string {
@@ -677,9 +694,10 @@ func (c *Client) attempt(ctx context.Context, op *operation, signed, payload []b
 	}
 	stamp := c.now()
 	ts := stamp.Unix()
-	req.Header.Set("X-API-KEY", c.cfg.apiKey)
+	apiKey, apiSecret := c.cfg.creds()
+	req.Header.Set("X-API-KEY", apiKey)
 	req.Header.Set("X-TIMESTAMP", strconv.FormatInt(ts, 10))
-	req.Header.Set("X-SIGNATURE", Sign(c.cfg.apiKey, c.cfg.apiSecret, ts, signed))
+	req.Header.Set("X-SIGNATURE", Sign(apiKey, apiSecret, ts, signed))
 	if payload != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
