@@ -79,6 +79,7 @@ type config struct {
 	errorMessages  map[string]error
 	retry          RetryPolicy
 	maxResponse    int64
+	maxPages       int
 	insecureHTTP   bool
 	correctClock   bool
 	newReference   func() (string, error)
@@ -254,6 +255,7 @@ func New(apiKey, apiSecret string, opts ...Option) (*Client, error) {
 		remittancePath: DefaultRemittancePayoutPath,
 		retry:          RetryPolicy{}.withDefaults(),
 		maxResponse:    DefaultMaxResponseBytes,
+		maxPages:       DefaultMaxPages,
 		newReference:   randomReference,
 		jitter:         defaultJitter,
 		sleep:          sleepContext,

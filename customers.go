@@ -64,12 +64,32 @@ func (s *CustomersService) ListBankAccounts(ctx context.Context, customerID uuid
 	return call[types.BankAccountPage](ctx, s.client, http.MethodGet, bankListPath(customerID), nil, opts)
 }
 
+// DefaultMaxPages is how many pages BankAccounts fetches at most: at ten
+// accounts a page, far more than any customer has.
+const DefaultMaxPages = 10_000
+
+// WithMaxPages caps how many pages a listing that follows next links
+// (BankAccounts) fetches; a listing that would need more ends with an error
+// matching ErrPagination, so that a server handing out an endless chain of
+// pages cannot keep a call going until its context ends. The default is
+// DefaultMaxPages.
+func WithMaxPages(n int) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("fiatramp: WithMaxPages: %d is not positive", n)
+		}
+		c.maxPages = n
+		return nil
+	}
+}
+
 // BankAccounts yields every bank account of a customer, following each page's
 // next link (interface.md §4.9). It stops at the first error, which it
 // yields, at a page with no results, or when next is null. A next link that
-// leaves the base address (scheme, host or path) or repeats an earlier one is
-// not followed: it yields an error matching ErrPagination, since the
-// credentials must not go elsewhere and the listing would never end.
+// leaves the base address (scheme, host or path) or repeats an earlier one,
+// or a page beyond the cap of WithMaxPages (DefaultMaxPages), is not
+// followed: it yields an error matching ErrPagination, since the credentials
+// must not go elsewhere and the listing would never end.
 func (s *CustomersService) BankAccounts(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) iter.Seq2[types.BankAccountListItem, error] {
 	opts = slices.Clone(opts)
 	return func(yield func(types.BankAccountListItem, error) bool) {
@@ -79,7 +99,12 @@ func (s *CustomersService) BankAccounts(ctx context.Context, customerID uuid.UUI
 		}
 		cur, err := s.client.resolve(bankListPath(customerID))
 		seen := make(map[string]bool)
-		for err == nil {
+		for pages := 1; err == nil; pages++ {
+			if pages > s.client.cfg.maxPages {
+				err = fmt.Errorf("%w: more than %d pages (the cap of WithMaxPages): next link %q not followed",
+					ErrPagination, s.client.cfg.maxPages, cur.String())
+				break
+			}
 			seen[cur.String()] = true
 			page := new(types.BankAccountPage)
 			if err = s.client.send(ctx, operation{method: http.MethodGet, url: cur}, page, opts); err != nil {
