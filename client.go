@@ -471,8 +471,8 @@ func WithHeader(key, value string) RequestOption {
 // GET, HEAD, OPTIONS, PUT and DELETE are retried like every operation. A
 // POST, PATCH or other method may not be safe to repeat, so it is retried
 // only while no attempt can have reached the service (a refused
-// connection, a 429); after one that may have, Do returns an
-// *OutcomeUnknownError.
+// connection, a 429); after one that may have (a 3xx answer included), Do
+// returns an *OutcomeUnknownError.
 func (c *Client) Do(ctx context.Context, method, path string, body, out any, opts ...RequestOption) error {
 	if method == "" || strings.IndexFunc(method, func(r rune) bool { return r < 'A' || r > 'Z' }) >= 0 {
 		return invalid("method", "want an upper-case HTTP method")
@@ -618,7 +618,7 @@ func (c *Client) send(ctx context.Context, op operation, out any, opts []Request
 			c.logAttempt(ctx, &op, n, &res, nil, -1)
 			return nil
 		}
-		v := judge(ctx, res.status, err)
+		v := judge(ctx, &res, err)
 		earlier := mayHaveActed
 		mayHaveActed = mayHaveActed || v.acted
 		final := func(err error) error {
@@ -667,6 +667,7 @@ type attemptResult struct {
 	header   http.Header
 	body     []byte
 	err      error     // the transport error, or the error reading the body
+	oversize bool      // body is longer than maxResponse (and cut there)
 	stamp    time.Time // the time signed into X-TIMESTAMP
 	dateOK   bool      // the response carried a readable Date header
 	date     time.Time
@@ -713,6 +714,7 @@ func (c *Client) attempt(ctx context.Context, op *operation, signed, payload []b
 	}
 	res.body, res.err = io.ReadAll(io.LimitReader(resp.Body, c.cfg.maxResponse+1))
 	_ = resp.Body.Close()
+	res.oversize = int64(len(res.body)) > c.cfg.maxResponse
 	res.status, res.header, res.duration = resp.StatusCode, resp.Header, time.Since(start)
 	if date, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
 		res.date, res.dateOK = date, true
@@ -735,7 +737,7 @@ func (c *Client) outcome(op *operation, res *attemptResult, out any) error {
 		return fmt.Errorf("fiatramp: %s %s: %w", op.method, op.url.Path, res.err)
 	case res.err != nil:
 		return fmt.Errorf("fiatramp: %s %s: HTTP %d: reading response: %w", op.method, op.url.Path, res.status, res.err)
-	case int64(len(res.body)) > c.cfg.maxResponse:
+	case res.oversize:
 		problem := fmt.Sprintf("response body exceeds %d bytes", c.cfg.maxResponse)
 		return buildAPIError(res.status, res.body[:c.cfg.maxResponse], nil, problem, nil, nil)
 	case res.status >= 300 && res.status <= 399:
