@@ -108,27 +108,37 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
-// exitCode is the process status for run's error, which it prints: 0 for
-// none, 2 for a bad command line, 1 otherwise.
-func exitCode(err error, stderr io.Writer) int {
-	var ue *usageError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ue):
-		return 2
-	default:
-		fmt.Fprintln(stderr, "fiatramp:", err)
-		return 1
-	}
-}
-
-const usage = `fiatramp serves the fiatramp sandbox: the whole service in memory.
+const usage = `fiatramp serves the fiatramp sandbox, signs requests and calls the
+service from a shell.
 
 Usage:
 
-	fiatramp sandbox [flags]   serve a sandbox until interrupted
-	fiatramp help [sandbox]    print this help, or the sandbox flags
+	fiatramp sandbox [flags]                serve a sandbox until interrupted
+	fiatramp sign [flags] [BODY_FILE]       sign a body, or explain why a signature does not match
+	fiatramp payouts get PAYOUT_ID          fetch a payout
+	fiatramp payouts balance                the prefunded balance per asset
+	fiatramp payouts create [flags]         create a standard payout (asks first, or --yes)
+	fiatramp customers banks CUSTOMER_ID    every bank account of a customer, all pages
+	fiatramp kyc config CUSTOMER_ID         a customer's KYC configuration
+	fiatramp payins quote [flags]           create a payin quotation
+	fiatramp payins get QUOTATION_ID        fetch a payin quotation
+	fiatramp call METHOD PATH [BODY]        any operation, signed
+	fiatramp help [COMMAND]                 this help, or a command's flags and an example
+
+The commands that call the service read FIATRAMP_API_KEY, FIATRAMP_API_SECRET
+and FIATRAMP_BASE_URL, print the response data as JSON (amounts exactly as
+sent; -o table for a short table) and exit with status 0 when done, 1 when
+the service refused (the error, its status, message and sentinel name on
+stderr) or could not be reached, 2 for bad input (nothing was sent) and 3
+when the outcome is unknown (a create may have taken effect: reconcile).
+
+Example, against a local sandbox:
+
+	fiatramp sandbox > sandbox.json &
+	export FIATRAMP_BASE_URL=$(jq -r .base_url sandbox.json)
+	export FIATRAMP_API_KEY=$(jq -r .demo.organization.api_key sandbox.json)
+	export FIATRAMP_API_SECRET=$(jq -r .demo.organization.api_secret sandbox.json)
+	fiatramp payouts balance
 
 On start, "fiatramp sandbox" prints one JSON document to stdout with the
 base URL and the demo organization's and the fixtures' ids, keys and
@@ -147,17 +157,45 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "sandbox":
 		return runSandbox(ctx, rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
-		if len(rest) > 0 && rest[0] == "sandbox" {
-			fs, _ := sandboxFlags(stdout)
-			fs.Usage()
-			return nil
-		}
-		fmt.Fprint(stdout, usage)
-		return nil
+		return help(rest, stdout, stderr)
 	default:
+		if c, more := findCommand(args); c != nil {
+			return runCommand(ctx, c, streams{in: os.Stdin, out: stdout, err: stderr, inTTY: stdinIsTerminal()}, more)
+		}
+		if isGroup(cmd) {
+			fmt.Fprint(stderr, groupUsage(cmd))
+			if len(rest) == 0 {
+				return &usageError{fmt.Sprintf("%s: which command?", cmd)}
+			}
+			return &usageError{fmt.Sprintf("unknown command %q", cmd+" "+rest[0])}
+		}
 		fmt.Fprintf(stderr, "fiatramp: unknown command %q\n\n%s", cmd, usage)
 		return &usageError{fmt.Sprintf("unknown command %q", cmd)}
 	}
+}
+
+// help prints the help of the command named by args, or the overview.
+func help(args []string, stdout, stderr io.Writer) error {
+	switch {
+	case len(args) == 0:
+		fmt.Fprint(stdout, usage)
+		return nil
+	case args[0] == "sandbox":
+		fs, _ := sandboxFlags(stdout)
+		fs.Usage()
+		return nil
+	}
+	if c, rest := findCommand(args); c != nil && len(rest) == 0 {
+		fs, _ := c.flags(stdout)
+		fs.Usage()
+		return nil
+	}
+	if len(args) == 1 && isGroup(args[0]) {
+		fmt.Fprint(stdout, groupUsage(args[0]))
+		return nil
+	}
+	fmt.Fprintf(stderr, "fiatramp help: unknown command %q\n\n%s", strings.Join(args, " "), usage)
+	return &usageError{fmt.Sprintf("unknown command %q", strings.Join(args, " "))}
 }
 
 // sandboxConfig is what the sandbox command's flags say.
