@@ -259,7 +259,8 @@ func (f *callFlags) newClient(s streams, c *command) (*fiatramp.Client, error) {
 // it refuses. It returns nil only on "y" or "yes".
 func confirm(s streams, c *command, what string) error {
 	if !s.inTTY {
-		return misuse(s, c, "%s: pass --yes to confirm (standard input is not a terminal to ask on); nothing was sent", what)
+		fmt.Fprintln(s.err, what)
+		return misuse(s, c, "not confirmed: pass --yes (standard input is not a terminal to ask on); nothing was sent")
 	}
 	fmt.Fprintf(s.err, "%s\nType yes to go ahead: ", what)
 	line, err := bufio.NewReader(s.in).ReadString('\n')
@@ -274,12 +275,15 @@ func confirm(s streams, c *command, what string) error {
 	return &usageError{"not confirmed"}
 }
 
-// stdinIsTerminal reports whether standard input is a character device,
-// where a person can answer a question. (/dev/null is one too; a read there
-// gets no answer, which declines.)
+// stdinIsTerminal reports whether standard input is a character device
+// other than /dev/null, where a person can answer a question.
 func stdinIsTerminal() bool {
 	fi, err := os.Stdin.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(fi, null)
 }
 
 // sentinel is a sentinel error of the library and its name.

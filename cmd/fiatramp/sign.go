@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
 )
@@ -132,6 +133,12 @@ fiatramp sign -request captured.http -secret-file ~/.fiatramp-secret`,
 					if in.body, err = readLimited(s, name); err != nil {
 						return misuse(s, c, "body: %v", err)
 					}
+					// A file or echo ends in a line break that no request
+					// sends: drop one, and say so.
+					if t := bytes.TrimSuffix(bytes.TrimSuffix(in.body, []byte("\n")), []byte("\r")); len(t) < len(in.body) && len(bytes.TrimSpace(t)) > 0 {
+						in.body = t
+						in.droppedNewline = true
+					}
 					in.hasBody = true
 				}
 			}
@@ -156,7 +163,7 @@ fiatramp sign -request captured.http -secret-file ~/.fiatramp-secret`,
 			} else {
 				rep.writeText(s.out)
 			}
-			if in.compare && !rep.Match {
+			if in.compare && !*rep.Match {
 				return &mismatchError{"signature does not match: " + rep.Verdict}
 			}
 			return nil
@@ -283,6 +290,7 @@ type signInput struct {
 	compare             bool
 	now                 int64
 	captured            *captured
+	droppedNewline      bool // one trailing line break of the input was dropped
 }
 
 // signReport is sign's answer (also its JSON output).
@@ -295,7 +303,7 @@ type signReport struct {
 	Signature string `json:"signature"`
 	// Compare only.
 	Given    string   `json:"given_signature,omitempty"`
-	Match    bool     `json:"match"`
+	Match    *bool    `json:"match,omitempty"`
 	Verdict  string   `json:"verdict,omitempty"`
 	Findings []string `json:"findings,omitempty"`
 	Notes    []string `json:"notes,omitempty"`
@@ -325,6 +333,9 @@ func (in *signInput) report() (*signReport, error) {
 	r := &signReport{Method: in.method, APIKey: in.key, Timestamp: in.timestamp}
 	if in.captured != nil {
 		r.Notes = append(r.Notes, in.captured.notes...)
+	}
+	if in.droppedNewline {
+		r.Notes = append(r.Notes, "the input's trailing line break is taken as not part of the body")
 	}
 
 	// What the service signs: {} for a GET or an empty body, else the
@@ -363,11 +374,11 @@ func (in *signInput) report() (*signReport, error) {
 	}
 	notCanonical := ""
 	if !getLike && canonErr == nil && len(in.body) > 0 && !bytes.Equal(signedBody, in.body) {
-		notCanonical = "the body is not canonical: " + firstDifference(in.body, signedBody)
+		notCanonical = firstDifference(in.body, signedBody)
 	}
 	if !in.compare {
 		if notCanonical != "" {
-			r.Notes = append(r.Notes, notCanonical+"; send exactly the canonical body above")
+			r.Notes = append(r.Notes, strings.Replace(notCanonical, "\n", "; send exactly the canonical body above\n", 1))
 		}
 		return r, nil
 	}
@@ -401,7 +412,8 @@ func (in *signInput) report() (*signReport, error) {
 	if canonErr != nil {
 		findings = append(findings, fmt.Sprintf("the body is not one JSON document (AUTH_BODY_NOT_CANONICAL): %v", canonErr))
 	} else if notCanonical != "" {
-		findings = append(findings, notCanonical+" (the sandbox answers AUTH_BODY_NOT_CANONICAL; send exactly the canonical bytes you sign)")
+		findings = append(findings, strings.Replace(notCanonical, "\n",
+			" (the sandbox answers AUTH_BODY_NOT_CANONICAL; send exactly the canonical bytes you sign)\n", 1))
 	}
 	sigOK := in.given != "" && signedBody != nil && hmac.Equal([]byte(in.given), []byte(r.Signature))
 	switch {
@@ -413,11 +425,13 @@ func (in *signInput) report() (*signReport, error) {
 		findings = append(findings, in.explainSignature(ts, tsPlain, signedBody))
 	}
 	r.Findings = findings
-	r.Match = len(findings) == 0
-	if r.Match {
+	match := len(findings) == 0
+	r.Match = &match
+	if match {
 		r.Verdict = "MATCH"
 	} else {
-		r.Verdict = "MISMATCH: " + findings[0]
+		first, _, _ := strings.Cut(findings[0], "\n")
+		r.Verdict = "MISMATCH: " + first
 	}
 	return r, nil
 }
@@ -435,31 +449,48 @@ func mac(secret, prefix string, body []byte) []byte {
 }
 
 // firstDifference says where sent and canonical first differ, with both
-// forms around that byte.
+// forms around that byte on lines of their own and a caret under it.
 func firstDifference(sent, canonical []byte) string {
 	i := 0
 	for i < len(sent) && i < len(canonical) && sent[i] == canonical[i] {
 		i++
 	}
-	around := func(b []byte) string {
-		from, to := max(0, i-16), min(len(b), i+16)
-		s := strconv.Quote(string(b[from:to]))
-		if from > 0 {
-			s = "..." + s
-		}
-		if to < len(b) {
-			s += "..."
-		}
-		return s
-	}
 	at := func(b []byte) string {
 		if i >= len(b) {
 			return "the end"
 		}
-		return fmt.Sprintf("%q", b[i])
+		r, _ := utf8.DecodeRune(b[i:])
+		return strconv.QuoteRune(r)
 	}
-	return fmt.Sprintf("first difference at byte offset %d: sent %s (%s), canonical %s (%s)",
-		i, at(sent), around(sent), at(canonical), around(canonical))
+	// The window starts at a rune boundary of both (they agree before i).
+	from := max(0, i-24)
+	for from > 0 && !utf8.RuneStart(sent[from]) {
+		from--
+	}
+	window := func(b []byte) (string, int) {
+		to := min(len(b), i+24)
+		for to < len(b) && !utf8.RuneStart(b[to]) {
+			to++
+		}
+		text, caret := string(b[from:to]), utf8.RuneCount(b[from:i])
+		if q := printable(text); q != text {
+			text, caret = q, len(strconv.Quote(string(b[from:i])))-1
+		}
+		if from > 0 {
+			text, caret = "..."+text, caret+3
+		}
+		if to < len(b) {
+			text += "..."
+		}
+		return text, caret
+	}
+	sentText, caret := window(sent)
+	canonText, caret2 := window(canonical)
+	var b strings.Builder
+	fmt.Fprintf(&b, "the body is not canonical: first difference at byte offset %d: sent %s, canonical %s", i, at(sent), at(canonical))
+	fmt.Fprintf(&b, "\n       sent:      %s\n                  %s^", sentText, strings.Repeat(" ", caret))
+	fmt.Fprintf(&b, "\n       canonical: %s\n                  %s^", canonText, strings.Repeat(" ", caret2))
+	return b.String()
 }
 
 // variant is one way a signer may have got the signature wrong.
@@ -550,7 +581,7 @@ func (in *signInput) explainSignature(ts int64, tsPlain bool, canonical []byte) 
 								parts = append(parts, p)
 							}
 						}
-						return "the signature is wrong (AUTH_INVALID_SIGNATURE): it " + strings.Join(parts, "; and it ")
+						return "the signature is wrong (AUTH_INVALID_SIGNATURE): the signer " + strings.Join(parts, "; and ")
 					}
 				}
 			}
@@ -571,10 +602,10 @@ func decodings(sig string) []variant {
 		}
 	}
 	try("", base64.StdEncoding.DecodeString)
-	try("encoded it as Base64 without padding; want standard Base64 with padding", base64.RawStdEncoding.DecodeString)
-	try("encoded it as URL-safe Base64; want standard Base64 with padding", base64.URLEncoding.DecodeString)
-	try("encoded it as URL-safe Base64 without padding; want standard Base64 with padding", base64.RawURLEncoding.DecodeString)
-	try("encoded it as hex; want standard Base64 with padding", hex.DecodeString)
+	try("encoded the HMAC as Base64 without padding; want standard Base64 with padding", base64.RawStdEncoding.DecodeString)
+	try("encoded the HMAC as URL-safe Base64; want standard Base64 with padding", base64.URLEncoding.DecodeString)
+	try("encoded the HMAC as URL-safe Base64 without padding; want standard Base64 with padding", base64.RawURLEncoding.DecodeString)
+	try("encoded the HMAC as hex; want standard Base64 with padding", hex.DecodeString)
 	if len(out) > 0 && out[0].what == "" {
 		if base64.StdEncoding.EncodeToString(out[0].body) != sig {
 			out[0].what = "spelled the Base64 unusually"
