@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -234,6 +235,17 @@ func TestCLIPayoutsCreateGet(t *testing.T) {
 	assert.Contains(t, r.stderr, "  status: 400\n")
 	assert.Contains(t, r.stderr, "  message: Quotation is already linked to another payout\n")
 	assert.Contains(t, r.stderr, "  sentinel: ErrQuotationAlreadyLinked\n")
+	w.requests()
+
+	// An expired quotation: the sentinel names the refusal.
+	expired, err := w.sb.AddQuotation(sandbox.Quotation{
+		CustomerID: w.demo.Customer.ID, SendingAmount: decimal.NewFromInt(5), ExpiresAt: time.Now().Add(-time.Minute),
+	})
+	require.NoError(t, err)
+	r = cli(t, w.env, "", "payouts", "create", "-quotation", expired.ID.String(), "-customer", cust, "--yes")
+	assert.Equal(t, 1, r.code, r)
+	assert.Contains(t, r.stderr, "  message: Quotation has expired\n")
+	assert.Contains(t, r.stderr, "  sentinel: ErrQuotationExpired\n")
 	w.requests()
 
 	// get, as JSON and as a table; flags after the argument work too.
@@ -560,6 +572,26 @@ func TestSentinelTableComplete(t *testing.T) {
 		assert.True(t, named[n], "sentinel %s has no name in sentinels()", n)
 	}
 	assert.Len(t, sentinels(), len(exported))
+}
+
+func TestParseInterspersed(t *testing.T) {
+	for _, tc := range []struct {
+		args, pos []string
+		o         string
+	}{
+		{[]string{"ID", "-o", "table"}, []string{"ID"}, "table"},
+		{[]string{"-o", "table", "A", "B"}, []string{"A", "B"}, "table"},
+		{[]string{"A", "--", "-o", "table"}, []string{"A", "-o", "table"}, "json"},
+		{[]string{"A", "-", "B"}, []string{"A", "-", "B"}, "json"},
+		{nil, nil, "json"},
+	} {
+		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		o := fs.String("o", "json", "")
+		pos, err := parseInterspersed(fs, tc.args)
+		require.NoError(t, err, "%v", tc.args)
+		assert.Equal(t, tc.pos, pos, "%v", tc.args)
+		assert.Equal(t, tc.o, *o, "%v", tc.args)
+	}
 }
 
 func TestConfirm(t *testing.T) {

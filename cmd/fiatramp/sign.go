@@ -474,7 +474,7 @@ func firstDifference(sent, canonical []byte) string {
 		}
 		text, caret := string(b[from:to]), utf8.RuneCount(b[from:i])
 		if q := printable(text); q != text {
-			text, caret = q, len(strconv.Quote(string(b[from:i])))-1
+			text, caret = q, utf8.RuneCountInString(strconv.Quote(string(b[from:i])))-1
 		}
 		if from > 0 {
 			text, caret = "..."+text, caret+3

@@ -222,6 +222,11 @@ func TestSignCompare(t *testing.T) {
 	assert.Contains(t, r.stdout, "       canonical: {\"a\":\"x\",\"b\":1}\n"+caret)
 	assert.Contains(t, r.stdout, "note: the signature is right for the canonical form of the body")
 
+	// A window that needs quoting: the caret still points at the byte.
+	r = signCLI(t, signEnv, "{\"a\":\"é\",\t\"b\":1}", append(now, "-compare", right)...)
+	assert.Equal(t, 1, r.code, r)
+	assert.Contains(t, r.stdout, "sent:      \"{\\\"a\\\":\\\"é\\\",\\t\\\"b\\\":1}\"\n"+strings.Repeat(" ", 18+10)+"^\n")
+
 	// Not JSON at all.
 	r = signCLI(t, signEnv, `{"a":`, append(now, "-compare", right)...)
 	assert.Equal(t, 1, r.code, r)
