@@ -1,13 +1,34 @@
-// Command fiatramp serves the fiatramp sandbox: the whole service in
+// Command fiatramp serves the fiatramp sandbox (the whole service in
 // memory, with its authentication, rules and messages, for tests and local
-// development in any language.
+// development in any language), signs requests and explains refused
+// signatures, and calls the service from a shell.
 //
 // Usage:
 //
 //	fiatramp sandbox [-addr 127.0.0.1:4010] [-fixtures FILE] [-no-demo]
 //	                 [-page-size N] [-seed N] [-public-url URL]
 //	                 [-remittance-path PATH] [-quotation-validity 10m]
-//	fiatramp help [sandbox]
+//	fiatramp sign [-method M] [-timestamp N] [-compare SIG | -request FILE] [BODY_FILE]
+//	fiatramp payouts get PAYOUT_ID
+//	fiatramp payouts balance
+//	fiatramp payouts create -quotation ID -customer ID [-reference REF] [--yes]
+//	fiatramp customers banks CUSTOMER_ID
+//	fiatramp kyc config CUSTOMER_ID
+//	fiatramp payins quote -customer ID -bank ID -method IMPS|UPI -amount N
+//	fiatramp payins get QUOTATION_ID
+//	fiatramp call METHOD PATH [BODY | @FILE | -]
+//	fiatramp help [COMMAND]
+//
+// The commands that call the service take their credentials from
+// FIATRAMP_API_KEY, FIATRAMP_API_SECRET and FIATRAMP_BASE_URL, print the
+// response data as JSON exactly as the service sent it (-o table for a
+// short table), and exit 0 when done, 1 when the service refused (the error
+// with its status, message and sentinel name on stderr) or could not be
+// reached, 2 for bad input (nothing sent) and 3 when the outcome of a
+// create is unknown. A payout create, and a call with any method but GET
+// or HEAD, asks for confirmation on a terminal and otherwise needs --yes.
+// "fiatramp sign" reads the secret from FIATRAMP_API_SECRET or
+// -secret-file, never from a flag value, and never prints it.
 //
 // `fiatramp sandbox` serves until SIGINT or SIGTERM. On start it prints one
 // JSON document to stdout, holding the base URL, the demo organization
