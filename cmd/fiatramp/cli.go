@@ -125,10 +125,15 @@ func (c *command) flags(out io.Writer) (*flag.FlagSet, func(context.Context, str
 	return fs, run
 }
 
+// synopsis is c's usage line.
+func (c *command) synopsis() string {
+	return strings.TrimSpace("fiatramp " + c.name + " [flags] " + c.args)
+}
+
 // help is c's whole help text.
 func (c *command) help(fs *flag.FlagSet) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Usage: fiatramp %s [flags] %s\n\n%s\n", c.name, c.args, strings.TrimSpace(c.about))
+	fmt.Fprintf(&b, "Usage: %s\n\n%s\n", c.synopsis(), strings.TrimSpace(c.about))
 	var any bool
 	fs.VisitAll(func(*flag.Flag) { any = true })
 	if any {
@@ -182,7 +187,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // misuse prints msg and c's synopsis and returns a usage error.
 func misuse(s streams, c *command, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
-	fmt.Fprintf(s.err, "fiatramp %s: %s\nUsage: fiatramp %s [flags] %s (see fiatramp help %s)\n", c.name, msg, c.name, c.args, c.name)
+	fmt.Fprintf(s.err, "fiatramp %s: %s\nUsage: %s (see fiatramp help %s)\n", c.name, msg, c.synopsis(), c.name)
 	return &usageError{msg}
 }
 

@@ -340,7 +340,7 @@ func (in *signInput) report() (*signReport, error) {
 
 	// What the service signs: {} for a GET or an empty body, else the
 	// canonical form of the body.
-	signedBody, canonErr := []byte("{}"), error(nil)
+	canonical, canonErr := []byte("{}"), error(nil)
 	getLike := in.method == http.MethodGet || in.method == http.MethodHead
 	switch {
 	case getLike:
@@ -350,12 +350,12 @@ func (in *signInput) report() (*signReport, error) {
 	case len(in.body) == 0:
 		r.Notes = append(r.Notes, "the body is empty: a request without a body signs {}")
 	default:
-		signedBody, canonErr = fiatramp.CanonicalizeJSON(in.body)
+		canonical, canonErr = fiatramp.CanonicalizeJSON(in.body)
 		if canonErr != nil {
 			if !in.compare {
 				return nil, fmt.Errorf("the body is not one JSON document: %v", canonErr)
 			}
-			signedBody = nil
+			canonical = nil
 		}
 	}
 	ts, tsErr := strconv.ParseInt(in.timestamp, 10, 64)
@@ -363,18 +363,18 @@ func (in *signInput) report() (*signReport, error) {
 	if !in.compare && !tsPlain {
 		return nil, fmt.Errorf("-timestamp %q: want Unix seconds, plain digits", in.timestamp)
 	}
-	if signedBody != nil {
-		r.Canonical = string(signedBody)
+	if canonical != nil {
+		r.Canonical = string(canonical)
 		r.Signed = in.key + "|" + in.timestamp + "|" + r.Canonical
 		if tsPlain {
-			r.Signature = fiatramp.Sign(in.key, in.secret, ts, signedBody)
+			r.Signature = fiatramp.Sign(in.key, in.secret, ts, canonical)
 		} else {
-			r.Signature = signRaw(in.key, in.secret, in.timestamp, signedBody)
+			r.Signature = signRaw(in.key, in.secret, in.timestamp, canonical)
 		}
 	}
 	notCanonical := ""
-	if !getLike && canonErr == nil && len(in.body) > 0 && !bytes.Equal(signedBody, in.body) {
-		notCanonical = firstDifference(in.body, signedBody)
+	if !getLike && canonErr == nil && len(in.body) > 0 && !bytes.Equal(canonical, in.body) {
+		notCanonical = firstDifference(in.body, canonical)
 	}
 	if !in.compare {
 		if notCanonical != "" {
@@ -415,14 +415,14 @@ func (in *signInput) report() (*signReport, error) {
 		findings = append(findings, strings.Replace(notCanonical, "\n",
 			" (the sandbox answers AUTH_BODY_NOT_CANONICAL; send exactly the canonical bytes you sign)\n", 1))
 	}
-	sigOK := in.given != "" && signedBody != nil && hmac.Equal([]byte(in.given), []byte(r.Signature))
+	sigOK := in.given != "" && canonical != nil && hmac.Equal([]byte(in.given), []byte(r.Signature))
 	switch {
 	case in.given == "":
 	case sigOK && notCanonical != "":
 		r.Notes = append(r.Notes, "the signature is right for the canonical form of the body")
 	case sigOK:
 	default:
-		findings = append(findings, in.explainSignature(ts, tsPlain, signedBody))
+		findings = append(findings, in.explainSignature(ts, tsPlain, canonical))
 	}
 	r.Findings = findings
 	match := len(findings) == 0
@@ -607,7 +607,7 @@ func decodings(sig string) []variant {
 	try("encoded the HMAC as URL-safe Base64 without padding; want standard Base64 with padding", base64.RawURLEncoding.DecodeString)
 	try("encoded the HMAC as hex; want standard Base64 with padding", hex.DecodeString)
 	if len(out) > 0 && out[0].what == "" {
-		if base64.StdEncoding.EncodeToString(out[0].body) != sig {
+		if !hmac.Equal([]byte(base64.StdEncoding.EncodeToString(out[0].body)), []byte(sig)) {
 			out[0].what = "spelled the Base64 unusually"
 		}
 	}
