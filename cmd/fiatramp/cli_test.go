@@ -607,3 +607,35 @@ func TestConfirm(t *testing.T) {
 	require.Error(t, err, "no terminal: no question, whatever stdin holds")
 	assert.Contains(t, errOut.String(), "pass --yes")
 }
+
+// A service answering a shape the command does not expect gets a clear
+// error and exit 1, never a silent success or a panic.
+func TestCLIHostileAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		status     int
+		args       []string
+		want       string
+	}{
+		{"balance without available_balance", `{"status":true,"message":"ok","data":{"balance":{"USDT":"1"}}}`, 200,
+			[]string{"payouts", "balance"}, "want data {\"available_balance\""},
+		{"balance amount not a number", `{"status":true,"message":"ok","data":{"available_balance":{"USDT":"x"}}}`, 200,
+			[]string{"payouts", "balance"}, "balance response"},
+		{"not JSON", `<html>bad request</html>`, 400, []string{"payouts", "balance"}, "status: 400"},
+		{"status false on 200", `{"status":false,"message":"Quotation has expired","data":null}`, 200,
+			[]string{"kyc", "config", uuid.NewString()}, "sentinel: ErrQuotationExpired"},
+		{"payout data null", `{"status":true,"message":"ok","data":null}`, 200,
+			[]string{"payouts", "get", uuid.NewString()}, "ErrMalformedResponse"},
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, _ *http.Request) {
+			rw.WriteHeader(tc.status)
+			_, _ = io.WriteString(rw, tc.body)
+		}))
+		env := []string{fiatramp.EnvBaseURL + "=" + srv.URL, fiatramp.EnvAPIKey + "=k", fiatramp.EnvAPISecret + "=s"}
+		r := cli(t, env, "", append(tc.args, "-timeout", "5s")...)
+		srv.Close()
+		assert.Equal(t, 1, r.code, "%s: %s", tc.name, r)
+		assert.Empty(t, r.stdout, tc.name)
+		assert.Contains(t, r.stderr, tc.want, tc.name)
+	}
+}
