@@ -639,3 +639,62 @@ func TestCLIHostileAnswers(t *testing.T) {
 		assert.Contains(t, r.stderr, tc.want, tc.name)
 	}
 }
+
+// On a terminal, payouts create asks and goes ahead only on "yes": run
+// under a pseudo-terminal made by python3's pty module.
+func TestCLIConfirmOnTerminal(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not installed: the terminal confirmation is not run")
+	}
+	w := newWorld(t)
+	const script = `
+import os, pty, sys
+answer = sys.argv[1].encode()
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+os.write(fd, answer + b"\n")
+out = b""
+while True:
+    try:
+        chunk = os.read(fd, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    out += chunk
+_, status = os.waitpid(pid, 0)
+sys.stdout.write(out.decode(errors="replace"))
+sys.exit(os.waitstatus_to_exitcode(status))
+`
+	run := func(answer, ref string, q uuid.UUID) result {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, python, "-c", script, answer, binary, "payouts", "create",
+			"-quotation", q.String(), "-customer", w.demo.Customer.ID.String(), "-reference", ref)
+		cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, w.env...)
+		out, err := cmd.Output()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else {
+			require.NoError(t, err)
+		}
+		return result{stdout: string(out), code: code}
+	}
+
+	r := run("no", "tty-1", w.demo.Quotations[0].ID)
+	assert.Equal(t, 2, r.code, r)
+	assert.Contains(t, r.stdout, "Type yes to go ahead: ")
+	assert.Contains(t, r.stdout, "not confirmed; nothing was sent")
+	assert.Empty(t, w.requests())
+
+	r = run("yes", "tty-2", w.demo.Quotations[0].ID)
+	assert.Equal(t, 0, r.code, r)
+	assert.Contains(t, r.stdout, "Create a payout of quotation "+w.demo.Quotations[0].ID.String())
+	_, ok := w.sb.PayoutByReference(w.demo.Organization.ID, "tty-2")
+	assert.True(t, ok, "created after yes")
+	assert.Len(t, w.requests(), 1)
+}
