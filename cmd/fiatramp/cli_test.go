@@ -523,7 +523,12 @@ func TestCLIHelp(t *testing.T) {
 
 	r = cli(t, nil, "", "payouts", "cancel")
 	assert.Equal(t, 2, r.code, r)
+	assert.Contains(t, r.stderr, `fiatramp: unknown command "payouts cancel"`)
 	assert.Contains(t, r.stderr, "fiatramp payouts create")
+
+	r = cli(t, nil, "", "help", "sandbox")
+	assert.Equal(t, 0, r.code, r)
+	assert.Contains(t, r.stdout, "\nExample:\n\n\tfiatramp sandbox ")
 
 	r = cli(t, nil, "", "help", "payouts")
 	assert.Equal(t, 0, r.code, r)

@@ -156,6 +156,7 @@ when the outcome is unknown (a create may have taken effect: reconcile).
 Example, against a local sandbox:
 
 	fiatramp sandbox > sandbox.json &
+	sleep 1
 	export FIATRAMP_BASE_URL=$(jq -r .base_url sandbox.json)
 	export FIATRAMP_API_KEY=$(jq -r .demo.organization.api_key sandbox.json)
 	export FIATRAMP_API_SECRET=$(jq -r .demo.organization.api_secret sandbox.json)
@@ -184,11 +185,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return runCommand(ctx, c, streams{in: os.Stdin, out: stdout, err: stderr, inTTY: stdinIsTerminal()}, more)
 		}
 		if isGroup(cmd) {
-			fmt.Fprint(stderr, groupUsage(cmd))
-			if len(rest) == 0 {
-				return &usageError{fmt.Sprintf("%s: which command?", cmd)}
+			msg := fmt.Sprintf("%s: which command?", cmd)
+			if len(rest) > 0 {
+				msg = fmt.Sprintf("unknown command %q", cmd+" "+rest[0])
 			}
-			return &usageError{fmt.Sprintf("unknown command %q", cmd+" "+rest[0])}
+			fmt.Fprintf(stderr, "fiatramp: %s\n\n%s", msg, groupUsage(cmd))
+			return &usageError{msg}
 		}
 		fmt.Fprintf(stderr, "fiatramp: unknown command %q\n\n%s", cmd, usage)
 		return &usageError{fmt.Sprintf("unknown command %q", cmd)}
@@ -249,6 +251,7 @@ func sandboxFlags(out io.Writer) (*flag.FlagSet, *sandboxConfig) {
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: fiatramp sandbox [flags]\n\nServe a fiatramp sandbox until interrupted. Flags:\n\n")
 		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), "\nExample:\n\n\tfiatramp sandbox -quotation-validity 24h > sandbox.json &\n\tjq -r .demo.organization.api_key sandbox.json\n")
 	}
 	return fs, &c
 }
