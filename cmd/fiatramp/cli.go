@@ -211,6 +211,35 @@ func parseID(s streams, c *command, what, v string) (uuid.UUID, error) {
 	return id, nil
 }
 
+// idCall is the work of a command taking one id (c.args): call the
+// service with cl and print the answer as cf says.
+type idCall func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error
+
+// withID completes c, a command whose one argument is an id: it parses the
+// id and the call flags, makes the client, and runs do.
+func withID(c *command, do idCall) *command {
+	var cf callFlags
+	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
+		cf.define(fs)
+		return func(ctx context.Context, s streams, args []string) error {
+			if err := wantArgs(s, c, args, 1, 1); err != nil {
+				return err
+			}
+			id, err := parseID(s, c, c.args, args[0])
+			if err != nil {
+				return err
+			}
+			cl, ctx, cancel, err := cf.client(ctx, s, c)
+			if err != nil {
+				return err
+			}
+			defer cancel()
+			return do(ctx, s, &cf, cl, id)
+		}
+	}
+	return c
+}
+
 // callFlags are the flags of every command that calls the service.
 type callFlags struct {
 	output  string

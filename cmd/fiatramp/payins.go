@@ -7,8 +7,10 @@ import (
 	"flag"
 	"strings"
 
+	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
+	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
@@ -108,28 +110,11 @@ func payinsGetCommand() *command {
 (GET /pis/api/v1/payin/quotation/QUOTATION_ID).`,
 		example: `fiatramp payins get $QUOTATION | jq -r .expiry_time`,
 	}
-	var cf callFlags
-	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
-		cf.define(fs)
-		return func(ctx context.Context, s streams, args []string) error {
-			if err := wantArgs(s, c, args, 1, 1); err != nil {
-				return err
-			}
-			id, err := parseID(s, c, "QUOTATION_ID", args[0])
-			if err != nil {
-				return err
-			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			q, err := cl.Payins.GetQuotation(ctx, id)
-			if err != nil {
-				return err
-			}
-			return cf.print(s, q.Raw, quotationFields())
+	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
+		q, err := cl.Payins.GetQuotation(ctx, id)
+		if err != nil {
+			return err
 		}
-	}
-	return c
+		return cf.print(s, q.Raw, quotationFields())
+	})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
+	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
@@ -35,30 +36,13 @@ func payoutsGetCommand() *command {
 response data as JSON, or a table with -o table.`,
 		example: `fiatramp payouts get 3f0c1a52-8f43-4bd4-9a51-0d5e4c7e2b11 | jq -r .status`,
 	}
-	var cf callFlags
-	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
-		cf.define(fs)
-		return func(ctx context.Context, s streams, args []string) error {
-			if err := wantArgs(s, c, args, 1, 1); err != nil {
-				return err
-			}
-			id, err := parseID(s, c, "PAYOUT_ID", args[0])
-			if err != nil {
-				return err
-			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			p, err := cl.Payouts.Get(ctx, id)
-			if err != nil {
-				return err
-			}
-			return cf.print(s, p.Raw, payoutFields())
+	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
+		p, err := cl.Payouts.Get(ctx, id)
+		if err != nil {
+			return err
 		}
-	}
-	return c
+		return cf.print(s, p.Raw, payoutFields())
+	})
 }
 
 // print writes one object as JSON or as a record table.
