@@ -543,3 +543,56 @@ func TestWebhookCloseStopsDeliveries(t *testing.T) {
 	assert.Eventually(t, func() bool { return len(leftovers()) == 0 }, 5*time.Second, 5*time.Millisecond,
 		"left running: %v", leftovers())
 }
+
+// A receiver that answers with an endless body, or hangs up without an
+// answer, costs the queue a bounded read or one failed attempt.
+func TestWebhookHostileReceiver(t *testing.T) {
+	t.Run("endless answer", func(t *testing.T) {
+		e, _ := hookEnv(t, nil)
+		endless := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusOK)
+			chunk := []byte(strings.Repeat("x", 32<<10))
+			for r.Context().Err() == nil {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		}))
+		defer endless.Close()
+		require.NoError(t, e.sb.SetWebhookURL(e.org.ID, endless.URL))
+		p := e.payout()
+		_, err := e.client.Payouts.SimulateStatus(ctx(t), p.ID, types.PayoutSuccess)
+		require.NoError(t, err)
+		settle(t, e.sb)
+		d := e.sb.Deliveries()[0]
+		assert.Equal(t, sandbox.DeliveryDelivered, d.State)
+		assert.Len(t, d.Attempts, 1)
+	})
+	t.Run("hang up", func(t *testing.T) {
+		e, _ := hookEnv(t, nil)
+		var calls sync.Mutex
+		n := 0
+		rude := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			calls.Lock()
+			n++
+			first := n == 1
+			calls.Unlock()
+			if first {
+				panic(http.ErrAbortHandler) // the connection closes without an answer
+			}
+			w.WriteHeader(http.StatusAccepted)
+		}))
+		defer rude.Close()
+		require.NoError(t, e.sb.SetWebhookURL(e.org.ID, rude.URL))
+		p := e.payout()
+		_, err := e.client.Payouts.SimulateStatus(ctx(t), p.ID, types.PayoutSuccess)
+		require.NoError(t, err)
+		settle(t, e.sb)
+		d := e.sb.Deliveries()[0]
+		require.Len(t, d.Attempts, 2)
+		assert.Zero(t, d.Attempts[0].StatusCode)
+		assert.NotEmpty(t, d.Attempts[0].Error)
+		assert.Equal(t, http.StatusAccepted, d.Attempts[1].StatusCode)
+		assert.Equal(t, sandbox.DeliveryDelivered, d.State)
+	})
+}
