@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -100,11 +101,19 @@ func cloneRaw(data []byte) json.RawMessage {
 
 var decimalType = reflect.TypeFor[decimal.Decimal]()
 
+// MaxDecimalDigits is the most digits (mantissa and exponent together) a
+// money, rate or fee value may have: far above any real amount, and low
+// enough that no value takes noticeable time to convert (the conversion's
+// cost grows with the square of the digits; 1.5 million of them take
+// seconds). A longer value is a type error.
+const MaxDecimalDigits = 1000
+
 // parseDecimal decodes a money, rate or fee value: a JSON number or a string
 // holding a decimal number ([+-]digits[.digits][e[+-]digits], a leading or
 // trailing point allowed), converted exactly with decimal.NewFromString.
 // null and "" give the zero value with set false. Anything else, including a
-// number whose exponent exceeds decimal.MaxDecodeExponent, is a type error.
+// number whose exponent exceeds decimal.MaxDecodeExponent or one of more
+// than MaxDecimalDigits digits, is a type error.
 func parseDecimal(raw []byte) (d decimal.Decimal, set bool, err error) {
 	raw = jsonscan.TrimSpace(raw)
 	if len(raw) == 0 {
@@ -130,6 +139,13 @@ func parseDecimal(raw []byte) (d decimal.Decimal, set bool, err error) {
 	default:
 		return decimal.Decimal{}, false, typeError(raw, decimalType)
 	}
+	// At most four bytes of a valid text are not digits: sign, point, e
+	// and the exponent's sign. Count only what could fit.
+	if len(text) > MaxDecimalDigits+4 || countDigits(text) > MaxDecimalDigits {
+		return decimal.Decimal{}, false, &json.UnmarshalTypeError{
+			Value: "decimal of more than " + strconv.Itoa(MaxDecimalDigits) + " digits", Type: decimalType,
+		}
+	}
 	if !validDecimalText(text) {
 		return decimal.Decimal{}, false, typeError(raw, decimalType)
 	}
@@ -138,6 +154,17 @@ func parseDecimal(raw []byte) (d decimal.Decimal, set bool, err error) {
 		return decimal.Decimal{}, false, typeError(raw, decimalType)
 	}
 	return d, true, nil
+}
+
+// countDigits returns how many ASCII digits s holds.
+func countDigits(s []byte) int {
+	n := 0
+	for _, c := range s {
+		if jsonscan.IsDigit(c) {
+			n++
+		}
+	}
+	return n
 }
 
 // validDecimalText reports whether s is [+-]digits[.digits][(e|E)[+-]digits]
