@@ -614,6 +614,9 @@ func (c *Client) send(ctx context.Context, op operation, out any, opts []Request
 			*rc.response = Response{StatusCode: res.status, Header: res.header, Body: res.body}
 		}
 		err := c.outcome(&op, &res, out)
+		if res.status != 0 {
+			err = decodedInTime(ctx, &op, res.status, err)
+		}
 		if err == nil {
 			c.logAttempt(ctx, &op, n, &res, nil, -1)
 			return nil
