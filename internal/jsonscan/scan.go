@@ -89,7 +89,10 @@ func ScanString(d []byte, i int) (int, bool) {
 // ScanValue returns the index just past the JSON value starting at d[i].
 // It follows strings and bracket nesting, refusing a value nested deeper
 // than MaxDepth (ErrTooDeep), but does not check the grammar inside.
-func ScanValue(d []byte, i int) (int, error) {
+func ScanValue(d []byte, i int) (int, error) { return scanValue(d, i, MaxDepth) }
+
+// scanValue is ScanValue with a cap of maxDepth levels.
+func scanValue(d []byte, i, maxDepth int) (int, error) {
 	if i >= len(d) {
 		return 0, ErrSyntax
 	}
@@ -112,7 +115,7 @@ func ScanValue(d []byte, i int) (int, error) {
 				j = end - 1
 			case '{', '[':
 				depth++
-				if depth > MaxDepth {
+				if depth > maxDepth {
 					return 0, ErrTooDeep
 				}
 			case '}', ']':
@@ -212,7 +215,8 @@ func ExponentEnds(s []byte, i int) bool {
 }
 
 // ObjectIter walks the members of one JSON object without allocating
-// (except for keys that contain escapes). Keys are returned exactly as
+// (except for keys that contain escapes). The object, its members
+// included, may nest at most MaxDepth levels. Keys are returned exactly as
 // sent, unescaped; a key that repeats is returned each time, so a reader
 // that stores members as they come keeps the last, as Python's json
 // module does. On malformed input Next returns false and Err says why.
@@ -279,7 +283,7 @@ func (it *ObjectIter) Next() (key, value []byte, ok bool) {
 		return it.fail(ErrSyntax)
 	}
 	i = SkipSpace(d, i+1)
-	end, err := ScanValue(d, i)
+	end, err := scanValue(d, i, MaxDepth-1) // the object is a level
 	if err != nil {
 		_, _, _ = it.fail(err)
 		return key, nil, false
@@ -339,7 +343,7 @@ func (it *ArrayIter) Next() (item []byte, ok bool) {
 		}
 		i = SkipSpace(d, i+1)
 	}
-	end, err := ScanValue(d, i)
+	end, err := scanValue(d, i, MaxDepth-1) // the array is a level
 	if err != nil {
 		return it.fail(err)
 	}

@@ -83,15 +83,30 @@ func TestScanValueDepth(t *testing.T) {
 	_, err = ScanValue([]byte(deepObj), 0)
 	require.ErrorIs(t, err, ErrTooDeep)
 
-	// An object member or array item too deep stops the iterator with
-	// ErrTooDeep.
-	it := NewObjectIter([]byte(`{"a":1,"b":` + at(MaxDepth+1) + `}`))
+	// An object member or array item that makes the object or array
+	// deeper than MaxDepth stops the iterator with ErrTooDeep, and the
+	// iterator returns the member's key.
+	it := NewObjectIter([]byte(`{"a":` + at(MaxDepth-1) + `,"b":` + at(MaxDepth) + `}`))
 	_, _, ok := it.Next()
+	require.True(t, ok)
+	k, _, ok := it.Next()
+	require.False(t, ok)
+	require.Equal(t, "b", string(k))
+	require.ErrorIs(t, it.Err(), ErrTooDeep)
+	ai := NewArrayIter([]byte(`[` + at(MaxDepth-1) + `,` + at(MaxDepth) + `]`))
+	_, ok = ai.Next()
+	require.True(t, ok)
+	_, ok = ai.Next()
+	require.False(t, ok)
+	require.ErrorIs(t, ai.Err(), ErrTooDeep)
+
+	it = NewObjectIter([]byte(`{"a":1,"b":` + at(MaxDepth+1) + `}`))
+	_, _, ok = it.Next()
 	require.True(t, ok)
 	_, _, ok = it.Next()
 	require.False(t, ok)
 	require.ErrorIs(t, it.Err(), ErrTooDeep)
-	ai := NewArrayIter([]byte(`[` + at(MaxDepth+1) + `]`))
+	ai = NewArrayIter([]byte(`[` + at(MaxDepth+1) + `]`))
 	_, ok = ai.Next()
 	require.False(t, ok)
 	require.ErrorIs(t, ai.Err(), ErrTooDeep)
