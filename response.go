@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/fiatramp/fiatramp-go/internal/jsonscan"
+	"github.com/fiatramp/fiatramp-go/types"
 )
 
 // decodeResponse is the one place where the response of every operation is
@@ -55,6 +57,13 @@ func decodeResponse(statusCode int, body []byte, out any, extra map[string]error
 		*raw = append(json.RawMessage(nil), data...)
 		return nil
 	}
+	if n := jsonscan.LongestDigitRun(data); n > types.MaxDecimalDigits && !checksDecimals(out) {
+		// An out of the caller's (through Do) may hold a decimal.Decimal or
+		// a big.Int, whose conversion costs the square of the digits: no
+		// decimal of three runs of at most MaxDecimalDigits digits is slow.
+		return buildAPIError(statusCode, body, env,
+			fmt.Sprintf("response data holds a run of %d digits, more than %d", n, types.MaxDecimalDigits), nil, extra)
+	}
 	if err := json.Unmarshal(data, out); err != nil {
 		var invalidOut *json.InvalidUnmarshalError
 		if errors.As(err, &invalidOut) {
@@ -64,6 +73,17 @@ func decodeResponse(statusCode int, body []byte, out any, extra map[string]error
 			fmt.Sprintf("cannot decode response data into %T: %s", out, sanitize(err.Error(), maxMessageText)), err, extra)
 	}
 	return nil
+}
+
+// typesPackage is the import path of package types.
+var typesPackage = reflect.TypeFor[types.Payout]().PkgPath()
+
+// checksDecimals reports whether out is a response type of package types,
+// which refuses a decimal of more than types.MaxDecimalDigits digits by
+// itself, naming the field.
+func checksDecimals(out any) bool {
+	t := reflect.TypeOf(out)
+	return t.Kind() == reflect.Pointer && t.Elem().PkgPath() == typesPackage
 }
 
 // envelopeStatus reads the envelope's status, or success when status is

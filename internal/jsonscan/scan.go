@@ -53,6 +53,21 @@ func SkipDigits(s []byte, i int) int {
 	return i
 }
 
+// LongestDigitRun returns the length of the longest run of ASCII digits in
+// b, wherever it is: in a number, a string or a key.
+func LongestDigitRun(b []byte) int {
+	longest, run := 0, 0
+	for _, c := range b {
+		if IsDigit(c) {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return longest
+}
+
 // TrimSpace returns b without surrounding JSON white space.
 func TrimSpace(b []byte) []byte {
 	for len(b) > 0 && IsSpace(b[0]) {

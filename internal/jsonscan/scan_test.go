@@ -180,3 +180,12 @@ func TestStrings(t *testing.T) {
 	require.Equal(t, []string{`"x"`}, got)
 	require.Zero(t, testing.AllocsPerRun(10, func() { Strings(deep, func([]byte) bool { return true }) }))
 }
+
+func TestLongestDigitRun(t *testing.T) {
+	for s, want := range map[string]int{
+		``: 0, `{}`: 0, `1`: 1, `{"a":12,"b":"12345"}`: 5, `"x1234y"`: 4,
+		`1.5e10`: 2, `"` + strings.Repeat("9", 5000) + `"`: 5000, `{"k1234567":1}`: 7,
+	} {
+		require.Equal(t, want, LongestDigitRun([]byte(s)), s)
+	}
+}
