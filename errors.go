@@ -90,8 +90,10 @@ var (
 
 	// ErrMalformedResponse matches an *APIError for a response the library
 	// could not understand: not JSON, truncated, not an envelope, a 2xx
-	// without status true, a 2xx without the data the operation returns, or
-	// data that does not decode into the result type. An error status
+	// without status true, a 2xx without the data the operation returns,
+	// data that does not decode into the result type, or a response past a
+	// limit on its work: nested deeper than 64 levels, or a decimal of more
+	// than types.MaxDecimalDigits digits. An error status
 	// with an empty body is not malformed. Such an error's Unwrap returns
 	// the underlying decoding error, if any. After a malformed 2xx the
 	// operation may well have taken effect.
