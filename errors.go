@@ -312,7 +312,8 @@ func (e *APIError) Is(target error) bool {
 func (e *OutcomeUnknownError) Is(target error) bool { return target == ErrOutcomeUnknown }
 
 // Unwrap returns the error that kept the body from being understood (a
-// *json.SyntaxError, a *json.UnmarshalTypeError, ...), or nil.
+// *json.SyntaxError, a *json.UnmarshalTypeError, an error for a body
+// nested too deep, ...), or nil.
 func (e *APIError) Unwrap() error { return e.err }
 
 // ValidationError reports bad input caught before any request was sent.
