@@ -3,6 +3,7 @@ package fiatramp
 import (
 	"encoding/json"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -207,7 +208,7 @@ func TestHostileBodiesBoundedWork(t *testing.T) {
 			require.Equal(t, omitted, apiErr.omitted)
 			// Error lists eight: the first field holds all 256 messages
 			// kept, and the other 63 fields none, each counting as one.
-			require.Contains(t, apiErr.Error(), "and "+itoa(maxMessages+maxFields-1-maxDetailFields+omitted)+" more")
+			require.Contains(t, apiErr.Error(), "and "+strconv.Itoa(maxMessages+maxFields-1-maxDetailFields+omitted)+" more")
 		}, 1},
 		{"wide errors array (1,000,000 strings)", 400, []byte(`{"status":false,"errors":[` + strings.Repeat(`"m",`, 999_999) + `"Quotation has expired"]}`), nil,
 			func(t *testing.T, err error) {
