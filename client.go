@@ -467,6 +467,10 @@ func WithHeader(key, value string) RequestOption {
 //
 // A number with a fraction or an exponent in body is refused when the
 // service's canonical form would change its value: send amounts as strings.
+// Response data holding a run of more than types.MaxDecimalDigits digits
+// is refused (ErrMalformedResponse) before it is decoded into out, whose
+// decimal.Decimal or big.Int fields would take time quadratic in the
+// digits; a *json.RawMessage out receives it as it is.
 //
 // GET, HEAD, OPTIONS, PUT and DELETE are retried like every operation. A
 // POST, PATCH or other method may not be safe to repeat, so it is retried

@@ -15,8 +15,9 @@ import (
 // decoded. It returns nil when statusCode is 2xx and body is an envelope
 // with status (or success) true, after decoding its data into out. The
 // envelope is read as the service's own reader reads it (see
-// parseEnvelope): exact member names, the last of a repeated one winning; out == nil ignores data, and a *json.RawMessage out receives a
-// copy of it. Otherwise it returns an *APIError: for any non-2xx status,
+// parseEnvelope): exact member names, the last of a repeated one winning.
+// out == nil ignores data, and a *json.RawMessage out receives a copy of
+// it. Otherwise it returns an *APIError: for any non-2xx status,
 // for a 2xx envelope with status false, and, matching ErrMalformedResponse,
 // for a 2xx body that is not a JSON envelope, lacks the data out needs, or
 // whose data does not decode into out. extra is passed to newAPIError.
@@ -59,8 +60,9 @@ func decodeResponse(statusCode int, body []byte, out any, extra map[string]error
 	}
 	if n := jsonscan.LongestDigitRun(data); n > types.MaxDecimalDigits && !checksDecimals(out) {
 		// An out of the caller's (through Do) may hold a decimal.Decimal or
-		// a big.Int, whose conversion costs the square of the digits: no
-		// decimal of three runs of at most MaxDecimalDigits digits is slow.
+		// a big.Int, whose conversion costs the square of its digits. A
+		// number is at most three runs of digits, so with every run capped
+		// no conversion is slow.
 		return buildAPIError(statusCode, body, env,
 			fmt.Sprintf("response data holds a run of %d digits, more than %d", n, types.MaxDecimalDigits), nil, extra)
 	}
