@@ -126,7 +126,8 @@ func lateClient(t *testing.T, method, path string, pause time.Duration, status i
 
 // TestCreateAnsweredPastTheDeadline: a create answered with a success only
 // after its context ended is outcome unknown (the payout may well exist),
-// not a success returned late and not a plain failure.
+// not a success returned late and not a plain failure; a refusal read late
+// is still the refusal, with the context's error.
 func TestCreateAnsweredPastTheDeadline(t *testing.T) {
 	c := lateClient(t, http.MethodPost, "/pos/api/v1/payout/initiate", 100*time.Millisecond, http.StatusCreated, ok(createdPayoutData))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
@@ -138,6 +139,17 @@ func TestCreateAnsweredPastTheDeadline(t *testing.T) {
 	assert.Equal(t, quotationID, ou.QuotationID)
 	assert.Equal(t, 1, ou.Attempts, "no retry after the context ended")
 	require.ErrorIs(t, ou.Err, context.DeadlineExceeded)
+
+	// A refusal read late stays a refusal: nothing ran.
+	r := lateClient(t, http.MethodPost, "/pos/api/v1/payout/initiate", 100*time.Millisecond, http.StatusBadRequest,
+		fail("Quotation has expired", "QUOTATION_EXPIRED", `{}`))
+	ctx, cancel = context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	p, err = r.Payouts.Create(ctx, createRequest())
+	require.Nil(t, p)
+	require.NotErrorIs(t, err, fiatramp.ErrOutcomeUnknown)
+	require.ErrorIs(t, err, fiatramp.ErrQuotationExpired)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
 
 	g := lateClient(t, http.MethodGet, "/pos/api/v1/payout/"+payoutID.String(), 100*time.Millisecond, http.StatusOK, ok(fetchedPayoutData))
 	ctx, cancel = context.WithTimeout(context.Background(), 30*time.Millisecond)
