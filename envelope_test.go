@@ -215,6 +215,11 @@ func TestHostileBodiesBoundedWork(t *testing.T) {
 				apiErr := requireSentinelsAPI(t, err) // the message past maxMatched is not matched
 				require.Len(t, apiErr.FieldErrors["non_field_errors"], maxMessages)
 			}, 1},
+		{"wide nesting (10,000 values 60 deep)", 400, hostileWideNesting(), nil, func(t *testing.T, err error) {
+			apiErr := requireSentinelsAPI(t, err)
+			require.Len(t, apiErr.FieldErrors["non_field_errors"], maxMessages)
+			require.Equal(t, 10000-maxMessages, apiErr.omitted)
+		}, 1},
 		{"long decimal (1.5 million digits)", 200, hostileLongDecimal(), func() any { return new(types.Payout) },
 			func(t *testing.T, err error) {
 				apiErr := requireMalformed(t, err, 200)

@@ -52,6 +52,13 @@ func hostileWideErrors() []byte {
 	return []byte(b.String())
 }
 
+// hostileWideNesting holds 10,000 values each nested 60 levels deep in an
+// `errors` array: no value too deep, the whole wide.
+func hostileWideNesting() []byte {
+	item := strings.Repeat("[", 60) + `"x"` + strings.Repeat("]", 60)
+	return []byte(`{"status":false,"errors":[` + strings.Repeat(item+",", 9999) + item + `]}`)
+}
+
 // hostileLongDecimal is a successful payout whose sending_amount has
 // 1.5 million digits.
 func hostileLongDecimal() []byte {
@@ -73,6 +80,7 @@ var hostileBodies = []hostileBody{
 	{"deep-object-errors", 400, hostileDeepObjectErrors, func() any { return nil }},
 	{"wrapped-4MB-string", 400, hostileWrappedString, func() any { return nil }},
 	{"wide-errors", 400, hostileWideErrors, func() any { return nil }},
+	{"wide-nesting", 400, hostileWideNesting, func() any { return nil }},
 	{"long-decimal", 200, hostileLongDecimal, func() any { return new(types.Payout) }},
 }
 
