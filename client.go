@@ -467,6 +467,10 @@ func WithHeader(key, value string) RequestOption {
 //
 // A number with a fraction or an exponent in body is refused when the
 // service's canonical form would change its value: send amounts as strings.
+// Response data holding a run of more than types.MaxDecimalDigits digits
+// is refused (ErrMalformedResponse) before it is decoded into out, whose
+// decimal.Decimal or big.Int fields would take time quadratic in the
+// digits; a *json.RawMessage out receives it as it is.
 //
 // GET, HEAD, OPTIONS, PUT and DELETE are retried like every operation. A
 // POST, PATCH or other method may not be safe to repeat, so it is retried
@@ -614,6 +618,9 @@ func (c *Client) send(ctx context.Context, op operation, out any, opts []Request
 			*rc.response = Response{StatusCode: res.status, Header: res.header, Body: res.body}
 		}
 		err := c.outcome(&op, &res, out)
+		if res.status != 0 {
+			err = decodedInTime(ctx, &op, res.status, err)
+		}
 		if err == nil {
 			c.logAttempt(ctx, &op, n, &res, nil, -1)
 			return nil

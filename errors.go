@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+
+	"github.com/fiatramp/fiatramp-go/internal/jsonscan"
 )
 
 // Sentinel errors, one per documented condition (interface.md section 7 and
@@ -87,8 +90,10 @@ var (
 
 	// ErrMalformedResponse matches an *APIError for a response the library
 	// could not understand: not JSON, truncated, not an envelope, a 2xx
-	// without status true, a 2xx without the data the operation returns, or
-	// data that does not decode into the result type. An error status
+	// without status true, a 2xx without the data the operation returns,
+	// data that does not decode into the result type, or a response past a
+	// limit on its work: nested deeper than 64 levels, or a decimal of more
+	// than types.MaxDecimalDigits digits. An error status
 	// with an empty body is not malformed. Such an error's Unwrap returns
 	// the underlying decoding error, if any. After a malformed 2xx the
 	// operation may well have taken effect.
@@ -201,7 +206,9 @@ type APIError struct {
 	// FieldErrors holds `errors` when it is an object: field name to
 	// messages. A single string is kept as a one-element slice; a
 	// non-string value as its JSON text. An `errors` array is kept under
-	// "non_field_errors".
+	// "non_field_errors". Field names match exactly, and a repeated field
+	// counts with its last value. At most 64 fields and 256 messages are
+	// kept; Error counts the rest.
 	FieldErrors map[string][]string
 	// ErrorText holds `errors` when it is a string (e.g. on a 500).
 	ErrorText string
@@ -211,6 +218,7 @@ type APIError struct {
 	problem  string  // why the body could not be understood; "" if it could
 	err      error   // the decoding error behind problem, returned by Unwrap
 	matched  []error // sentinels this error matches, computed once
+	omitted  int     // fields and messages of `errors` not kept in FieldErrors
 	fallback string  // what Error says when the body offers nothing better
 	hint     string  // a remedy Error appends, e.g. for clock skew
 }
@@ -269,8 +277,8 @@ func (e *APIError) summary() string {
 				n++
 			}
 		}
-		if n > maxDetailFields {
-			details = append(details, "and "+strconv.Itoa(n-maxDetailFields)+" more")
+		if more := max(n-maxDetailFields, 0) + e.omitted; more > 0 {
+			details = append(details, "and "+strconv.Itoa(more)+" more")
 		}
 	}
 	switch {
@@ -304,7 +312,8 @@ func (e *APIError) Is(target error) bool {
 func (e *OutcomeUnknownError) Is(target error) bool { return target == ErrOutcomeUnknown }
 
 // Unwrap returns the error that kept the body from being understood (a
-// *json.SyntaxError, a *json.UnmarshalTypeError, ...), or nil.
+// *json.SyntaxError, a *json.UnmarshalTypeError, an error for a body
+// nested too deep, ...), or nil.
 func (e *APIError) Unwrap() error { return e.err }
 
 // ValidationError reports bad input caught before any request was sent.
@@ -415,17 +424,33 @@ func patternSentinels(dst []error, field, n string) []error {
 	return dst
 }
 
-// envelope is the response envelope of interface.md 2.1. Every field stays
-// raw so that a wrongly typed field spoils only itself.
+// envelope is the response envelope: status (or success), message (or
+// DRF's detail), data, err_code and errors. Every field stays raw, and
+// aliases the body, so that a wrongly typed field spoils only itself.
 type envelope struct {
-	Status  json.RawMessage `json:"status"`
-	Success json.RawMessage `json:"success"`
-	Message json.RawMessage `json:"message"`
-	Detail  json.RawMessage `json:"detail"`
-	Data    json.RawMessage `json:"data"`
-	ErrCode json.RawMessage `json:"err_code"`
-	Errors  json.RawMessage `json:"errors"`
+	Status  []byte
+	Success []byte
+	Message []byte
+	Detail  []byte
+	Data    []byte
+	ErrCode []byte
+	Errors  []byte
 }
+
+// Limits on the work and memory one error body can cost. Any body under
+// the size cap is read in one pass, without copying a subtree per level;
+// these bound what is kept of it.
+const (
+	// maxFields is the most fields of an `errors` object kept in
+	// APIError.FieldErrors.
+	maxFields = 64
+	// maxMessages is the most messages kept in APIError.FieldErrors, all
+	// fields together.
+	maxMessages = 256
+	// maxMatched is the most strings of `errors` compared with the
+	// documented messages.
+	maxMatched = 1024
+)
 
 // newAPIError builds the *APIError for a response of statusCode with body,
 // whatever the body is. extra maps normalised messages (normalizeMessage)
@@ -439,26 +464,72 @@ func newAPIError(statusCode int, body []byte, extra map[string]error) *APIError 
 	return buildAPIError(statusCode, body, env, problem, err, extra)
 }
 
-// parseEnvelope decodes body as an envelope. When it cannot, env is nil and
-// problem says why (for Error), with err the decoding error if there is one.
+var envelopeType = reflect.TypeFor[envelope]()
+
+// parseEnvelope reads body as an envelope the way the service's own JSON
+// reader (Python's) does: member names match exactly, and when a name
+// repeats the last one wins. The body must be valid JSON, nested at most
+// jsonscan.MaxDepth deep. When it cannot be read, env is nil and problem
+// says why (for Error), with err the decoding error if there is one.
 func parseEnvelope(body []byte) (env *envelope, problem string, err error) {
 	if len(body) == 0 {
 		return nil, "empty response body", nil
 	}
-	env = new(envelope)
-	if err := json.Unmarshal(body, env); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) && typeErr.Field == "" {
-			// Valid JSON, but not an object.
-			return nil, "response is a JSON " + typeErr.Value + ", not an envelope: " + excerpt(body), err
-		}
-		if c := firstNonSpace(body); c == '{' || c == '[' {
+	first := jsonscan.FirstByte(body)
+	if !json.Valid(body) {
+		// Invalid JSON fails encoding/json's validation before anything is
+		// decoded: the error says where and why, at the cost of one pass.
+		err := json.Unmarshal(body, new(struct{}))
+		if first == '{' || first == '[' {
 			return nil, "response is truncated or invalid JSON (" + err.Error() + "): " + excerpt(body), err
 		}
 		return nil, "response is not JSON: " + excerpt(body), err
 	}
-	if firstNonSpace(body) != '{' { // null
+	var kind string
+	switch first {
+	case '{':
+	case 'n':
 		return nil, "response is a JSON null, not an envelope", nil
+	case '[':
+		kind = "array"
+	case '"':
+		kind = "string"
+	case 't', 'f':
+		kind = "bool"
+	default:
+		kind = "number"
+	}
+	if kind != "" {
+		return nil, "response is a JSON " + kind + ", not an envelope: " + excerpt(body),
+			&json.UnmarshalTypeError{Value: kind, Type: envelopeType}
+	}
+	env = new(envelope)
+	it := jsonscan.NewObjectIter(body)
+	for {
+		key, value, ok := it.Next()
+		if !ok {
+			break
+		}
+		switch string(key) {
+		case "status":
+			env.Status = value
+		case "success":
+			env.Success = value
+		case "message":
+			env.Message = value
+		case "detail":
+			env.Detail = value
+		case "data":
+			env.Data = value
+		case "err_code":
+			env.ErrCode = value
+		case "errors":
+			env.Errors = value
+		}
+	}
+	if err := it.Err(); err != nil {
+		// The body is valid JSON: only the nesting cap stops the reader.
+		return nil, "response is not an envelope (" + err.Error() + "): " + excerpt(body), err
 	}
 	return env, "", nil
 }
@@ -531,31 +602,7 @@ func buildAPIError(statusCode int, body []byte, env *envelope, problem string, e
 		}
 	}
 	match("", e.Message)
-
-	if raw := trimSpace(env.Errors); len(raw) > 0 {
-		switch raw[0] {
-		case '"':
-			e.ErrorText = jsonText(raw)
-			match("", e.ErrorText)
-		case '{':
-			var fields map[string]json.RawMessage
-			if json.Unmarshal(raw, &fields) == nil {
-				e.FieldErrors = make(map[string][]string, len(fields))
-				for k, v := range fields {
-					msgs := fieldMessages(v)
-					e.FieldErrors[k] = msgs
-					field := strings.ToLower(k)
-					walkStrings(v, func(s string) { match(field, s) })
-				}
-			}
-		case '[':
-			e.FieldErrors = map[string][]string{"non_field_errors": fieldMessages(raw)}
-			walkStrings(raw, func(s string) { match("", s) })
-		case 'n': // null
-		default:
-			e.ErrorText = string(raw)
-		}
-	}
+	readErrors(e, env.Errors, match)
 	if problem == "" && e.Message == "" && e.ErrorText == "" && len(e.FieldErrors) == 0 && len(body) > 0 {
 		e.fallback = excerpt(body)
 	}
@@ -563,86 +610,138 @@ func buildAPIError(statusCode int, body []byte, env *envelope, problem string, e
 	return e
 }
 
-// fieldMessages turns one value of an `errors` object into messages: the
-// strings of an array, a lone string as one message, anything else as its
-// JSON text. Nulls are left out.
-func fieldMessages(v json.RawMessage) []string {
-	v = trimSpace(v)
-	if len(v) == 0 {
-		return []string{}
-	}
-	switch v[0] {
-	case '"':
-		return []string{jsonText(v)}
-	case 'n':
-		return []string{}
-	case '[':
-		var items []json.RawMessage
-		if json.Unmarshal(v, &items) != nil {
-			return []string{string(v)}
-		}
-		out := make([]string, 0, len(items))
-		for _, it := range items {
-			it = trimSpace(it)
-			switch {
-			case len(it) == 0 || it[0] == 'n':
-			case it[0] == '"':
-				out = append(out, jsonText(it))
-			default:
-				out = append(out, compactJSON(it))
-			}
-		}
-		return out
-	}
-	return []string{compactJSON(v)}
-}
-
-// walkStrings calls fn with every string anywhere inside the JSON value v
-// (object keys excluded), so that messages nested by a serializer, e.g.
-// {"customer": {"sender": {"id": ["This field is required."]}}}, still match.
-func walkStrings(v json.RawMessage, fn func(string)) {
-	v = trimSpace(v)
-	if len(v) == 0 {
+// readErrors fills e.ErrorText or e.FieldErrors from the envelope's errors
+// member raw, and calls match with every string in it (field, the
+// lower-case field it was filed under, or ""). It reads raw once, copying
+// only what it keeps: at most maxFields fields and maxMessages messages
+// (e.omitted counts the rest), and at most maxMatched strings matched.
+func readErrors(e *APIError, raw []byte, match func(field, msg string)) {
+	raw = jsonscan.TrimSpace(raw)
+	if len(raw) == 0 {
 		return
 	}
-	switch v[0] {
+	budget := messageBudget{keep: maxMessages, match: maxMatched}
+	switch raw[0] {
 	case '"':
-		fn(jsonText(v))
-	case '[':
-		var items []json.RawMessage
-		if json.Unmarshal(v, &items) == nil {
-			for _, it := range items {
-				walkStrings(it, fn)
-			}
-		}
+		e.ErrorText = jsonText(raw)
+		match("", e.ErrorText)
 	case '{':
-		var fields map[string]json.RawMessage
-		if json.Unmarshal(v, &fields) == nil {
-			for _, it := range fields {
-				walkStrings(it, fn)
+		// Fields in order of first appearance, each with its last value.
+		type field struct {
+			key string
+			raw []byte
+		}
+		var fields []field
+		index := make(map[string]int)
+		it := jsonscan.NewObjectIter(raw)
+		for {
+			k, v, ok := it.Next()
+			if !ok {
+				break
+			}
+			if i, seen := index[string(k)]; seen {
+				fields[i].raw = v
+				continue
+			}
+			if len(fields) == maxFields {
+				e.omitted++
+				continue
+			}
+			index[string(k)] = len(fields)
+			fields = append(fields, field{string(k), v})
+		}
+		e.FieldErrors = make(map[string][]string, len(fields))
+		for _, f := range fields {
+			e.FieldErrors[f.key] = budget.messages(f.raw, &e.omitted)
+			budget.matchAll(f.raw, strings.ToLower(f.key), match)
+		}
+	case '[':
+		e.FieldErrors = map[string][]string{"non_field_errors": budget.messages(raw, &e.omitted)}
+		budget.matchAll(raw, "", match)
+	case 'n': // null
+	default:
+		e.ErrorText = string(raw)
+	}
+}
+
+// messageBudget counts down what readErrors may still keep and match.
+type messageBudget struct {
+	keep  int // messages to keep
+	match int // strings to match
+}
+
+// messages turns one value of an `errors` object into messages: the
+// strings of an array, a lone string as one message, anything else as its
+// JSON text. Nulls are left out. Messages past the budget are counted in
+// *omitted, not kept.
+func (b *messageBudget) messages(v []byte, omitted *int) []string {
+	v = jsonscan.TrimSpace(v)
+	out := []string{}
+	add := func(s func() string) {
+		if b.keep == 0 {
+			*omitted++
+			return
+		}
+		b.keep--
+		out = append(out, s())
+	}
+	switch {
+	case len(v) == 0 || v[0] == 'n':
+	case v[0] == '"':
+		add(func() string { return jsonText(v) })
+	case v[0] == '[':
+		it := jsonscan.NewArrayIter(v)
+		for {
+			item, ok := it.Next()
+			if !ok {
+				break
+			}
+			switch item[0] {
+			case 'n':
+			case '"':
+				add(func() string { return jsonText(item) })
+			default:
+				add(func() string { return compactJSON(item) })
 			}
 		}
+	default:
+		add(func() string { return compactJSON(v) })
 	}
+	return out
+}
+
+// matchAll calls match with every string value inside v, object keys
+// excluded, so that messages nested by a serializer, e.g.
+// {"customer": {"sender": {"id": ["This field is required."]}}}, still
+// match; one pass, however deep, until the budget runs out.
+func (b *messageBudget) matchAll(v []byte, field string, match func(field, msg string)) {
+	jsonscan.Strings(v, func(raw []byte) bool {
+		if b.match == 0 {
+			return false
+		}
+		b.match--
+		match(field, jsonText(raw))
+		return true
+	})
 }
 
 // jsonText returns the string a JSON string holds, "" for null or absent,
 // and the JSON text of any other value.
-func jsonText(raw json.RawMessage) string {
-	raw = trimSpace(raw)
+func jsonText(raw []byte) string {
+	raw = jsonscan.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return ""
 	}
 	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			return s
+		if s, ok := jsonscan.StringContent(raw); ok {
+			return string(s)
 		}
 	}
 	return compactJSON(raw)
 }
 
 // compactJSON returns raw without insignificant white space.
-func compactJSON(raw json.RawMessage) string {
+func compactJSON(raw []byte) string {
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, raw); err != nil {
 		return string(raw)
@@ -703,25 +802,3 @@ func sanitize(s string, limit int) string {
 	}
 	return b.String()
 }
-
-// trimSpace returns raw without surrounding JSON white space.
-func trimSpace(raw []byte) []byte {
-	for len(raw) > 0 && isSpace(raw[0]) {
-		raw = raw[1:]
-	}
-	for len(raw) > 0 && isSpace(raw[len(raw)-1]) {
-		raw = raw[:len(raw)-1]
-	}
-	return raw
-}
-
-// firstNonSpace returns the first byte of body that is not JSON white
-// space, or 0.
-func firstNonSpace(body []byte) byte {
-	if t := trimSpace(body); len(t) > 0 {
-		return t[0]
-	}
-	return 0
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fiatramp/fiatramp-go/internal/jsonscan"
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
@@ -295,9 +296,22 @@ func FuzzDecodeResponse(f *testing.F) {
 		{204, `null`},
 		{-1, `{"status":true}`},
 		{200, `{"status":true,"data":{"id":"x"}}`},
+		// Names that encoding/json folds together; repeated names.
+		{200, `{"status":false,"Status":true,"message":"Quotation has expired","data":{"id":1}}`},
+		{200, `{"status":false,"ſtatus":true,"data":{"id":1}}`},
+		{200, `{"success":false,"SUCCESS":true,"data":{"id":1}}`},
+		{200, `{"Status":true,"data":{"id":1}}`},
+		{200, `{"status":true,"data":{"id":1},"DATA":{"id":2},"data":{"id":3}}`},
+		{200, `{"status":true,"status":false,"message":"EDD required"}`},
+		{400, `{"status":false,"message":"a","message":"Quotation has expired","err_code":"X","err_code":"REQ_FIELD_MISSING","errors":{"f":["a"],"f":["b"]},"errors":"c"}`},
+		{400, `{"status":false,"st\u0061tus":true}`},
 	}
 	for _, s := range seeds {
 		f.Add(s.status, []byte(s.body))
+	}
+	// The hostile bodies of the work bounds: deep, wide, huge, long.
+	for _, h := range hostileBodies {
+		f.Add(h.status, h.body())
 	}
 	f.Fuzz(func(t *testing.T, status int, body []byte) {
 		orig := bytes.Clone(body)
@@ -336,10 +350,11 @@ var fuzzOuts = []func() any{
 	func() any { return new(types.KYCStatusSimulation) },
 }
 
-// fuzzEnvelope is what interface.md 2.1 makes of a body, read
-// independently of decodeResponse.
+// fuzzEnvelope is what the service's Python reader makes of a body (exact
+// member names, the last of a repeated one winning), read independently of
+// decodeResponse, with encoding/json's token stream.
 type fuzzEnvelope struct {
-	object  bool            // the body is one JSON object
+	object  bool            // the body is one JSON object, nested at most jsonscan.MaxDepth deep
 	boolean bool            // its status, or success when status is absent or null, is a boolean
 	ok      bool            // ... and that boolean is true
 	data    json.RawMessage // its data member, nil when absent
@@ -348,15 +363,34 @@ type fuzzEnvelope struct {
 func readFuzzEnvelope(body []byte) fuzzEnvelope {
 	var e fuzzEnvelope
 	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if !json.Valid(body) || len(trimmed) == 0 || trimmed[0] != '{' {
+	if !json.Valid(body) || len(trimmed) == 0 || trimmed[0] != '{' || fuzzDepth(body) > jsonscan.MaxDepth {
 		return e
 	}
-	var v struct{ Status, Success, Data json.RawMessage }
-	if json.Unmarshal(body, &v) != nil {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if _, err := dec.Token(); err != nil {
 		return e
 	}
-	e.object, e.data = true, v.Data
-	for _, raw := range []json.RawMessage{v.Status, v.Success} {
+	var status, success json.RawMessage
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return e
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return e
+		}
+		switch tok.(string) {
+		case "status":
+			status = v
+		case "success":
+			success = v
+		case "data":
+			e.data = v
+		}
+	}
+	e.object = true
+	for _, raw := range []json.RawMessage{status, success} {
 		switch string(raw) {
 		case "", "null":
 			continue
@@ -368,6 +402,26 @@ func readFuzzEnvelope(body []byte) fuzzEnvelope {
 		break
 	}
 	return e
+}
+
+// fuzzDepth returns how deeply the valid JSON text b nests.
+func fuzzDepth(b []byte) int {
+	depth, deepest, inString := 0, 0, false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
 }
 
 // checkDecodeResult checks what decodeResponse(status, body, out) returned.

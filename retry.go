@@ -192,7 +192,8 @@ func judge(parent context.Context, res *attemptResult, err error) verdict {
 		return verdict{acted: true}
 	}
 	if status != 0 {
-		// The response broke off while its body was read.
+		// The response broke off while its body was read, or the context
+		// ended while it was decoded (decodedInTime).
 		return verdict{retry: parent.Err() == nil, acted: true}
 	}
 	switch {

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/fiatramp/fiatramp-go/internal/jsonscan"
 )
 
 // The service recomputes the canonical body in Python as
@@ -222,17 +224,7 @@ func (st *canonState) errorf(off int, format string, args ...any) error {
 	return fmt.Errorf("fiatramp: canonical json: "+format+" at offset %d", append(args, off)...)
 }
 
-func (st *canonState) skipWS(i int) int {
-	for i < len(st.src) {
-		switch st.src[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
+func (st *canonState) skipWS(i int) int { return jsonscan.SkipSpace(st.src, i) }
 
 func (st *canonState) document() error {
 	src := st.src
@@ -677,8 +669,6 @@ func (st *canonState) str(i int, isKey bool) (int, member, error) {
 	}
 }
 
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
 // number appends the canonical form of the number starting at src[i]:
 // an integer keeps its digits, anything with a fraction or an exponent is
 // printed as Python's repr of the nearest float64.
@@ -692,7 +682,7 @@ func (st *canonState) number(i int) (int, error) {
 	case i < len(src) && src[i] == '0':
 		i++
 	case i < len(src) && src[i] >= '1' && src[i] <= '9':
-		for i++; i < len(src) && isDigit(src[i]); i++ {
+		for i++; i < len(src) && jsonscan.IsDigit(src[i]); i++ {
 		}
 	default:
 		return i, st.errorf(start, "expecting value")
@@ -700,10 +690,10 @@ func (st *canonState) number(i int) (int, error) {
 	intEnd := i
 	isFloat := false
 	if i < len(src) && src[i] == '.' {
-		if i+1 >= len(src) || !isDigit(src[i+1]) {
+		if i+1 >= len(src) || !jsonscan.IsDigit(src[i+1]) {
 			return i, st.errorf(i, "expecting a digit after the decimal point")
 		}
-		for i += 2; i < len(src) && isDigit(src[i]); i++ {
+		for i += 2; i < len(src) && jsonscan.IsDigit(src[i]); i++ {
 		}
 		isFloat = true
 	}
@@ -712,10 +702,10 @@ func (st *canonState) number(i int) (int, error) {
 		if i < len(src) && (src[i] == '+' || src[i] == '-') {
 			i++
 		}
-		if i >= len(src) || !isDigit(src[i]) {
+		if i >= len(src) || !jsonscan.IsDigit(src[i]) {
 			return i, st.errorf(i, "expecting a digit in the exponent")
 		}
-		for i++; i < len(src) && isDigit(src[i]); i++ {
+		for i++; i < len(src) && jsonscan.IsDigit(src[i]); i++ {
 		}
 		isFloat = true
 	}
@@ -854,7 +844,7 @@ func parseDecimal(lit []byte, scratch []byte) decimalValue {
 			pointPos = int64(len(digits))
 			continue
 		}
-		if !isDigit(c) {
+		if !jsonscan.IsDigit(c) {
 			break
 		}
 		digits = append(digits, c)

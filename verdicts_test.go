@@ -214,7 +214,7 @@ func verdictRows() []verdictRow {
 				opts:    []fiatramp.Option{fiatramp.WithClockCorrection()}, is: fiatramp.ErrClockSkew, status: 401}},
 		},
 		{
-			failure: "your context ends while a request is in flight",
+			failure: "your context ends while a request is in flight, or while its answer is read or decoded",
 			unknown: true,
 			sees:    "the context's error, wrapped",
 			cases: []verdictCase{{name: "cancelled", actions: []action{hang}, is: context.Canceled,

@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
+
+	"github.com/fiatramp/fiatramp-go/internal/jsonscan"
 )
 
 // This file holds the decoding helpers shared by the response types: value
@@ -30,7 +32,7 @@ func typeError(raw []byte, t reflect.Type) *json.UnmarshalTypeError {
 // ("string \"abc\"", "number 1e99999", "object", ...), quoting at most
 // maxErrorValue bytes of it.
 func describe(raw []byte) string {
-	raw = trimSpace(raw)
+	raw = jsonscan.TrimSpace(raw)
 	if len(raw) == 0 {
 		return "empty value"
 	}
@@ -76,7 +78,7 @@ func withField(err error, structName, field string) error {
 // true for null, false for an object, and a type error against t for
 // anything else.
 func nullOrObject(data []byte, t reflect.Type) (bool, error) {
-	data = trimSpace(data)
+	data = jsonscan.TrimSpace(data)
 	if len(data) > 0 {
 		switch data[0] {
 		case '{':
@@ -95,62 +97,25 @@ func cloneRaw(data []byte) json.RawMessage {
 	return append(json.RawMessage(nil), data...)
 }
 
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r'
-}
-
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && isSpace(b[0]) {
-		b = b[1:]
-	}
-	for len(b) > 0 && isSpace(b[len(b)-1]) {
-		b = b[:len(b)-1]
-	}
-	return b
-}
-
-// stringContent returns the bytes of the JSON string raw without its quotes,
-// unescaped exactly as encoding/json would. ok is false when raw is not a
-// JSON string. The result aliases raw when nothing needed unescaping.
-func stringContent(raw []byte) (content []byte, ok bool) {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-		return nil, false
-	}
-	inner := raw[1 : len(raw)-1]
-	// Escapes, stray quotes, control characters and invalid UTF-8 (which
-	// encoding/json turns into U+FFFD) take the slow, exact path.
-	if !plainString(inner) || !utf8.Valid(inner) {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, false
-		}
-		return []byte(s), true
-	}
-	return inner, true
-}
-
-// plainString reports whether s holds no backslash, quote or control
-// character, so that it is its own JSON string content.
-func plainString(s []byte) bool {
-	for _, c := range s {
-		if c == '\\' || c == '"' || c < 0x20 {
-			return false
-		}
-	}
-	return true
-}
-
 // ---- decimals ----
 
 var decimalType = reflect.TypeFor[decimal.Decimal]()
+
+// MaxDecimalDigits is the most digits (mantissa and exponent together) a
+// money, rate or fee value may have: far above any real amount, and low
+// enough that no value takes noticeable time to convert (the conversion's
+// cost grows with the square of the digits; 1.5 million of them take
+// seconds). A longer value is a type error.
+const MaxDecimalDigits = 1000
 
 // parseDecimal decodes a money, rate or fee value: a JSON number or a string
 // holding a decimal number ([+-]digits[.digits][e[+-]digits], a leading or
 // trailing point allowed), converted exactly with decimal.NewFromString.
 // null and "" give the zero value with set false. Anything else, including a
-// number whose exponent exceeds decimal.MaxDecodeExponent, is a type error.
+// number whose exponent exceeds decimal.MaxDecodeExponent or one of more
+// than MaxDecimalDigits digits, is a type error.
 func parseDecimal(raw []byte) (d decimal.Decimal, set bool, err error) {
-	raw = trimSpace(raw)
+	raw = jsonscan.TrimSpace(raw)
 	if len(raw) == 0 {
 		return decimal.Decimal{}, false, typeError(raw, decimalType)
 	}
@@ -159,7 +124,7 @@ func parseDecimal(raw []byte) (d decimal.Decimal, set bool, err error) {
 	case c == 'n' && string(raw) == "null":
 		return decimal.Decimal{}, false, nil
 	case c == '"':
-		s, ok := stringContent(raw)
+		s, ok := jsonscan.StringContent(raw)
 		if !ok {
 			return decimal.Decimal{}, false, typeError(raw, decimalType)
 		}
@@ -168,11 +133,18 @@ func parseDecimal(raw []byte) (d decimal.Decimal, set bool, err error) {
 		}
 		text = s
 	case c == '-' || (c >= '0' && c <= '9'):
-		if !validJSONNumber(raw) {
+		if !jsonscan.ValidNumber(raw) {
 			return decimal.Decimal{}, false, typeError(raw, decimalType)
 		}
 	default:
 		return decimal.Decimal{}, false, typeError(raw, decimalType)
+	}
+	// At most four bytes of a valid text are not digits: sign, point, e
+	// and the exponent's sign. Count only what could fit.
+	if len(text) > MaxDecimalDigits+4 || countDigits(text) > MaxDecimalDigits {
+		return decimal.Decimal{}, false, &json.UnmarshalTypeError{
+			Value: "decimal of more than " + strconv.Itoa(MaxDecimalDigits) + " digits", Type: decimalType,
+		}
 	}
 	if !validDecimalText(text) {
 		return decimal.Decimal{}, false, typeError(raw, decimalType)
@@ -184,6 +156,17 @@ func parseDecimal(raw []byte) (d decimal.Decimal, set bool, err error) {
 	return d, true, nil
 }
 
+// countDigits returns how many ASCII digits s holds.
+func countDigits(s []byte) int {
+	n := 0
+	for _, c := range s {
+		if jsonscan.IsDigit(c) {
+			n++
+		}
+	}
+	return n
+}
+
 // validDecimalText reports whether s is [+-]digits[.digits][(e|E)[+-]digits]
 // with at least one mantissa digit (".5" and "5." are accepted). Every JSON
 // number matches.
@@ -193,72 +176,17 @@ func validDecimalText(s []byte) bool {
 		i++
 	}
 	start := i
-	i = skipDigits(s, i)
+	i = jsonscan.SkipDigits(s, i)
 	digits := i - start
 	if i < len(s) && s[i] == '.' {
 		start = i + 1
-		i = skipDigits(s, start)
+		i = jsonscan.SkipDigits(s, start)
 		digits += i - start
 	}
 	if digits == 0 {
 		return false
 	}
-	return exponentEnds(s, i)
-}
-
-// validJSONNumber reports whether s is a JSON number token (RFC 8259):
-// -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?. encoding/json has already
-// checked this when it calls UnmarshalJSON; a direct call has not.
-func validJSONNumber(s []byte) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		i = skipDigits(s, i)
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		start := i + 1
-		i = skipDigits(s, start)
-		if i == start {
-			return false
-		}
-	}
-	return exponentEnds(s, i)
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// skipDigits returns the index of the first byte at or after s[i] that is
-// not a digit.
-func skipDigits(s []byte, i int) int {
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	return i
-}
-
-// exponentEnds reports whether s[i:] is an optional exponent,
-// (e|E)[+-]digits, and nothing after it: the tail that validDecimalText and
-// validJSONNumber share.
-func exponentEnds(s []byte, i int) bool {
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		start := i
-		i = skipDigits(s, i)
-		if i == start {
-			return false
-		}
-	}
-	return i == len(s)
+	return jsonscan.ExponentEnds(s, i)
 }
 
 // ---- timestamps ----
@@ -268,11 +196,11 @@ var timeType = reflect.TypeFor[time.Time]()
 // parseTime decodes a timestamp (see parseTimestamp). null and "" give the
 // zero time; anything else that is not a timestamp string is a type error.
 func parseTime(raw []byte) (time.Time, error) {
-	raw = trimSpace(raw)
+	raw = jsonscan.TrimSpace(raw)
 	if string(raw) == "null" {
 		return time.Time{}, nil
 	}
-	s, ok := stringContent(raw)
+	s, ok := jsonscan.StringContent(raw)
 	if !ok {
 		return time.Time{}, typeError(raw, timeType)
 	}
@@ -328,11 +256,11 @@ var uuidType = reflect.TypeFor[uuid.UUID]()
 // parseUUID decodes an id: a JSON string accepted by uuid.ParseBytes. null
 // and "" give uuid.Nil with set false; anything else is a type error.
 func parseUUID(raw []byte) (id uuid.UUID, set bool, err error) {
-	raw = trimSpace(raw)
+	raw = jsonscan.TrimSpace(raw)
 	if string(raw) == "null" {
 		return uuid.Nil, false, nil
 	}
-	s, ok := stringContent(raw)
+	s, ok := jsonscan.StringContent(raw)
 	if !ok {
 		return uuid.Nil, false, typeError(raw, uuidType)
 	}
@@ -346,154 +274,12 @@ func parseUUID(raw []byte) (id uuid.UUID, set bool, err error) {
 	return id, true, nil
 }
 
-// ---- object members ----
-
-var errObjectSyntax = errors.New("malformed JSON object")
-
-// objectIter walks the members of one JSON object without allocating (except
-// for keys that contain escapes). It never panics, whatever the input; on
-// malformed input next returns false and err is set.
-type objectIter struct {
-	data []byte
-	pos  int
-	n    int
-	done bool
-	err  error
-}
-
-// newObjectIter starts an iterator over data, which must begin (after
-// optional white space) with '{'.
-func newObjectIter(data []byte) objectIter {
-	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return objectIter{done: true, err: errObjectSyntax}
-	}
-	return objectIter{data: data, pos: i + 1}
-}
-
-// next returns the next member's unescaped key and its raw value bytes.
-func (it *objectIter) next() (key, value []byte, ok bool) {
-	if it.done {
-		return nil, nil, false
-	}
-	d := it.data
-	i := skipSpace(d, it.pos)
-	if i < len(d) && d[i] == '}' {
-		it.done = true
-		if skipSpace(d, i+1) != len(d) {
-			it.err = errObjectSyntax
-		}
-		return nil, nil, false
-	}
-	if it.n > 0 {
-		if i >= len(d) || d[i] != ',' {
-			return it.fail()
-		}
-		i = skipSpace(d, i+1)
-	}
-	if i >= len(d) || d[i] != '"' {
-		return it.fail()
-	}
-	end, ok := scanString(d, i)
-	if !ok {
-		return it.fail()
-	}
-	key, ok = stringContent(d[i:end])
-	if !ok {
-		return it.fail()
-	}
-	i = skipSpace(d, end)
-	if i >= len(d) || d[i] != ':' {
-		return it.fail()
-	}
-	i = skipSpace(d, i+1)
-	end, ok = scanValue(d, i)
-	if !ok {
-		return it.fail()
-	}
-	value = d[i:end]
-	it.pos = end
-	it.n++
-	return key, value, true
-}
-
-func (it *objectIter) fail() ([]byte, []byte, bool) {
-	it.done = true
-	it.err = errObjectSyntax
-	return nil, nil, false
-}
-
-func skipSpace(d []byte, i int) int {
-	for i < len(d) && isSpace(d[i]) {
-		i++
-	}
-	return i
-}
-
-// scanString returns the index just past the JSON string starting at d[i].
-func scanString(d []byte, i int) (int, bool) {
-	for j := i + 1; j < len(d); j++ {
-		switch d[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1, true
-		}
-	}
-	return 0, false
-}
-
-// scanValue returns the index just past the JSON value starting at d[i]. It
-// checks bracket nesting depth but not the grammar of the value; callers
-// parse the values they use and check the ones they skip with skipValid.
-func scanValue(d []byte, i int) (int, bool) {
-	if i >= len(d) {
-		return 0, false
-	}
-	switch d[i] {
-	case '"':
-		return scanString(d, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(d); j++ {
-			switch d[j] {
-			case '"':
-				end, ok := scanString(d, j)
-				if !ok {
-					return 0, false
-				}
-				j = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1, true
-				}
-			}
-		}
-		return 0, false
-	}
-	j := i
-	for j < len(d) {
-		c := d[j]
-		if c == ',' || c == '}' || c == ']' || c == ':' || c == '"' || c == '{' || c == '[' || isSpace(c) {
-			break
-		}
-		j++
-	}
-	if j == i {
-		return 0, false
-	}
-	return j, true
-}
-
 // skipValid checks a member value that a decoder skips. encoding/json has
 // already validated the whole document when it calls UnmarshalJSON, but a
 // direct call has not, and a malformed value must not pass unnoticed.
 func skipValid(raw []byte) error {
 	if !json.Valid(raw) {
-		return errObjectSyntax
+		return jsonscan.ErrSyntax
 	}
 	return nil
 }

@@ -9,8 +9,8 @@
 //   - Money, rates and fees are [decimal.Decimal], decoded exactly (never via
 //     float64, never rounded) from a JSON number or from a decimal string.
 //     JSON null and the empty string leave the zero value. Any other value
-//     (an object, an array, a boolean, a string that is not a decimal) is a
-//     decode error.
+//     (an object, an array, a boolean, a string that is not a decimal, a
+//     decimal of more than [MaxDecimalDigits] digits) is a decode error.
 //   - Timestamps are [time.Time], decoded from RFC 3339 strings with or
 //     without fractional seconds (the service sends both
 //     2025-03-08T07:31:24.770179Z and 2025-02-11T01:30:08.000Z), with `Z` or a
@@ -31,6 +31,8 @@
 //   - Object keys match exactly (case-sensitively, unlike encoding/json's
 //     default); when a key repeats, the last one wins. Unknown keys are
 //     ignored (and kept in Raw).
+//   - An object nested deeper than 64 levels (the object itself counting
+//     as one) is a decode error naming the member that nests too deep.
 //   - Request types encode, through their MarshalJSON methods, the exact wire
 //     body of interface.md section 4. They do no validation; the root package
 //     validates before sending.

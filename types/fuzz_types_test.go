@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/shopspring/decimal"
 
@@ -83,9 +84,10 @@ func lastObject(t *testing.T, ms []member, key string) []member {
 // [+-]digits[.digits][e[+-]digits], a leading or trailing point allowed.
 var decimalText = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
 
-// oracleDecimal reads a money value: a JSON number or a decimal string,
-// exact; null and "" give zero with set false. ok is false for anything
-// else, which a decoder must refuse in a money field.
+// oracleDecimal reads a money value: a JSON number or a decimal string of
+// at most types.MaxDecimalDigits digits, exact; null and "" give zero with
+// set false. ok is false for anything else, which a decoder must refuse in
+// a money field.
 func oracleDecimal(raw json.RawMessage) (d decimal.Decimal, set, ok bool) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return decimal.Decimal{}, false, true
@@ -105,6 +107,15 @@ func oracleDecimal(raw json.RawMessage) (d decimal.Decimal, set, ok bool) {
 		return decimal.Decimal{}, false, false
 	}
 	if !decimalText.MatchString(text) {
+		return decimal.Decimal{}, false, false
+	}
+	digits := 0
+	for _, c := range text {
+		if unicode.IsDigit(c) {
+			digits++
+		}
+	}
+	if digits > types.MaxDecimalDigits {
 		return decimal.Decimal{}, false, false
 	}
 	d, err := decimal.NewFromString(text)

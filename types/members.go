@@ -2,6 +2,7 @@ package types
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
+
+	"github.com/fiatramp/fiatramp-go/internal/jsonscan"
 )
 
 // members decodes the members of one JSON object in a single pass: the
@@ -37,10 +40,11 @@ import (
 // The loop stays in each decoder (rather than behind a callback) so that
 // neither m nor out has to move to the heap.
 type members struct {
-	it   objectIter
-	typ  string // public type name, for errors
-	data []byte // the whole object, for Raw
-	null bool   // data was JSON null: no members, and nothing to store
+	it   jsonscan.ObjectIter
+	typ  string       // public type name, for errors
+	t    reflect.Type // its type, for errors
+	data []byte       // the whole object, for Raw
+	null bool         // data was JSON null: no members, and nothing to store
 	key  []byte
 	raw  []byte
 	err  error
@@ -52,9 +56,9 @@ type members struct {
 func objectMembers(typ string, t reflect.Type, data []byte) members {
 	null, err := nullOrObject(data, t)
 	if err != nil || null {
-		return members{it: objectIter{done: true}, typ: typ, null: null, err: err}
+		return members{it: jsonscan.NoMembers(), typ: typ, t: t, null: null, err: err}
 	}
-	return members{it: newObjectIter(data), typ: typ, data: data}
+	return members{it: jsonscan.NewObjectIter(data), typ: typ, t: t, data: data}
 }
 
 // finishObject ends a response decoder: it returns the failure of m, if
@@ -77,10 +81,18 @@ func (m *members) next() bool {
 	if m.err != nil {
 		return false
 	}
-	k, v, ok := m.it.next()
+	k, v, ok := m.it.Next()
 	if !ok {
-		if m.it.err != nil {
-			m.err = fmt.Errorf("types: decoding %s: %w", m.typ, m.it.err)
+		switch err := m.it.Err(); {
+		case errors.Is(err, jsonscan.ErrTooDeep):
+			// Valid JSON that no field of this package can hold: a type
+			// error naming the field, as for any value that does not fit.
+			m.err = &json.UnmarshalTypeError{
+				Value: "value nested deeper than " + strconv.Itoa(jsonscan.MaxDepth) + " levels",
+				Type:  m.t, Struct: m.typ, Field: string(k),
+			}
+		case err != nil:
+			m.err = fmt.Errorf("types: decoding %s: %w", m.typ, err)
 		}
 		return false
 	}
@@ -153,12 +165,12 @@ var intType = reflect.TypeFor[int]()
 // int decodes an integer as encoding/json does: a JSON number without
 // fraction or exponent that fits an int; null gives 0.
 func (m *members) int(dst *int) {
-	raw := trimSpace(m.raw)
+	raw := jsonscan.TrimSpace(m.raw)
 	if string(raw) == "null" {
 		*dst = 0
 		return
 	}
-	if !validJSONNumber(raw) {
+	if !jsonscan.ValidNumber(raw) {
 		m.fail(typeError(raw, intType))
 		return
 	}
@@ -172,12 +184,12 @@ func (m *members) int(dst *int) {
 
 // nullableString decodes a string that may be null: nil for null.
 func (m *members) nullableString(dst **string) {
-	raw := trimSpace(m.raw)
+	raw := jsonscan.TrimSpace(m.raw)
 	if string(raw) == "null" {
 		*dst = nil
 		return
 	}
-	s, ok := stringContent(raw)
+	s, ok := jsonscan.StringContent(raw)
 	if !ok {
 		m.fail(typeError(raw, stringType))
 		return
@@ -205,12 +217,12 @@ var stringType = reflect.TypeFor[string]()
 
 // memberString decodes a string (or a string enum); null gives "".
 func memberString[T ~string](m *members, dst *T) {
-	raw := trimSpace(m.raw)
+	raw := jsonscan.TrimSpace(m.raw)
 	if string(raw) == "null" {
 		*dst = ""
 		return
 	}
-	s, ok := stringContent(raw)
+	s, ok := jsonscan.StringContent(raw)
 	if !ok {
 		m.fail(typeError(raw, reflect.TypeFor[T]()))
 		return
