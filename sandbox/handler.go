@@ -122,12 +122,21 @@ func (s *Sandbox) routeTable() []route {
 // GET /pos/api/v1/payout/ reaches the operation and is refused as a missing
 // payout id (interface.md 7.3) rather than as an unknown path.
 func match(routes []route, method, path string) (*route, []string, int) {
+	trimmed := strings.Split(strings.Trim(path, "/"), "/")
 	if p := strings.TrimPrefix(path, "/"); strings.HasSuffix(p, "/") {
-		if rt, params, miss := matchSegments(routes, method, strings.Split(p, "/")); miss == 0 {
+		rt, params, miss := matchSegments(routes, method, strings.Split(p, "/"))
+		if miss == 0 {
 			return rt, params, 0
 		}
+		if miss == http.StatusMethodNotAllowed {
+			// Known with its empty parameter, for other methods.
+			if rt, params, miss := matchSegments(routes, method, trimmed); miss == 0 {
+				return rt, params, 0
+			}
+			return nil, nil, http.StatusMethodNotAllowed
+		}
 	}
-	return matchSegments(routes, method, strings.Split(strings.Trim(path, "/"), "/"))
+	return matchSegments(routes, method, trimmed)
 }
 
 // allowed returns the methods that path answers, sorted: the Allow header
