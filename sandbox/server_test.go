@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -292,6 +293,7 @@ func TestServerMethodNotAllowedAllow(t *testing.T) {
 // inside its parse.
 func TestHostileParseHoldsNoLock(t *testing.T) {
 	sb := sandbox.New()
+	sb.SetTime(epoch)
 	parked, release := make(chan struct{}), make(chan struct{})
 	var orgA sandbox.Organization
 	sandbox.SetParseHook(sb, func(r *http.Request) {
@@ -318,7 +320,7 @@ func TestHostileParseHoldsNoLock(t *testing.T) {
 	aDone := make(chan result, 1)
 	go func() {
 		body := []byte(`{"customer_id":"` + uuid.NewString() + `","wallet_address":"0xabc"}`)
-		status, _, err := hostileSend(ctx(t), sb, srv.URL, orgA, http.MethodPost, "/cms/api/v1/wallet/add", body)
+		status, _, err := hostileSend(ctx(t), epoch.Unix(), srv.URL, orgA, http.MethodPost, "/cms/api/v1/wallet/add", body)
 		aDone <- result{status, err}
 	}()
 	select {
@@ -328,7 +330,9 @@ func TestHostileParseHoldsNoLock(t *testing.T) {
 		t.Fatal("A's request never reached its parse")
 	}
 
-	status, waited, err := hostileSend(ctx(t), sb, srv.URL, orgB, http.MethodGet, "/cms/api/v1/kyc/configuration/"+custB.ID.String(), nil)
+	bCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	status, waited, err := hostileSend(bCtx, epoch.Unix(), srv.URL, orgB, http.MethodGet, "/cms/api/v1/kyc/configuration/"+custB.ID.String(), nil)
 	close(release)
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, status, "B served while A parses")
