@@ -346,4 +346,3 @@ func TestHostileParseHoldsNoLock(t *testing.T) {
 		t.Fatal("A's request did not finish")
 	}
 }
-
