@@ -68,8 +68,7 @@ type Client struct {
 }
 
 type config struct {
-	apiKey         string
-	apiSecret      string
+	creds          credentials
 	baseURL        *url.URL
 	httpClient     *http.Client
 	timeout        time.Duration
@@ -80,6 +79,7 @@ type config struct {
 	errorMessages  map[string]error
 	retry          RetryPolicy
 	maxResponse    int64
+	maxPages       int
 	insecureHTTP   bool
 	correctClock   bool
 	newReference   func() (string, error)
@@ -249,14 +249,13 @@ func WithErrorMessage(message string, sentinel error) Option {
 // WithBaseURL is required.
 func New(apiKey, apiSecret string, opts ...Option) (*Client, error) {
 	cfg := config{
-		apiKey:         apiKey,
-		apiSecret:      apiSecret,
 		timeout:        DefaultTimeout,
 		userAgent:      defaultUserAgent(),
 		now:            time.Now,
 		remittancePath: DefaultRemittancePayoutPath,
 		retry:          RetryPolicy{}.withDefaults(),
 		maxResponse:    DefaultMaxResponseBytes,
+		maxPages:       DefaultMaxPages,
 		newReference:   randomReference,
 		jitter:         defaultJitter,
 		sleep:          sleepContext,
@@ -267,11 +266,11 @@ func New(apiKey, apiSecret string, opts ...Option) (*Client, error) {
 		}
 	}
 	switch {
-	case strings.TrimSpace(cfg.apiKey) == "":
+	case strings.TrimSpace(apiKey) == "":
 		return nil, errors.New("fiatramp: API key is empty")
-	case cfg.apiSecret == "":
+	case apiSecret == "":
 		return nil, errors.New("fiatramp: API secret is empty")
-	case strings.ContainsAny(cfg.apiKey, "\r\n"):
+	case strings.ContainsAny(apiKey, "\r\n"):
 		return nil, errors.New("fiatramp: API key contains a line break")
 	case cfg.baseURL == nil:
 		return nil, errors.New("fiatramp: base URL is required (WithBaseURL or " + EnvBaseURL + ")")
@@ -287,6 +286,7 @@ func New(apiKey, apiSecret string, opts ...Option) (*Client, error) {
 	}
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	cfg.httpClient = &hc
+	cfg.creds = newCredentials(apiKey, apiSecret)
 	c := &Client{cfg: cfg, clock: new(clockOffset)}
 	c.Payouts = &PayoutsService{client: c}
 	c.Payins = &PayinsService{client: c}
@@ -322,7 +322,7 @@ func (c Client) baseString() string {
 
 // String describes the Client without its secret.
 func (c Client) String() string {
-	return "fiatramp.Client{baseURL: " + c.baseString() + ", apiKey: " + maskKey(c.cfg.apiKey) + ", apiSecret: [redacted]}"
+	return "fiatramp.Client{baseURL: " + c.baseString() + ", apiKey: " + c.maskedKey() + ", apiSecret: [redacted]}"
 }
 
 // Format prints the Client as String does for every verb, so that neither
@@ -333,15 +333,34 @@ func (c Client) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String(
 func (c Client) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.String("base_url", c.baseString()),
-		slog.String("api_key", maskKey(c.cfg.apiKey)),
+		slog.String("api_key", c.maskedKey()),
 	)
 }
 
-func maskKey(k string) string {
+// maskedKey is the API key's last four bytes behind asterisks.
+func (c Client) maskedKey() string {
+	if c.cfg.creds == nil {
+		return "****"
+	}
+	k, _ := c.cfg.creds()
 	if len(k) <= 4 {
 		return "****"
 	}
 	return "****" + k[len(k)-4:]
+}
+
+// credentials returns the API key and secret. The key material lives only
+// in the variables this func captured, where no reflection reaches: fmt
+// prints a func as its address under every verb (its bad-verb path, which
+// prints the unexported fields of a struct raw, included), and so do
+// log/slog, go-spew and testify; encoding/json and encoding/gob refuse a
+// func. A field holding a string, or a pointer to a struct of strings, would
+// be printed by fmt when a caller formats a Client held in an unexported
+// field, or a service with a verb that does not fit a pointer.
+type credentials func() (apiKey, apiSecret string)
+
+func newCredentials(apiKey, apiSecret string) credentials {
+	return func() (string, string) { return apiKey, apiSecret }
 }
 
 func defaultUserAgent() string {
@@ -452,8 +471,8 @@ func WithHeader(key, value string) RequestOption {
 // GET, HEAD, OPTIONS, PUT and DELETE are retried like every operation. A
 // POST, PATCH or other method may not be safe to repeat, so it is retried
 // only while no attempt can have reached the service (a refused
-// connection, a 429); after one that may have, Do returns an
-// *OutcomeUnknownError.
+// connection, a 429); after one that may have (a 3xx answer included), Do
+// returns an *OutcomeUnknownError.
 func (c *Client) Do(ctx context.Context, method, path string, body, out any, opts ...RequestOption) error {
 	if method == "" || strings.IndexFunc(method, func(r rune) bool { return r < 'A' || r > 'Z' }) >= 0 {
 		return invalid("method", "want an upper-case HTTP method")
@@ -599,7 +618,7 @@ func (c *Client) send(ctx context.Context, op operation, out any, opts []Request
 			c.logAttempt(ctx, &op, n, &res, nil, -1)
 			return nil
 		}
-		v := judge(ctx, res.status, err)
+		v := judge(ctx, &res, err)
 		earlier := mayHaveActed
 		mayHaveActed = mayHaveActed || v.acted
 		final := func(err error) error {
@@ -648,6 +667,7 @@ type attemptResult struct {
 	header   http.Header
 	body     []byte
 	err      error     // the transport error, or the error reading the body
+	oversize bool      // body is longer than maxResponse (and cut there)
 	stamp    time.Time // the time signed into X-TIMESTAMP
 	dateOK   bool      // the response carried a readable Date header
 	date     time.Time
@@ -677,9 +697,10 @@ func (c *Client) attempt(ctx context.Context, op *operation, signed, payload []b
 	}
 	stamp := c.now()
 	ts := stamp.Unix()
-	req.Header.Set("X-API-KEY", c.cfg.apiKey)
+	apiKey, apiSecret := c.cfg.creds()
+	req.Header.Set("X-API-KEY", apiKey)
 	req.Header.Set("X-TIMESTAMP", strconv.FormatInt(ts, 10))
-	req.Header.Set("X-SIGNATURE", Sign(c.cfg.apiKey, c.cfg.apiSecret, ts, signed))
+	req.Header.Set("X-SIGNATURE", Sign(apiKey, apiSecret, ts, signed))
 	if payload != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -693,6 +714,7 @@ func (c *Client) attempt(ctx context.Context, op *operation, signed, payload []b
 	}
 	res.body, res.err = io.ReadAll(io.LimitReader(resp.Body, c.cfg.maxResponse+1))
 	_ = resp.Body.Close()
+	res.oversize = int64(len(res.body)) > c.cfg.maxResponse
 	res.status, res.header, res.duration = resp.StatusCode, resp.Header, time.Since(start)
 	if date, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
 		res.date, res.dateOK = date, true
@@ -715,7 +737,7 @@ func (c *Client) outcome(op *operation, res *attemptResult, out any) error {
 		return fmt.Errorf("fiatramp: %s %s: %w", op.method, op.url.Path, res.err)
 	case res.err != nil:
 		return fmt.Errorf("fiatramp: %s %s: HTTP %d: reading response: %w", op.method, op.url.Path, res.status, res.err)
-	case int64(len(res.body)) > c.cfg.maxResponse:
+	case res.oversize:
 		problem := fmt.Sprintf("response body exceeds %d bytes", c.cfg.maxResponse)
 		return buildAPIError(res.status, res.body[:c.cfg.maxResponse], nil, problem, nil, nil)
 	case res.status >= 300 && res.status <= 399:

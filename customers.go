@@ -64,12 +64,32 @@ func (s *CustomersService) ListBankAccounts(ctx context.Context, customerID uuid
 	return call[types.BankAccountPage](ctx, s.client, http.MethodGet, bankListPath(customerID), nil, opts)
 }
 
+// DefaultMaxPages is how many pages BankAccounts fetches at most: at ten
+// accounts a page, far more than any customer has.
+const DefaultMaxPages = 10_000
+
+// WithMaxPages caps how many pages a listing that follows next links
+// (BankAccounts) fetches; a listing that would need more ends with an error
+// matching ErrPagination, so that a server handing out an endless chain of
+// pages cannot keep a call going until its context ends. The default is
+// DefaultMaxPages.
+func WithMaxPages(n int) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("fiatramp: WithMaxPages: %d is not positive", n)
+		}
+		c.maxPages = n
+		return nil
+	}
+}
+
 // BankAccounts yields every bank account of a customer, following each page's
 // next link (interface.md §4.9). It stops at the first error, which it
 // yields, at a page with no results, or when next is null. A next link that
-// leaves the base address (scheme, host or path) or repeats an earlier one is
-// not followed: it yields an error matching ErrPagination, since the
-// credentials must not go elsewhere and the listing would never end.
+// leaves the base address (scheme, host or path) or repeats an earlier one,
+// or a page beyond the cap of WithMaxPages (DefaultMaxPages), is not
+// followed: it yields an error matching ErrPagination, since the credentials
+// must not go elsewhere and the listing would never end.
 func (s *CustomersService) BankAccounts(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) iter.Seq2[types.BankAccountListItem, error] {
 	opts = slices.Clone(opts)
 	return func(yield func(types.BankAccountListItem, error) bool) {
@@ -79,7 +99,12 @@ func (s *CustomersService) BankAccounts(ctx context.Context, customerID uuid.UUI
 		}
 		cur, err := s.client.resolve(bankListPath(customerID))
 		seen := make(map[string]bool)
-		for err == nil {
+		for pages := 1; err == nil; pages++ {
+			if pages > s.client.cfg.maxPages {
+				err = fmt.Errorf("%w: more than %d pages (the cap of WithMaxPages): next link %q not followed",
+					ErrPagination, s.client.cfg.maxPages, cur.String())
+				break
+			}
 			seen[cur.String()] = true
 			page := new(types.BankAccountPage)
 			if err = s.client.send(ctx, operation{method: http.MethodGet, url: cur}, page, opts); err != nil {
@@ -107,28 +132,51 @@ func bankListPath(customerID uuid.UUID) string {
 }
 
 // pageURL resolves a pagination link against the current page and checks
-// that it stays under the base address, so the signed headers never travel
-// to another host.
+// that it stays under the base address as it will be sent, so the signed
+// headers never travel to another host or route. The path is checked both
+// decoded and escaped (the escaped form is what goes on the wire), and a link
+// whose path carries an escaped separator or percent sign (%2F, %5C, %25, in
+// any case) or a dot segment (".", "..", plain or escaped, also before a
+// ";" parameter) is refused outright: a gateway that routes by raw path, or
+// normalises or decodes once more, would read such a path differently.
 func (c *Client) pageURL(cur *url.URL, link string) (*url.URL, error) {
 	ref, err := url.Parse(link)
 	if err != nil {
 		return nil, fmt.Errorf("%w: next link %q: %v", ErrPagination, link, err)
 	}
+	if escapedSeparator(ref.EscapedPath()) || hasDotSegment(ref.Path) {
+		return nil, fmt.Errorf("%w: next link %q: escaped separator or dot segment in its path", ErrPagination, link)
+	}
 	u, base := cur.ResolveReference(ref), c.cfg.baseURL
-	if u.Scheme != base.Scheme || u.Host != base.Host || !strings.HasPrefix(u.Path, base.Path+"/") || u.User != nil ||
-		hasDotSegment(u.Path) {
+	if u.Scheme != base.Scheme || u.Host != base.Host || u.User != nil ||
+		!strings.HasPrefix(u.Path, base.Path+"/") || !strings.HasPrefix(u.EscapedPath(), base.EscapedPath()+"/") ||
+		escapedSeparator(u.EscapedPath()) || hasDotSegment(u.Path) {
 		return nil, fmt.Errorf("%w: next link %q leaves the base address %s", ErrPagination, link, base)
 	}
 	u.Fragment = ""
 	return u, nil
 }
 
-// hasDotSegment reports whether a decoded path has a "." or ".." segment.
+// escapedSeparator reports whether an escaped path holds an escaped "/",
+// "\" or "%", in either case.
+func escapedSeparator(escaped string) bool {
+	for i := strings.IndexByte(escaped, '%'); i >= 0; i = strings.IndexByte(escaped, '%') {
+		if code := strings.ToUpper(escaped[i+1 : min(i+3, len(escaped))]); code == "2F" || code == "5C" || code == "25" {
+			return true
+		}
+		escaped = escaped[i+1:]
+	}
+	return false
+}
+
+// hasDotSegment reports whether a decoded path has a "." or ".." segment,
+// also one followed by a ";" parameter ("..;"), which some servers strip.
 // ResolveReference removes literal dot segments but not escaped ones
 // (%2e%2e), which the request then carries and a server normalising per
 // RFC 3986 resolves, out of the base path.
 func hasDotSegment(p string) bool {
 	for _, seg := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+		seg, _, _ = strings.Cut(seg, ";")
 		if seg == "." || seg == ".." {
 			return true
 		}

@@ -94,8 +94,8 @@ var (
 	// operation may well have taken effect.
 	ErrMalformedResponse = errors.New("fiatramp: malformed response")
 	// ErrPagination reports a page link that the library refuses to follow
-	// (Customers.BankAccounts): one that leaves the base address, or one
-	// already visited.
+	// (Customers.BankAccounts): one that leaves the base address, one
+	// already visited, or one past the cap of WithMaxPages.
 	ErrPagination = errors.New("fiatramp: bad pagination link")
 	// ErrInvalidRequest matches a *ValidationError: bad input caught before
 	// any request was sent.
@@ -106,7 +106,9 @@ var (
 	ErrOutcomeUnknown = errors.New("fiatramp: outcome unknown")
 	// ErrRedirect matches an *APIError for a 3xx answer. Signed requests
 	// follow no redirects: the credentials and the body stay where the
-	// base address points.
+	// base address points. A 3xx answering a payout create, or a POST or
+	// PATCH through Do, may come after the operation ran (a 303 says it
+	// did), so such a call returns an *OutcomeUnknownError instead.
 	ErrRedirect = errors.New("fiatramp: redirect refused")
 	// ErrClockSkew matches an *APIError refusing the request's timestamp
 	// (an err_code or message about the timestamp): the local clock and
@@ -117,8 +119,8 @@ var (
 
 // OutcomeUnknownError reports a payout create whose outcome the library
 // could not learn: an attempt may have reached the service (the connection
-// broke after sending, an attempt timed out, the service answered 5xx or an
-// unreadable 2xx), and no later attempt settled it. errors.Is(err,
+// broke after sending, an attempt timed out, the service answered 5xx, 3xx
+// or an unreadable 2xx), and no later attempt settled it. errors.Is(err,
 // ErrOutcomeUnknown) is true for it.
 //
 // It deliberately does not unwrap to the last attempt's error (kept in

@@ -268,3 +268,34 @@ func ExampleOutcomeUnknownError() {
 	// outcome unknown for order-1001 probably created: true
 	// created by the earlier call: do not pay again
 }
+
+func ExampleWithMaxPages() {
+	// A service whose every page links to one more.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		page := len(r.URL.Query().Get("p")) + 1
+		next := `"` + r.URL.Path + "?p=" + strings.Repeat("x", page) + `"`
+		_, _ = w.Write([]byte(bankPage(1_000_000, next, page)))
+	}))
+	defer srv.Close()
+
+	client, err := fiatramp.New("my-api-key", "my-api-secret",
+		fiatramp.WithBaseURL(srv.URL),
+		fiatramp.WithMaxPages(3), // DefaultMaxPages (10,000) unless set
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	customerID := uuid.MustParse("0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01")
+	for account, err := range client.Customers.BankAccounts(context.Background(), customerID) {
+		if errors.Is(err, fiatramp.ErrPagination) {
+			fmt.Println("not followed past the cap")
+			break
+		}
+		fmt.Println(account.AccountNumber)
+	}
+	// Output:
+	// 001
+	// 002
+	// 003
+	// not followed past the cap
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -23,9 +24,10 @@ const (
 )
 
 // RetryPolicy says how often and how patiently a call is tried again after
-// a connection error or an answer of 408, 429, 500, 502, 503 or 504. Other
-// answers, TLS certificate errors and the caller's own cancellation are
-// never retried. A zero field means its default.
+// a connection error, an answer of 408, 429, 500, 502, 503 or 504, or an
+// answer whose body was cut off. Other answers, TLS certificate errors and
+// the caller's own cancellation are never retried. A zero field means its
+// default.
 //
 // Payout creates are retried only when a repeat cannot pay twice: see
 // PayoutsService.Create.
@@ -149,10 +151,13 @@ type verdict struct {
 	acted bool // the service may have acted on this attempt
 }
 
-// judge classifies the failure err of an attempt that got status (0 when no
-// response arrived). parent is the caller's context, without the per-attempt
-// timeout.
-func judge(parent context.Context, status int, err error) verdict {
+// judge classifies the failure err of an attempt whose result is res.
+// parent is the caller's context, without the per-attempt timeout. An
+// attempt counts as "acted" unless its answer proves that nothing ran: a
+// refusal (4xx, or status false in a 2xx envelope), a rate limit, or a
+// request that never left.
+func judge(parent context.Context, res *attemptResult, err error) verdict {
+	status := res.status
 	var apiErr *APIError
 	if status != 0 && errors.As(err, &apiErr) {
 		switch {
@@ -164,10 +169,27 @@ func judge(parent context.Context, status int, err error) verdict {
 			status == http.StatusGatewayTimeout:
 			return verdict{retry: true, acted: true}
 		case status >= 200 && status <= 299:
-			// A 2xx that could not be read, or a refusal in a 2xx envelope.
-			return verdict{acted: errors.Is(err, ErrMalformedResponse)}
+			switch {
+			case !errors.Is(err, ErrMalformedResponse):
+				// A refusal in a 2xx envelope.
+				return verdict{}
+			case !res.oversize && endsEarly(res.body):
+				// The body was cut off: whole, it may have said success.
+				// Another attempt settles it, as after a broken connection.
+				return verdict{retry: parent.Err() == nil, acted: true}
+			}
+			// A whole answer the library does not understand: asking
+			// again gets the same.
+			return verdict{acted: true}
+		case status >= 400 && status <= 499:
+			// A refusal: nothing ran.
+			return verdict{}
 		}
-		return verdict{}
+		// A 3xx: a 303 is how a server says it processed a POST (RFC 9110),
+		// and any redirect may come from a gateway after the service acted.
+		// A 5xx not listed above (501, 505, a proxy's 520-527) or a status
+		// of no class: nothing proves that the request did not run.
+		return verdict{acted: true}
 	}
 	if status != 0 {
 		// The response broke off while its body was read.
@@ -182,8 +204,18 @@ func judge(parent context.Context, status int, err error) verdict {
 	case notSent(err):
 		return verdict{retry: true}
 	}
-	// A connection broken after sending, or the per-attempt timeout.
+	// A connection broken after sending, the per-attempt timeout, or an
+	// answer with no valid status (HTTP 000).
 	return verdict{retry: true, acted: true}
+}
+
+// endsEarly reports whether body is JSON text cut short: empty, or valid up
+// to an end that falls inside a value. That is what an answer whose tail
+// was lost looks like; any other body that does not decode is a whole answer.
+func endsEarly(body []byte) bool {
+	var syntaxErr *json.SyntaxError
+	return errors.As(json.Unmarshal(body, &struct{}{}), &syntaxErr) &&
+		syntaxErr.Offset == int64(len(body)) && strings.HasPrefix(syntaxErr.Error(), "unexpected end")
 }
 
 // errNotSendable marks a request that could not be built.

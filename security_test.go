@@ -99,9 +99,21 @@ func TestRedirectsNotFollowed(t *testing.T) {
 					assert.Nil(t, p)
 					err = err2
 				}
+				if method == http.MethodPost {
+					// A 303 is how a server says it processed a POST, and
+					// any 3xx may come after the service acted: a create
+					// answered by one has an unknown outcome.
+					var ou *fiatramp.OutcomeUnknownError
+					require.ErrorAs(t, err, &ou)
+					assert.NotErrorIs(t, err, fiatramp.ErrRedirect, "an outcome unknown is never a plain redirect")
+					assert.Equal(t, "redirect-1", ou.ClientReferenceID)
+					assert.Equal(t, 1, ou.Attempts)
+					err = ou.Err
+				} else {
+					assert.NotErrorIs(t, err, fiatramp.ErrOutcomeUnknown, "nothing ran for a read")
+				}
 				require.ErrorIs(t, err, fiatramp.ErrRedirect)
 				assert.NotErrorIs(t, err, fiatramp.ErrMalformedResponse)
-				assert.NotErrorIs(t, err, fiatramp.ErrOutcomeUnknown, "a 3xx comes before anything ran")
 				var apiErr *fiatramp.APIError
 				require.ErrorAs(t, err, &apiErr)
 				assert.Equal(t, status, apiErr.StatusCode)
@@ -129,7 +141,9 @@ func TestRedirectsNotFollowed(t *testing.T) {
 			fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 1}))
 		require.NoError(t, err)
 		err = c.Do(context.Background(), http.MethodPost, "/cms/api/v1/wallet/add", map[string]string{"wallet_address": "0xabc"}, nil)
-		require.ErrorIs(t, err, fiatramp.ErrRedirect)
+		var ou *fiatramp.OutcomeUnknownError
+		require.ErrorAs(t, err, &ou, "a POST answered by a 3xx may have acted")
+		require.ErrorIs(t, ou.Err, fiatramp.ErrRedirect)
 		assert.Zero(t, target.hits.Load())
 		assert.Zero(t, consulted.Load(), "the library's own policy decides")
 		require.NotNil(t, callers.CheckRedirect)
@@ -228,6 +242,14 @@ func TestPaginationStaysOnBase(t *testing.T) {
 		assert.Equal(t, []string{listPath, listPath + "?page=2"}, got.paths)
 	})
 
+	t.Run("control: escapes outside the path are followed", func(t *testing.T) {
+		c, got, _ := start(t, "{base}"+listPath+"?page=2&after=a%2Fb%2e%2e")
+		items, err := collect(t, c)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"001", "002"}, items)
+		assert.Equal(t, []string{listPath, listPath + "?page=2&after=a%2Fb%2e%2e"}, got.paths)
+	})
+
 	for name, next := range map[string]string{
 		"another host":               foreignSrv.URL + listPath + "?page=2",
 		"scheme-relative other host": "//" + strings.TrimPrefix(foreignSrv.URL, "http://") + listPath + "?page=2",
@@ -271,6 +293,21 @@ func TestPaginationStaysOnBase(t *testing.T) {
 		"upper-case escaped dots": "{base}/gateway/%2E%2E/other/cms/api/v1/bank/list/x?page=2",
 		"escaped backslash":       "{base}/gateway/..%5c..%5cother/cms/api/v1/bank/list/x?page=2",
 		"escaped single dot":      "{base}/gateway/%2e/cms/api/v1/bank/list/" + customerID.String() + "?page=2",
+		// An escaped slash: the decoded path /gateway/other/... passes a
+		// prefix check, but the request goes out as /gateway%2Fother/...,
+		// which a gateway routing by raw path sends outside /gateway.
+		"escaped slash out of the base":    "{base}/gateway%2Fother/cms/api/v1/bank/list/x?page=2",
+		"lower-case escaped slash":         "{base}/gateway%2fother/cms/api/v1/bank/list/x?page=2",
+		"escaped slash under the base":     "{base}/gateway/cms%2Fapi/v1/bank/list/" + customerID.String() + "?page=2",
+		"escaped base path":                "{base}/%67ateway/cms/api/v1/bank/list/" + customerID.String() + "?page=2",
+		"mixed-case escaped dots":          "{base}/gateway/%2E%2e/other/cms/api/v1/bank/list/x?page=2",
+		"half-escaped dots":                "{base}/gateway/.%2E/other/cms/api/v1/bank/list/x?page=2",
+		"plain dots that stay in the base": "{base}/gateway/cms/../cms/api/v1/bank/list/" + customerID.String() + "?page=2",
+		"plain single dot":                 "{base}/gateway/./cms/api/v1/bank/list/" + customerID.String() + "?page=2",
+		"relative link with dots":          "../list/" + customerID.String() + "?page=2",
+		"dots with a path parameter":       "{base}/gateway/..;/other/cms/api/v1/bank/list/x?page=2",
+		"double-escaped dots":              "{base}/gateway/%252e%252e/other/cms/api/v1/bank/list/x?page=2",
+		"escaped backslash alone":          "{base}/gateway/cms%5capi/v1/bank/list/" + customerID.String() + "?page=2",
 	} {
 		t.Run("refuses "+name, func(t *testing.T) {
 			c, got, _ := start(t, next)
@@ -765,6 +802,10 @@ func TestSecretsNeverLeak(t *testing.T) {
 				assert.ErrorIs(t, err, fiatramp.ErrUnauthorized, op.name)
 			}
 			if f.mode == "redirect" {
+				var ou *fiatramp.OutcomeUnknownError
+				if errors.As(err, &ou) { // a create or a Do POST
+					err = ou.Err
+				}
 				assert.ErrorIs(t, err, fiatramp.ErrRedirect, op.name)
 			}
 		}

@@ -1,6 +1,7 @@
-// Command fiatramp serves the fiatramp sandbox: the whole service in
+// Command fiatramp serves the fiatramp sandbox (the whole service in
 // memory, with its authentication, rules and messages, for tests and local
-// development in any language.
+// development in any language), signs requests and explains refused
+// signatures, and calls the service from a shell.
 //
 // Usage:
 //
@@ -9,7 +10,27 @@
 //	                 [-remittance-path PATH] [-quotation-validity 10m]
 //	                 [-read-header-timeout 10s] [-read-timeout 30s]
 //	                 [-write-timeout 60s] [-idle-timeout 2m] [-max-conns 256]
-//	fiatramp help [sandbox]
+//	fiatramp sign [-method M] [-timestamp N] [-compare SIG | -request FILE] [BODY_FILE]
+//	fiatramp payouts get PAYOUT_ID
+//	fiatramp payouts balance
+//	fiatramp payouts create -quotation ID -customer ID [-reference REF] [--yes]
+//	fiatramp customers banks CUSTOMER_ID
+//	fiatramp kyc config CUSTOMER_ID
+//	fiatramp payins quote -customer ID -bank ID -method IMPS|UPI -amount N
+//	fiatramp payins get QUOTATION_ID
+//	fiatramp call METHOD PATH [BODY | @FILE | -]
+//	fiatramp help [COMMAND]
+//
+// The commands that call the service take their credentials from
+// FIATRAMP_API_KEY, FIATRAMP_API_SECRET and FIATRAMP_BASE_URL, print the
+// response data as JSON exactly as the service sent it (-o table for a
+// short table), and exit 0 when done, 1 when the service refused (the error
+// with its status, message and sentinel name on stderr) or could not be
+// reached, 2 for bad input (nothing sent) and 3 when the outcome of a
+// create is unknown. A payout create, and a call with any method but GET
+// or HEAD, asks for confirmation on a terminal and otherwise needs --yes.
+// "fiatramp sign" reads the secret from FIATRAMP_API_SECRET or
+// -secret-file, never from a flag value, and never prints it.
 //
 // `fiatramp sandbox` serves until SIGINT or SIGTERM. On start it prints one
 // JSON document to stdout, holding the base URL, the demo organization
@@ -118,27 +139,38 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
-// exitCode is the process status for run's error, which it prints: 0 for
-// none, 2 for a bad command line, 1 otherwise.
-func exitCode(err error, stderr io.Writer) int {
-	var ue *usageError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ue):
-		return 2
-	default:
-		fmt.Fprintln(stderr, "fiatramp:", err)
-		return 1
-	}
-}
-
-const usage = `fiatramp serves the fiatramp sandbox: the whole service in memory.
+const usage = `fiatramp serves the fiatramp sandbox, signs requests and calls the
+service from a shell.
 
 Usage:
 
-	fiatramp sandbox [flags]   serve a sandbox until interrupted
-	fiatramp help [sandbox]    print this help, or the sandbox flags
+	fiatramp sandbox [flags]                serve a sandbox until interrupted
+	fiatramp sign [flags] [BODY_FILE]       sign a body, or explain why a signature does not match
+	fiatramp payouts get PAYOUT_ID          fetch a payout
+	fiatramp payouts balance                the prefunded balance per asset
+	fiatramp payouts create [flags]         create a standard payout (asks first, or --yes)
+	fiatramp customers banks CUSTOMER_ID    every bank account of a customer, all pages
+	fiatramp kyc config CUSTOMER_ID         a customer's KYC configuration
+	fiatramp payins quote [flags]           create a payin quotation
+	fiatramp payins get QUOTATION_ID        fetch a payin quotation
+	fiatramp call METHOD PATH [BODY]        any operation, signed
+	fiatramp help [COMMAND]                 this help, or a command's flags and an example
+
+The commands that call the service read FIATRAMP_API_KEY, FIATRAMP_API_SECRET
+and FIATRAMP_BASE_URL, print the response data as JSON (amounts exactly as
+sent; -o table for a short table) and exit with status 0 when done, 1 when
+the service refused (the error, its status, message and sentinel name on
+stderr) or could not be reached, 2 for bad input (nothing was sent) and 3
+when the outcome is unknown (a create may have taken effect: reconcile).
+
+Example, against a local sandbox:
+
+	fiatramp sandbox > sandbox.json &
+	sleep 1
+	export FIATRAMP_BASE_URL=$(jq -r .base_url sandbox.json)
+	export FIATRAMP_API_KEY=$(jq -r .demo.organization.api_key sandbox.json)
+	export FIATRAMP_API_SECRET=$(jq -r .demo.organization.api_secret sandbox.json)
+	fiatramp payouts balance
 
 On start, "fiatramp sandbox" prints one JSON document to stdout with the
 base URL and the demo organization's and the fixtures' ids, keys and
@@ -157,17 +189,46 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "sandbox":
 		return runSandbox(ctx, rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
-		if len(rest) > 0 && rest[0] == "sandbox" {
-			fs, _ := sandboxFlags(stdout)
-			fs.Usage()
-			return nil
-		}
-		fmt.Fprint(stdout, usage)
-		return nil
+		return help(rest, stdout, stderr)
 	default:
+		if c, more := findCommand(args); c != nil {
+			return runCommand(ctx, c, streams{in: os.Stdin, out: stdout, err: stderr, inTTY: stdinIsTerminal()}, more)
+		}
+		if isGroup(cmd) {
+			msg := fmt.Sprintf("%s: which command?", cmd)
+			if len(rest) > 0 {
+				msg = fmt.Sprintf("unknown command %q", cmd+" "+rest[0])
+			}
+			fmt.Fprintf(stderr, "fiatramp: %s\n\n%s", msg, groupUsage(cmd))
+			return &usageError{msg}
+		}
 		fmt.Fprintf(stderr, "fiatramp: unknown command %q\n\n%s", cmd, usage)
 		return &usageError{fmt.Sprintf("unknown command %q", cmd)}
 	}
+}
+
+// help prints the help of the command named by args, or the overview.
+func help(args []string, stdout, stderr io.Writer) error {
+	switch {
+	case len(args) == 0:
+		fmt.Fprint(stdout, usage)
+		return nil
+	case args[0] == "sandbox":
+		fs, _ := sandboxFlags(stdout)
+		fs.Usage()
+		return nil
+	}
+	if c, rest := findCommand(args); c != nil && len(rest) == 0 {
+		fs, _ := c.flags(stdout)
+		fs.Usage()
+		return nil
+	}
+	if len(args) == 1 && isGroup(args[0]) {
+		fmt.Fprint(stdout, groupUsage(args[0]))
+		return nil
+	}
+	fmt.Fprintf(stderr, "fiatramp help: unknown command %q\n\n%s", strings.Join(args, " "), usage)
+	return &usageError{fmt.Sprintf("unknown command %q", strings.Join(args, " "))}
 }
 
 // sandboxConfig is what the sandbox command's flags say.
@@ -207,6 +268,7 @@ func sandboxFlags(out io.Writer) (*flag.FlagSet, *sandboxConfig) {
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: fiatramp sandbox [flags]\n\nServe a fiatramp sandbox until interrupted. Flags:\n\n")
 		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), "\nExample:\n\n\tfiatramp sandbox -quotation-validity 24h > sandbox.json &\n\tjq -r .demo.organization.api_key sandbox.json\n")
 	}
 	return fs, &c
 }

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,4 +55,42 @@ func TestReadmePythonStory(t *testing.T) {
 	assert.Equal(t, "py-0001", *p.ClientReferenceID)
 	assert.Equal(t, demo.Quotations[0].ID, p.QuotationID)
 	require.NoError(t, r.stop(t))
+}
+
+// TestReadmeShellStory runs the README's command-line walk-through with
+// the built binary, so its commands, flags and jq paths keep working.
+func TestReadmeShellStory(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not installed: the README's shell story is not run")
+	}
+	if _, err := exec.LookPath("jq"); err != nil {
+		t.Skip("jq not installed: the README's shell story is not run")
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	require.NoError(t, err)
+	m := regexp.MustCompile("(?s)Against a local sandbox:\n\n```\n(.*?)```").FindSubmatch(readme)
+	require.NotNil(t, m, "README has the shell story")
+	story := string(m[1])
+	require.Contains(t, story, "fiatramp sandbox > sandbox.json &\nsleep 1\n")
+	// A free port, a wait for the document rather than a guess, and the
+	// sandbox stopped at the end.
+	story = strings.Replace(story, "fiatramp sandbox > sandbox.json &\nsleep 1\n",
+		"fiatramp sandbox -addr 127.0.0.1:0 > sandbox.json &\ntrap 'kill $!' EXIT\n"+
+			"for i in $(seq 100); do grep -q base_url sandbox.json 2>/dev/null && break; sleep 0.1; done\n", 1)
+
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bash, "-euo", "pipefail", "-c", story)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + dir}
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "the story failed:\n%s", out)
+	text := string(out)
+	assert.Regexp(t, `(?m)^USDT +1000$`, text, "balance table")
+	assert.Contains(t, text, "AADHAAR\nPASSPORT\n", "kyc config through jq")
+	assert.Regexp(t, `(?m)^payment_method +UPI$`, text, "payin quotation table")
+	assert.Regexp(t, `(?m)^client_reference_id +order-1$`, text, "payout table")
+	assert.Contains(t, text, `"payout_status": "SUCCESS"`, "the simulation through call")
 }

@@ -1,0 +1,447 @@
+package main
+
+// What the commands that call the service share: the command table and its
+// help, flag parsing, the client from the environment, and how an error
+// becomes a message and an exit status.
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+)
+
+// Exit statuses of the command.
+const (
+	exitOK      = 0 // done
+	exitRefused = 1 // refused by the service, or it could not be reached
+	exitUsage   = 2 // bad input or command line; nothing was sent
+	exitUnknown = 3 // the outcome is unknown: reconcile before acting
+)
+
+// defaultTimeout bounds a call, its retries included.
+const defaultTimeout = time.Minute
+
+// streams are the process's standard streams.
+type streams struct {
+	in       io.Reader
+	out, err io.Writer
+	// inTTY reports whether in is a terminal, where a person can confirm.
+	inTTY bool
+}
+
+// command is one command of the tool, e.g. "payouts get".
+type command struct {
+	name    string // words after "fiatramp"
+	args    string // what follows the flags in the synopsis
+	summary string // one line for the command list
+	about   string // a paragraph for the command's own help
+	example string // a shell example, one command a line
+	// setup defines the command's flags on fs and returns the function
+	// that runs it with the remaining arguments.
+	setup func(fs *flag.FlagSet) func(ctx context.Context, s streams, args []string) error
+}
+
+// commands is the table of commands that call the service or sign, in
+// the order of the help.
+func commands() []*command {
+	return []*command{
+		payoutsGetCommand(),
+		payoutsBalanceCommand(),
+		payoutsCreateCommand(),
+		customersBanksCommand(),
+		kycConfigCommand(),
+		payinsQuoteCommand(),
+		payinsGetCommand(),
+		callCommand(),
+		signCommand(),
+	}
+}
+
+// findCommand returns the command args start with and the arguments after
+// its name, or nil.
+func findCommand(args []string) (*command, []string) {
+	for _, c := range commands() {
+		words := strings.Fields(c.name)
+		if len(args) >= len(words) && slicesEqual(args[:len(words)], words) {
+			return c, args[len(words):]
+		}
+	}
+	return nil, nil
+}
+
+func slicesEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// isGroup reports whether word names a group of commands ("payouts").
+func isGroup(word string) bool {
+	for _, c := range commands() {
+		if w := strings.Fields(c.name); len(w) > 1 && w[0] == word {
+			return true
+		}
+	}
+	return false
+}
+
+// groupUsage lists the commands of group.
+func groupUsage(group string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Commands of fiatramp %s:\n\n", group)
+	for _, c := range commands() {
+		if strings.Fields(c.name)[0] == group {
+			fmt.Fprintf(&b, "\tfiatramp %-18s %s\n", c.name, c.summary)
+		}
+	}
+	fmt.Fprintf(&b, "\nRun \"fiatramp help %s COMMAND\" for a command's flags and an example.\n", group)
+	return b.String()
+}
+
+// flags returns c's flag set, with its help (synopsis, about, flags,
+// example) on out.
+func (c *command) flags(out io.Writer) (*flag.FlagSet, func(context.Context, streams, []string) error) {
+	fs := flag.NewFlagSet("fiatramp "+c.name, flag.ContinueOnError)
+	fs.SetOutput(out)
+	run := c.setup(fs)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), c.help(fs)) }
+	return fs, run
+}
+
+// synopsis is c's usage line.
+func (c *command) synopsis() string {
+	return strings.TrimSpace("fiatramp " + c.name + " [flags] " + c.args)
+}
+
+// help is c's whole help text.
+func (c *command) help(fs *flag.FlagSet) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Usage: %s\n\n%s\n", c.synopsis(), strings.TrimSpace(c.about))
+	var any bool
+	fs.VisitAll(func(*flag.Flag) { any = true })
+	if any {
+		b.WriteString("\nFlags:\n\n")
+		w := fs.Output()
+		fs.SetOutput(&b)
+		fs.PrintDefaults()
+		fs.SetOutput(w)
+	}
+	fmt.Fprintf(&b, "\nExample:\n\n")
+	for _, line := range strings.Split(strings.TrimSpace(c.example), "\n") {
+		fmt.Fprintf(&b, "\t%s\n", strings.TrimSpace(line))
+	}
+	return b.String()
+}
+
+// runCommand parses c's flags from args and runs it.
+func runCommand(ctx context.Context, c *command, s streams, args []string) error {
+	fs, run := c.flags(s.err)
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return &usageError{err.Error()}
+	}
+	return run(ctx, s, rest)
+}
+
+// parseInterspersed parses fs from args, allowing flags after positional
+// arguments ("payouts get ID -o table"), and returns the positional
+// arguments. After "--" everything is positional.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// misuse prints msg and c's synopsis and returns a usage error.
+func misuse(s streams, c *command, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintf(s.err, "fiatramp %s: %s\nUsage: %s (see fiatramp help %s)\n", c.name, msg, c.synopsis(), c.name)
+	return &usageError{msg}
+}
+
+// wantArgs checks the number of positional arguments.
+func wantArgs(s streams, c *command, args []string, min, max int) error {
+	switch {
+	case len(args) < min:
+		return misuse(s, c, "want %d argument(s), got %d", min, len(args))
+	case len(args) > max:
+		return misuse(s, c, "unexpected argument %q", args[max])
+	}
+	return nil
+}
+
+// parseID parses a uuid argument or flag value named what.
+func parseID(s streams, c *command, what, v string) (uuid.UUID, error) {
+	id, err := uuid.Parse(v)
+	if err != nil || len(v) != 36 {
+		return uuid.Nil, misuse(s, c, "%s %q is not a uuid (want xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)", what, v)
+	}
+	return id, nil
+}
+
+// idCall is the work of a command taking one id (c.args): call the
+// service with cl and print the answer as cf says.
+type idCall func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error
+
+// withID completes c, a command whose one argument is an id: it parses the
+// id and the call flags, makes the client, and runs do.
+func withID(c *command, do idCall) *command {
+	var cf callFlags
+	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
+		cf.define(fs)
+		return func(ctx context.Context, s streams, args []string) error {
+			if err := wantArgs(s, c, args, 1, 1); err != nil {
+				return err
+			}
+			id, err := parseID(s, c, c.args, args[0])
+			if err != nil {
+				return err
+			}
+			cl, ctx, cancel, err := cf.client(ctx, s, c)
+			if err != nil {
+				return err
+			}
+			defer cancel()
+			return do(ctx, s, &cf, cl, id)
+		}
+	}
+	return c
+}
+
+// callFlags are the flags of every command that calls the service.
+type callFlags struct {
+	output  string
+	timeout time.Duration
+}
+
+func (f *callFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&f.output, "o", "json", "output `format`: json (the response data, exact) or table")
+	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "give up on the call after this `duration`, retries included")
+}
+
+// check refuses an unknown output format.
+func (f *callFlags) check(s streams, c *command) error {
+	if f.output != "json" && f.output != "table" {
+		return misuse(s, c, "-o %q: want json or table", f.output)
+	}
+	return nil
+}
+
+// client returns a client configured from FIATRAMP_API_KEY,
+// FIATRAMP_API_SECRET and FIATRAMP_BASE_URL, and ctx bounded by the
+// timeout.
+func (f *callFlags) client(ctx context.Context, s streams, c *command) (*fiatramp.Client, context.Context, context.CancelFunc, error) {
+	cl, err := f.newClient(s, c)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	return cl, ctx, cancel, nil
+}
+
+// newClient checks the flags and returns a client configured from
+// FIATRAMP_API_KEY, FIATRAMP_API_SECRET and FIATRAMP_BASE_URL.
+func (f *callFlags) newClient(s streams, c *command) (*fiatramp.Client, error) {
+	if err := f.check(s, c); err != nil {
+		return nil, err
+	}
+	if f.timeout <= 0 {
+		return nil, misuse(s, c, "-timeout %v is not positive", f.timeout)
+	}
+	cl, err := fiatramp.NewFromEnv(fiatramp.WithUserAgent("fiatramp-cli"))
+	if err != nil {
+		fmt.Fprintf(s.err, "fiatramp %s: %v\nSet %s, %s and %s (e.g. from the document \"fiatramp sandbox\" prints).\n",
+			c.name, err, fiatramp.EnvAPIKey, fiatramp.EnvAPISecret, fiatramp.EnvBaseURL)
+		return nil, &usageError{err.Error()}
+	}
+	return cl, nil
+}
+
+// confirm asks a person on a terminal to confirm what; without a terminal
+// it refuses. It returns nil only on "y" or "yes".
+func confirm(s streams, c *command, what string) error {
+	if !s.inTTY {
+		fmt.Fprintln(s.err, what)
+		return misuse(s, c, "not confirmed: pass --yes (standard input is not a terminal to ask on); nothing was sent")
+	}
+	fmt.Fprintf(s.err, "%s\nType yes to go ahead: ", what)
+	line, err := bufio.NewReader(s.in).ReadString('\n')
+	if err != nil && line == "" {
+		fmt.Fprintln(s.err)
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return nil
+	}
+	fmt.Fprintf(s.err, "fiatramp %s: not confirmed; nothing was sent\n", c.name)
+	return &usageError{"not confirmed"}
+}
+
+// stdinIsTerminal reports whether standard input is a character device
+// other than /dev/null, where a person can answer a question.
+func stdinIsTerminal() bool {
+	fi, err := os.Stdin.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(fi, null)
+}
+
+// sentinel is a sentinel error of the library and its name.
+type sentinel struct {
+	name string
+	err  error
+}
+
+// sentinels names every sentinel error of the library, for the messages
+// of failed calls.
+func sentinels() []sentinel {
+	return []sentinel{
+		{"ErrFieldMissing", fiatramp.ErrFieldMissing},
+		{"ErrInternal", fiatramp.ErrInternal},
+		{"ErrUnavailable", fiatramp.ErrUnavailable},
+		{"ErrUnauthorized", fiatramp.ErrUnauthorized},
+		{"ErrRateLimited", fiatramp.ErrRateLimited},
+		{"ErrClientReferenceExists", fiatramp.ErrClientReferenceExists},
+		{"ErrQuotationNotFound", fiatramp.ErrQuotationNotFound},
+		{"ErrCustomerMismatch", fiatramp.ErrCustomerMismatch},
+		{"ErrQuotationExpired", fiatramp.ErrQuotationExpired},
+		{"ErrQuotationAlreadyLinked", fiatramp.ErrQuotationAlreadyLinked},
+		{"ErrExchangeOrderInUse", fiatramp.ErrExchangeOrderInUse},
+		{"ErrInsufficientBalance", fiatramp.ErrInsufficientBalance},
+		{"ErrNotEntitled", fiatramp.ErrNotEntitled},
+		{"ErrPayoutIDInvalid", fiatramp.ErrPayoutIDInvalid},
+		{"ErrQuotationIDInvalid", fiatramp.ErrQuotationIDInvalid},
+		{"ErrCustomerNotFound", fiatramp.ErrCustomerNotFound},
+		{"ErrBankNotFound", fiatramp.ErrBankNotFound},
+		{"ErrCustomerUnverified", fiatramp.ErrCustomerUnverified},
+		{"ErrBankUnverified", fiatramp.ErrBankUnverified},
+		{"ErrOnrampDisabled", fiatramp.ErrOnrampDisabled},
+		{"ErrAmountBelowMinimum", fiatramp.ErrAmountBelowMinimum},
+		{"ErrAmountAboveMaximum", fiatramp.ErrAmountAboveMaximum},
+		{"ErrAMLScreeningFailed", fiatramp.ErrAMLScreeningFailed},
+		{"ErrEDDRequired", fiatramp.ErrEDDRequired},
+		{"ErrDailyLimitExhausted", fiatramp.ErrDailyLimitExhausted},
+		{"ErrMalformedResponse", fiatramp.ErrMalformedResponse},
+		{"ErrPagination", fiatramp.ErrPagination},
+		{"ErrInvalidRequest", fiatramp.ErrInvalidRequest},
+		{"ErrOutcomeUnknown", fiatramp.ErrOutcomeUnknown},
+		{"ErrRedirect", fiatramp.ErrRedirect},
+		{"ErrClockSkew", fiatramp.ErrClockSkew},
+	}
+}
+
+// sentinelNames lists the names of the sentinels err matches.
+func sentinelNames(err error) []string {
+	var names []string
+	for _, s := range sentinels() {
+		if errors.Is(err, s.err) {
+			names = append(names, s.name)
+		}
+	}
+	return names
+}
+
+// mismatchError is a finished command whose answer is "no" (a signature
+// that does not match); it has printed its findings.
+type mismatchError struct{ msg string }
+
+func (e *mismatchError) Error() string { return e.msg }
+
+// exitCode is the process status for err, which it describes on stderr
+// (unless the command already did): see the exit constants.
+func exitCode(err error, stderr io.Writer) int {
+	var (
+		ue  *usageError
+		me  *mismatchError
+		api *fiatramp.APIError
+		ou  *fiatramp.OutcomeUnknownError
+	)
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ue):
+		return exitUsage
+	case errors.As(err, &me):
+		return exitRefused
+	case errors.As(err, &ou):
+		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(stderr, "  sentinel:", strings.Join(sentinelNames(err), ", "))
+		if ou.ClientReferenceID != "" {
+			fmt.Fprintf(stderr, "  reconcile: the operation may have taken effect. Repeat the same create with --reference %s\n"+
+				"             (it cannot pay twice): success means it is new, ErrClientReferenceExists or\n"+
+				"             ErrQuotationAlreadyLinked means the first attempt created it.\n", ou.ClientReferenceID)
+		} else {
+			fmt.Fprintln(stderr, "  reconcile: the operation may have taken effect; check before repeating it.")
+		}
+		return exitUnknown
+	case errors.Is(err, fiatramp.ErrInvalidRequest):
+		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(stderr, "  sentinel:", strings.Join(sentinelNames(err), ", "))
+		fmt.Fprintln(stderr, "  nothing was sent")
+		return exitUsage
+	case errors.As(err, &api):
+		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(stderr, "  status:", api.StatusCode)
+		if api.Code != "" {
+			fmt.Fprintln(stderr, "  err_code:", printable(api.Code))
+		}
+		if api.Message != "" {
+			fmt.Fprintln(stderr, "  message:", printable(api.Message))
+		}
+		fields := make([]string, 0, len(api.FieldErrors))
+		for f := range api.FieldErrors {
+			fields = append(fields, f)
+		}
+		sort.Strings(fields)
+		for _, f := range fields {
+			fmt.Fprintf(stderr, "  errors.%s: %s\n", printable(f), printable(strings.Join(api.FieldErrors[f], " ")))
+		}
+		if api.ErrorText != "" {
+			fmt.Fprintln(stderr, "  errors:", printable(api.ErrorText))
+		}
+		if names := sentinelNames(err); len(names) > 0 {
+			fmt.Fprintln(stderr, "  sentinel:", strings.Join(names, ", "))
+		}
+		return exitRefused
+	default:
+		fmt.Fprintln(stderr, "fiatramp:", err)
+		if names := sentinelNames(err); len(names) > 0 {
+			fmt.Fprintln(stderr, "  sentinel:", strings.Join(names, ", "))
+		}
+		return exitRefused
+	}
+}
