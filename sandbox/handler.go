@@ -117,10 +117,10 @@ func (s *Sandbox) routeTable() []route {
 
 // match finds the route of method and path. It returns the route and its
 // parameters, or the HTTP status of the miss (404 or 405; allowed lists the
-// methods the path does answer). A trailing slash
-// is tolerated, but first tried as ending an empty parameter, so that
-// GET /pos/api/v1/payout/ reaches the operation and is refused as a missing
-// payout id (interface.md 7.3) rather than as an unknown path.
+// methods the path does answer). A trailing slash is tolerated, but first
+// tried as ending an empty parameter, so that GET /pos/api/v1/payout/
+// reaches the operation and is refused as a missing payout id (interface.md
+// 7.3) rather than as an unknown path, and another method there is a 405.
 func match(routes []route, method, path string) (*route, []string, int) {
 	trimmed := strings.Split(strings.Trim(path, "/"), "/")
 	if p := strings.TrimPrefix(path, "/"); strings.HasSuffix(p, "/") {
