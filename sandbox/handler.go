@@ -119,8 +119,8 @@ func (s *Sandbox) routeTable() []route {
 // parameters, or the HTTP status of the miss (404 or 405; allowed lists the
 // methods the path does answer). A trailing slash is tolerated, but first
 // tried as ending an empty parameter, so that GET /pos/api/v1/payout/
-// reaches the operation and is refused as a missing payout id (interface.md
-// 7.3) rather than as an unknown path, and another method there is a 405.
+// reaches the operation and is refused as a missing payout id rather than
+// as an unknown path, and another method there is a 405.
 func match(routes []route, method, path string) (*route, []string, int) {
 	trimmed := strings.Split(strings.Trim(path, "/"), "/")
 	if p := strings.TrimPrefix(path, "/"); strings.HasSuffix(p, "/") {
@@ -310,7 +310,7 @@ func (s *Sandbox) parse(r *http.Request, raw []byte) *parsedBody {
 		return in
 	}
 	in.signed = raw
-	// Section 4: requests with a body use Content-Type application/json;
+	// A request with a body must send it as Content-Type application/json;
 	// the REST framework answers anything else 415.
 	ct := r.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
@@ -328,7 +328,7 @@ type credentials struct {
 	ts               int64
 }
 
-// authenticate checks the headers of section 5 that need the state (the
+// authenticate checks the authentication headers that need the state (the
 // key) or the clock (the timestamp); s.mu must be held. It returns the
 // organization and what verify needs, or nil and the 401 to answer.
 func (s *Sandbox) authenticate(r *http.Request, now time.Time) (*org, credentials, reply) {
