@@ -20,6 +20,7 @@ type CustomersAPI interface {
 	GetBankAccount(ctx context.Context, customerID, bankID uuid.UUID, opts ...RequestOption) (*types.BankAccount, error)
 	ListBankAccounts(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.BankAccountPage, error)
 	BankAccounts(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) iter.Seq2[types.BankAccountListItem, error]
+	SimulateBankVerification(ctx context.Context, customerID, bankID uuid.UUID, status types.BankAccountStatus, opts ...RequestOption) (*types.BankVerificationSimulation, error)
 }
 
 var _ CustomersAPI = (*CustomersService)(nil)
@@ -182,4 +183,28 @@ func hasDotSegment(p string) bool {
 		}
 	}
 	return false
+}
+
+// SimulateBankVerification sets the verification outcome of a customer's
+// bank account, in the sandbox only: POST
+// /cms/api/v1/bank/mock-bank-verification with {"bank_account_status",
+// "bank_id", "customer_id"}. The sandbox allows PROCESSING -> VERIFIED or
+// FAILED and refuses every other move. An unknown status is refused before
+// sending.
+func (s *CustomersService) SimulateBankVerification(ctx context.Context, customerID, bankID uuid.UUID, status types.BankAccountStatus, opts ...RequestOption) (*types.BankVerificationSimulation, error) {
+	if err := requireID("customer_id", customerID); err != nil {
+		return nil, err
+	}
+	if err := requireID("bank_id", bankID); err != nil {
+		return nil, err
+	}
+	if !status.IsKnown() {
+		return nil, invalid("bank_account_status", "unknown bank account status "+quote(string(status)))
+	}
+	body := struct {
+		CustomerID        uuid.UUID               `json:"customer_id"`
+		BankID            uuid.UUID               `json:"bank_id"`
+		BankAccountStatus types.BankAccountStatus `json:"bank_account_status"`
+	}{customerID, bankID, status}
+	return call[types.BankVerificationSimulation](ctx, s.client, http.MethodPost, cmsBase+"/bank/mock-bank-verification", body, opts)
 }

@@ -269,6 +269,45 @@ func ExampleOutcomeUnknownError() {
 	// created by the earlier call: do not pay again
 }
 
+func ExamplePayoutsService_Balance() {
+	srv := demoService()
+	defer srv.Close()
+	client, err := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	balance, err := client.Payouts.Balance(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(balance.AvailableBalance["USDT"], "USDT available")
+	// Output: 1500.25 USDT available
+}
+
+// Without a webhook receiver, Wait polls a payout until its status is final.
+func ExamplePayoutsService_Wait() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	payout, _ := client.Payouts.Create(context.Background(), types.CreatePayoutRequest{
+		QuotationID: demo.Quotations[0].ID, CustomerID: demo.Customer.ID,
+	})
+	_, _ = client.Payouts.SimulateStatus(context.Background(), payout.ID, types.PayoutSuccess)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	final, err := client.Payouts.Wait(ctx, payout.ID,
+		fiatramp.WithPollInterval(2*time.Second, 30*time.Second))
+	if err != nil {
+		log.Fatal(err) // the context ended first (the error names the last status), or a fetch failed for good
+	}
+	fmt.Println(final.Status, final.Status.IsFinal())
+	// Output: SUCCESS true
+}
+
 func ExampleWithMaxPages() {
 	// A service whose every page links to one more.
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -13,6 +13,7 @@ import (
 type PayinsAPI interface {
 	CreateQuotation(ctx context.Context, req types.CreatePayinQuotationRequest, opts ...RequestOption) (*types.PayinQuotation, error)
 	GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayinQuotation, error)
+	SimulateStatus(ctx context.Context, quotationID uuid.UUID, status types.PayinStatus, opts ...RequestOption) (*types.PayinStatusSimulation, error)
 }
 
 var _ PayinsAPI = (*PayinsService)(nil)
@@ -55,4 +56,23 @@ func (s *PayinsService) GetQuotation(ctx context.Context, quotationID uuid.UUID,
 		return nil, err
 	}
 	return call[types.PayinQuotation](ctx, s.client, http.MethodGet, pisBase+"/payin/quotation/"+quotationID.String(), nil, opts)
+}
+
+// SimulateStatus moves the payin of a payin quotation to status, in the
+// sandbox only: PATCH /pis/api/v1/payin/mock-payin-status with
+// {"payin_status", "quotation_id"}. The sandbox allows PROCESSING ->
+// SUCCESS or FAILED and FAILED -> REFUNDED, and refuses every other move.
+// An unknown status is refused before sending.
+func (s *PayinsService) SimulateStatus(ctx context.Context, quotationID uuid.UUID, status types.PayinStatus, opts ...RequestOption) (*types.PayinStatusSimulation, error) {
+	if err := requireID("quotation_id", quotationID); err != nil {
+		return nil, err
+	}
+	if !status.IsKnown() {
+		return nil, invalid("payin_status", "unknown payin status "+quote(string(status)))
+	}
+	body := struct {
+		QuotationID uuid.UUID         `json:"quotation_id"`
+		PayinStatus types.PayinStatus `json:"payin_status"`
+	}{quotationID, status}
+	return call[types.PayinStatusSimulation](ctx, s.client, http.MethodPatch, pisBase+"/payin/mock-payin-status", body, opts)
 }

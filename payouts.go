@@ -19,6 +19,8 @@ type PayoutsAPI interface {
 	CreateRemittance(ctx context.Context, req types.CreateRemittancePayoutRequest, opts ...RequestOption) (*types.RemittancePayout, error)
 	Get(ctx context.Context, payoutID uuid.UUID, opts ...RequestOption) (*types.Payout, error)
 	SimulateStatus(ctx context.Context, payoutID uuid.UUID, status types.PayoutStatus, opts ...RequestOption) (*types.PayoutStatusSimulation, error)
+	Balance(ctx context.Context, opts ...RequestOption) (*types.Balance, error)
+	Wait(ctx context.Context, payoutID uuid.UUID, opts ...WaitOption) (*types.Payout, error)
 }
 
 var _ PayoutsAPI = (*PayoutsService)(nil)
@@ -161,4 +163,12 @@ func (s *PayoutsService) SimulateStatus(ctx context.Context, payoutID uuid.UUID,
 		PayoutStatus types.PayoutStatus `json:"payout_status"`
 	}{payoutID, status}
 	return call[types.PayoutStatusSimulation](ctx, s.client, http.MethodPatch, posBase+"/payout/mock-payout-status", body, opts)
+}
+
+// Balance fetches the organization's prefunded balance, the amount
+// available per asset: GET /pos/api/v1/payout/balance. Amounts are
+// decimals, exactly as sent. Organizations without a prefunded wallet are
+// refused with ErrNotEntitled.
+func (s *PayoutsService) Balance(ctx context.Context, opts ...RequestOption) (*types.Balance, error) {
+	return call[types.Balance](ctx, s.client, http.MethodGet, posBase+"/payout/balance", nil, opts)
 }

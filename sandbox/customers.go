@@ -124,7 +124,9 @@ func (s *Sandbox) addWalletOp(rq *request) reply {
 }
 
 // simulateKYCStatus is the sandbox KYC simulation (interface.md 4.7),
-// moving a customer only along kycTransitions.
+// moving a customer only along kycTransitions. A move to VERIFIED sends
+// the CUSTOMER webhook VERIFIED; a move to a failed status sends FAILED
+// with that status as failure_reason; a move to UNVERIFIED sends none.
 func (s *Sandbox) simulateKYCStatus(rq *request) reply {
 	f := rq.body
 	customerID := f.uuid("customer_id")
@@ -145,6 +147,12 @@ func (s *Sandbox) simulateKYCStatus(rq *request) reply {
 		return rule(fmt.Sprintf("KYC status cannot move from %s to %s.", from, to))
 	}
 	c.KYCStatus = to
+	switch to {
+	case types.KYCVerified:
+		s.emit(rq, EventTypeCustomer, c.ID.String(), string(types.KYCVerified), map[string]any{})
+	case types.KYCTaxVerificationFailed, types.KYCDocumentVerificationFailed, types.KYCFailed:
+		s.emit(rq, EventTypeCustomer, c.ID.String(), string(types.KYCFailed), map[string]any{"failure_reason": string(to)})
+	}
 	return success(http.StatusOK, "KYC status updated successfully", struct {
 		ID     uuid.UUID       `json:"id"`
 		Status types.KYCStatus `json:"status"`

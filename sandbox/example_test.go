@@ -5,12 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/sandbox"
 	"github.com/fiatramp/fiatramp-go/types"
+	"github.com/fiatramp/fiatramp-go/webhook"
 )
 
 // A test starts a sandbox, seeds the demo organization and pays out with
@@ -128,4 +131,53 @@ func ExampleLoadJSON() {
 	q := org.Customers[0].BankAccounts[0].Quotations[0]
 	fmt.Println(org.APIKey, sb.Balance(org.ID, "USDT"), q.ReceivingAmount)
 	// Output: acme-key 250 882.5
+}
+
+// The sandbox delivers webhooks: a state change POSTs a signed event to the
+// organization's webhook URL. A delivery fault repeats one; the receiver,
+// webhook.Handler, runs its function once and acknowledges the repeat.
+func ExampleSandbox_InjectDeliveryFault() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+
+	org := demo.Organization
+	var handled atomic.Int32
+	receiver := httptest.NewServer(webhook.Handler(org.APIKey, org.APISecret,
+		func(ctx context.Context, ev *webhook.Event) error {
+			handled.Add(1)
+			return nil
+		}, webhook.WithClock(sb.Now)))
+	defer receiver.Close()
+
+	err := sb.SetWebhookURL(org.ID, receiver.URL)
+	if err != nil {
+		log.Fatal(err)
+	}
+	err = sb.InjectDeliveryFault(sandbox.DeliveryFault{
+		Kind:  sandbox.DeliveryFaultDuplicate,
+		Type:  sandbox.EventTypePayout,
+		Count: 1,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	payout, _ := client.Payouts.Create(ctx, types.CreatePayoutRequest{
+		QuotationID: demo.Quotations[0].ID, CustomerID: demo.Customer.ID,
+	})
+	_, _ = client.Payouts.SimulateStatus(ctx, payout.ID, types.PayoutSuccess)
+	if err := sb.WaitDeliveries(ctx); err != nil {
+		log.Fatal(err)
+	}
+	for _, d := range sb.Deliveries() {
+		fmt.Println(d.Type, d.Event, d.State, len(d.Attempts), "POSTs")
+	}
+	fmt.Println("handled", handled.Load())
+	// Output:
+	// PAYOUT SUCCESS delivered 2 POSTs
+	// handled 1
 }

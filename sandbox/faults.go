@@ -90,11 +90,8 @@ func (s *Sandbox) InjectFault(f Fault) error {
 	default:
 		return fmt.Errorf("sandbox: fault: unknown kind %q", f.Kind)
 	}
-	if f.Count < 0 {
-		return fmt.Errorf("sandbox: fault: Count %d is negative", f.Count)
-	}
-	if f.Fraction < 0 || f.Fraction > 1 {
-		return fmt.Errorf("sandbox: fault: Fraction %v is outside 0..1", f.Fraction)
+	if err := checkQuota("fault", f.Count, f.Fraction); err != nil {
+		return err
 	}
 	if f.RetryAfter < 0 {
 		return fmt.Errorf("sandbox: fault: RetryAfter %v is negative", f.RetryAfter)
@@ -140,14 +137,12 @@ func (s *Sandbox) matchFault(method, path string) (Fault, bool) {
 				continue
 			}
 		}
-		if rule.Fraction > 0 && s.rng.Float64() >= rule.Fraction {
+		hit, spent := s.draw(rule.Count, rule.Fraction, &rule.left)
+		if !hit {
 			continue
 		}
-		if rule.Count > 0 {
-			rule.left--
-			if rule.left <= 0 {
-				s.faults = append(s.faults[:i:i], s.faults[i+1:]...)
-			}
+		if spent {
+			s.faults = append(s.faults[:i:i], s.faults[i+1:]...)
 		}
 		if s.stats.Faults == nil {
 			s.stats.Faults = map[FaultKind]int{}
@@ -156,6 +151,32 @@ func (s *Sandbox) matchFault(method, path string) (Fault, bool) {
 		return rule.Fault, true
 	}
 	return Fault{}, false
+}
+
+// checkQuota refuses a Count or Fraction a fault rule cannot have.
+func checkQuota(what string, count int, fraction float64) error {
+	if count < 0 {
+		return fmt.Errorf("sandbox: %s: Count %d is negative", what, count)
+	}
+	if fraction < 0 || fraction > 1 {
+		return fmt.Errorf("sandbox: %s: Fraction %v is outside 0..1", what, fraction)
+	}
+	return nil
+}
+
+// draw decides whether a matching rule with count, fraction and *left
+// spoils the next request or delivery: a Fraction draw from the seeded
+// source, then one of Count used up. spent says the rule has none left;
+// s.mu is held.
+func (s *Sandbox) draw(count int, fraction float64, left *int) (hit, spent bool) {
+	if fraction > 0 && s.rng.Float64() >= fraction {
+		return false, false
+	}
+	if count > 0 {
+		*left--
+		return true, *left <= 0
+	}
+	return true, false
 }
 
 // applyFault acts out f before the operation. It reports whether the

@@ -28,6 +28,11 @@ type Organization struct {
 	Prefunded bool `json:"prefunded"`
 	// Balances is the prefunded balance per asset code (upper case).
 	Balances map[string]decimal.Decimal `json:"balances,omitempty"`
+	// WebhookURL receives the organization's webhook deliveries (absolute
+	// http or https); empty sends none. The registration operation
+	// (POST /org/api/v1/organizations/api-webhooks) and SetWebhookURL
+	// change it.
+	WebhookURL string `json:"webhook_url,omitempty"`
 }
 
 // CustomerFlags are the outcomes of checks the sandbox cannot perform
@@ -212,6 +217,11 @@ func (s *Sandbox) AddOrganization(o Organization) (Organization, error) {
 	if _, dup := s.keys[o.APIKey]; dup {
 		return Organization{}, fixtureError("organization", "API key %q already in use", o.APIKey)
 	}
+	if o.WebhookURL != "" {
+		if problem := webhookURLProblem(o.WebhookURL); problem != "" {
+			return Organization{}, fixtureError("organization", "webhook_url %q: %s", o.WebhookURL, problem)
+		}
+	}
 	balances := make(map[string]decimal.Decimal, len(o.Balances))
 	for asset, amount := range o.Balances {
 		if amount.IsNegative() {
@@ -272,6 +282,24 @@ func (s *Sandbox) SetBalance(orgID uuid.UUID, asset string, amount decimal.Decim
 		return fixtureError("balance", "amount %s is negative", amount)
 	}
 	o.balances[strings.ToUpper(asset)] = amount
+	return nil
+}
+
+// SetWebhookURL sets the webhook URL of organization orgID; "" stops
+// deliveries to it (events from then on are logged as DeliveryNoURL).
+func (s *Sandbox) SetWebhookURL(orgID uuid.UUID, webhookURL string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o, ok := s.orgs[orgID]
+	if !ok {
+		return fixtureError("webhook URL", "no organization %s", orgID)
+	}
+	if webhookURL != "" {
+		if problem := webhookURLProblem(webhookURL); problem != "" {
+			return fixtureError("webhook URL", "%q: %s", webhookURL, problem)
+		}
+	}
+	o.WebhookURL = webhookURL
 	return nil
 }
 

@@ -25,6 +25,7 @@ const (
 	posBase = "/pos/api/v1"
 	cmsBase = "/cms/api/v1"
 	pisBase = "/pis/api/v1"
+	orgBase = "/org/api/v1"
 )
 
 // maxRequestBody caps what the sandbox reads of a request body.
@@ -112,6 +113,9 @@ func (s *Sandbox) routeTable() []route {
 		r(http.MethodGet, cmsBase+"/bank/{}/{}", (*Sandbox).getBankAccount),
 		r(http.MethodPost, pisBase+"/payin/quotation", (*Sandbox).createPayinQuotation),
 		r(http.MethodGet, pisBase+"/payin/quotation/{}", (*Sandbox).getPayinQuotation),
+		r(http.MethodPost, cmsBase+"/bank/mock-bank-verification", (*Sandbox).simulateBankVerification),
+		r(http.MethodPatch, pisBase+"/payin/mock-payin-status", (*Sandbox).simulatePayinStatus),
+		r(http.MethodPost, orgBase+"/organizations/api-webhooks", (*Sandbox).registerWebhook),
 	}
 }
 

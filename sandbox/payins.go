@@ -112,6 +112,7 @@ func (s *Sandbox) createPayinQuotation(rq *request) reply {
 		asset: asset, fiat: fiat, method: method,
 		sending: amount, rate: rate, receiving: receiving, fee: fee, gst: gst,
 		createdAt: rq.now, expiresAt: rq.now.Add(s.settings.PayinQuotationValidity),
+		status:         types.PayinProcessing,
 		organizationID: rq.org.ID,
 	}
 	if c.quoted == nil {
@@ -211,7 +212,7 @@ func (s *Sandbox) payinQuotationData(q *payinQuotation, fetched bool) payinQuota
 	if fetched {
 		orderID := q.orderID
 		out.OrderID = &orderID
-		out.Status = string(types.QuotationProcessing)
+		out.Status = string(q.status)
 	}
 	if q.method == types.PaymentMethodUPI {
 		out.DeepLink = upiDeepLink(dep, q)

@@ -34,6 +34,9 @@ const (
 	// poMsgSimulatedFailure is the failure_reason of a payout simulated to
 	// FAILED or REFUNDED.
 	poMsgSimulatedFailure = "Simulated failure: the beneficiary bank rejected the transfer"
+	// poMsgSimulatedRefund is the refund_reason of a REFUNDED payout's
+	// webhook.
+	poMsgSimulatedRefund = "Simulated refund: the reserved amount was returned"
 )
 
 // createPayout is POST /pos/api/v1/payout/initiate (interface.md 4.2,
@@ -160,7 +163,10 @@ func (s *Sandbox) getBalance(rq *request) reply {
 // (interface.md 4.5, 3.1): it moves a PROCESSING payout to any other
 // status. SUCCESS pays (utr and exchange transfer id appear); FAILED and
 // REFUNDED give a failure_reason, and REFUNDED also returns what the payout
-// reserved to the prefunded balance.
+// reserved to the prefunded balance. Every move sends the PAYOUT webhook
+// of the new status: metadata utr on SUCCESS, failure_reason on FAILED
+// and REFUNDED (which adds refund_reason), rfi_link on IN_REVIEW, and the
+// client_reference_id when the payout has one.
 func (s *Sandbox) simulatePayoutStatus(rq *request) reply {
 	f := rq.body
 	id := f.uuid("payout_id")
@@ -196,6 +202,14 @@ func (s *Sandbox) simulatePayoutStatus(rq *request) reply {
 		o.balances[p.Asset] = o.balances[p.Asset].Add(p.Reserved)
 		p.Reserved = decimal.Zero
 	}
+	meta := payoutEventMeta(p)
+	switch p.Status {
+	case types.PayoutRefunded:
+		meta["refund_reason"] = poMsgSimulatedRefund
+	case types.PayoutInReview:
+		meta["rfi_link"] = rfiLinkBase + p.ID.String()
+	}
+	s.emit(rq, EventTypePayout, p.ID.String(), string(p.Status), meta)
 	return success(http.StatusOK, "Payout status updated successfully", struct {
 		PayoutID     uuid.UUID          `json:"payout_id"`
 		PayoutStatus types.PayoutStatus `json:"payout_status"`

@@ -84,6 +84,27 @@ type Settings struct {
 	// and previous links start with. Empty: taken from each request
 	// (scheme, Host and the path the request arrived on).
 	PublicURL string
+
+	// WebhookTimeout is how long a webhook delivery attempt waits for the
+	// receiver's answer (default 10 seconds); no answer in time is a
+	// failed attempt.
+	WebhookTimeout time.Duration
+	// WebhookMaxAttempts is the most attempts one delivery makes before it
+	// is DeliveryFailed (default 6).
+	WebhookMaxAttempts int
+	// WebhookInitialBackoff is the wait after a delivery's first failed
+	// attempt; each later wait doubles, up to WebhookMaxBackoff (defaults
+	// 1 second and 1 minute). These waits, the timeout and a delay fault
+	// run on real time: the sandbox clock (SetTime, Advance) stamps the
+	// deliveries but does not move them.
+	WebhookInitialBackoff time.Duration
+	WebhookMaxBackoff     time.Duration
+	// WebhookWorkers is how many deliveries are attempted at once, each
+	// for a different object (default 4).
+	WebhookWorkers int
+	// WebhookClient sends the deliveries; nil uses the sandbox's own,
+	// which neither follows redirects nor uses a proxy.
+	WebhookClient *http.Client
 }
 
 // DepositAccount is where payin deposit instructions send the customer's
@@ -121,7 +142,12 @@ func DefaultSettings() Settings {
 			AccountName:   "Fiatramp Sandbox Collections",
 			VPA:           "fiatramp.sandbox@hdfcbank",
 		},
-		RetryAfter: time.Second,
+		RetryAfter:            time.Second,
+		WebhookTimeout:        10 * time.Second,
+		WebhookMaxAttempts:    6,
+		WebhookInitialBackoff: time.Second,
+		WebhookMaxBackoff:     time.Minute,
+		WebhookWorkers:        4,
 	}
 }
 
@@ -158,6 +184,8 @@ type Sandbox struct {
 
 	faults []*faultRule
 	stats  Stats
+
+	deliveries *deliverer // webhook queue, with its own lock
 }
 
 // New returns an empty Sandbox with DefaultSettings changed by opts. Add
@@ -175,6 +203,22 @@ func New(opts ...Option) *Sandbox {
 	}
 	if st.RetryAfter <= 0 {
 		st.RetryAfter = time.Second
+	}
+	def := DefaultSettings()
+	if st.WebhookTimeout <= 0 {
+		st.WebhookTimeout = def.WebhookTimeout
+	}
+	if st.WebhookMaxAttempts <= 0 {
+		st.WebhookMaxAttempts = def.WebhookMaxAttempts
+	}
+	if st.WebhookInitialBackoff <= 0 {
+		st.WebhookInitialBackoff = def.WebhookInitialBackoff
+	}
+	if st.WebhookMaxBackoff < st.WebhookInitialBackoff {
+		st.WebhookMaxBackoff = st.WebhookInitialBackoff
+	}
+	if st.WebhookWorkers <= 0 {
+		st.WebhookWorkers = def.WebhookWorkers
 	}
 	rates := make(map[string]decimal.Decimal, len(st.Rates))
 	for k, v := range st.Rates {
@@ -197,6 +241,7 @@ func New(opts ...Option) *Sandbox {
 		remitters:       map[uuid.UUID]*Remitter{},
 		payouts:         map[uuid.UUID]*payout{},
 		payinQuotations: map[uuid.UUID]*payinQuotation{},
+		deliveries:      newDeliverer(st),
 	}
 	sb.routes = sb.routeTable()
 	return sb
@@ -296,6 +341,9 @@ type payinQuotation struct {
 	fee, gst                        decimal.Decimal
 	createdAt, expiresAt            time.Time
 	organizationID                  uuid.UUID
+	// status is the payin's status, shown as the fetched quotation's
+	// status and moved by the payin status simulation.
+	status types.PayinStatus
 }
 
 // payout is a payout's state.

@@ -216,9 +216,11 @@ func (s *Server) Client(o Organization, opts ...fiatramp.Option) (*fiatramp.Clie
 	return fiatramp.New(o.APIKey, o.APISecret, all...)
 }
 
-// Close stops serving and closes every connection.
+// Close stops serving, closes every connection and stops the sandbox's
+// webhook deliveries (Sandbox.Close).
 func (s *Server) Close() error {
 	err := s.srv.Close()
 	<-s.done
+	_ = s.sandbox.Close()
 	return err
 }

@@ -261,6 +261,9 @@ func TestServerMethodNotAllowedAllow(t *testing.T) {
 		{"/cms/api/v1/bank/" + id + "/" + id, "GET"},
 		{"/pis/api/v1/payin/quotation", "POST"},
 		{"/pis/api/v1/payin/quotation/" + id, "GET"},
+		{"/cms/api/v1/bank/mock-bank-verification", "POST"},
+		{"/pis/api/v1/payin/mock-payin-status", "PATCH"},
+		{"/org/api/v1/organizations/api-webhooks", "POST"},
 	} {
 		for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete, http.MethodHead, http.MethodOptions} {
 			if strings.Contains(tc.allow, method) {

@@ -39,6 +39,18 @@ func (s PayoutStatus) IsKnown() bool {
 	return false
 }
 
+// IsFinal reports whether a payout in status s has reached a final status
+// that a poller can stop at: SUCCESS, FAILED or REFUNDED. PROCESSING,
+// IN_REVIEW (a payout under review still moves) and unknown statuses are
+// not final.
+func (s PayoutStatus) IsFinal() bool {
+	switch s {
+	case PayoutSuccess, PayoutFailed, PayoutRefunded:
+		return true
+	}
+	return false
+}
+
 // KYCStatus is the KYC status of a customer (interface.md section 3.2). A
 // value the interface document does not list decodes unchanged; see IsKnown.
 type KYCStatus string
@@ -226,6 +238,41 @@ func (QuotationStatus) Values() []QuotationStatus {
 func (s QuotationStatus) IsKnown() bool {
 	switch s {
 	case QuotationProcessing, QuotationUnlinked, QuotationLinked, QuotationExpired:
+		return true
+	}
+	return false
+}
+
+// PayinStatus is the status of a payin, moved in the sandbox by the payin
+// status simulation: PROCESSING -> SUCCESS | FAILED, FAILED -> REFUNDED;
+// ON_HOLD also exists. A value not listed here decodes unchanged; see
+// IsKnown.
+type PayinStatus string
+
+// Payin status values.
+const (
+	// PayinProcessing is the status of a payin under way.
+	PayinProcessing PayinStatus = "PROCESSING"
+	// PayinSuccess means the fiat arrived.
+	PayinSuccess PayinStatus = "SUCCESS"
+	// PayinFailed means the payin failed.
+	PayinFailed PayinStatus = "FAILED"
+	// PayinRefunded means a failed payin was returned to the customer.
+	PayinRefunded PayinStatus = "REFUNDED"
+	// PayinOnHold means the payin is held.
+	PayinOnHold PayinStatus = "ON_HOLD"
+)
+
+// Values returns every payin status. The slice is new on every call.
+func (PayinStatus) Values() []PayinStatus {
+	return []PayinStatus{PayinProcessing, PayinSuccess, PayinFailed, PayinRefunded, PayinOnHold}
+}
+
+// IsKnown reports whether s is one of the listed payin statuses (compared
+// exactly, case-sensitively).
+func (s PayinStatus) IsKnown() bool {
+	switch s {
+	case PayinProcessing, PayinSuccess, PayinFailed, PayinRefunded, PayinOnHold:
 		return true
 	}
 	return false

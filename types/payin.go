@@ -28,7 +28,10 @@ type PayinQuotation struct {
 	CustomerID uuid.UUID `json:"customer_id"`
 	// BankID is bank_id.
 	BankID uuid.UUID `json:"bank_id"`
-	// Status is the quotation status (fetch only).
+	// Status is the quotation status (fetch only). PROCESSING is the value
+	// seen; once the payin moves, the value may be the payin's status
+	// (SUCCESS, FAILED, REFUNDED: compare with PayinStatus(Status)), as the
+	// sandbox shows it. Any value is kept as text.
 	Status QuotationStatus `json:"status"`
 	// Asset is the asset code (upper case in responses).
 	Asset string `json:"asset"`

@@ -7,11 +7,9 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"net/http"
 	"sort"
 
 	"github.com/google/uuid"
-	"github.com/shopspring/decimal"
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/types"
@@ -57,11 +55,6 @@ func (f *callFlags) print(s streams, raw json.RawMessage, fields []field) error 
 // does not show it; the service's public documentation does.
 const balancePath = "/pos/api/v1/payout/balance"
 
-// balance is the data of the balance operation.
-type balance struct {
-	AvailableBalance map[string]decimal.Decimal `json:"available_balance"`
-}
-
 func payoutsBalanceCommand() *command {
 	c := &command{
 		name:    "payouts balance",
@@ -84,13 +77,14 @@ prefunded wallet are refused (ErrNotEntitled).`,
 				return err
 			}
 			defer cancel()
-			var raw json.RawMessage
-			if err := cl.Do(ctx, http.MethodGet, balancePath, nil, &raw); err != nil {
+			// Decoded to check the shape (every amount a decimal); printed
+			// from the JSON as sent.
+			b, err := cl.Payouts.Balance(ctx)
+			if err != nil {
 				return err
 			}
-			// Decoded to check the shape; printed from the JSON as sent.
-			var b balance
-			if err := json.Unmarshal(raw, &b); err != nil || b.AvailableBalance == nil {
+			raw := b.Raw
+			if b.AvailableBalance == nil {
 				return fmt.Errorf("balance response: want data {\"available_balance\": {ASSET: amount}}, got %s", excerpt(raw))
 			}
 			if cf.output == "table" {

@@ -14,6 +14,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"time"
 
@@ -23,6 +25,7 @@ import (
 	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/sandbox"
 	"github.com/fiatramp/fiatramp-go/types"
+	"github.com/fiatramp/fiatramp-go/webhook"
 )
 
 func main() {
@@ -135,9 +138,27 @@ func story(ctx context.Context) error {
 	fmt.Printf("   payout %s: %s; prefunded balance %s USDT -> %s USDT\n", prefunded.ID, prefunded.Status,
 		before, sb.Balance(demo.Organization.ID, "USDT"))
 
-	step(8, "simulate the bank paying payout %s, then fetch it", payout.ID)
+	step(8, "a webhook receiver (webhook.Handler) on loopback, registered with the sandbox")
+	events := make(chan *webhook.Event, 8)
+	hookURL, stop, err := receive(demo.Organization, sb.Now, events)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	if err := client.Do(ctx, http.MethodPost, "/org/api/v1/organizations/api-webhooks", map[string]string{"url": hookURL}, nil); err != nil {
+		return err
+	}
+	fmt.Println("   POST /org/api/v1/organizations/api-webhooks {\"url\": \"" + hookURL + "\"}")
+
+	step(9, "simulate the bank paying payout %s; its signed event arrives; fetch it", payout.ID)
 	if _, err := client.Payouts.SimulateStatus(ctx, payout.ID, types.PayoutSuccess); err != nil {
 		return err
+	}
+	select {
+	case ev := <-events:
+		fmt.Printf("   webhook: %s %s %s, utr %s (signature verified)\n", ev.Type, ev.ID, ev.Event, deref(ev.Metadata.UTR))
+	case <-ctx.Done():
+		return fmt.Errorf("no webhook arrived: %w", ctx.Err())
 	}
 	fetched, err := client.Payouts.Get(ctx, payout.ID)
 	if err != nil {
@@ -145,7 +166,7 @@ func story(ctx context.Context) error {
 	}
 	fmt.Printf("   payout %s: %s, utr %s\n", fetched.ID, fetched.Status, deref(fetched.UTR))
 
-	step(9, "two refused requests and their typed errors")
+	step(10, "two refused requests and their typed errors")
 	_, err = client.Payouts.Create(ctx, types.CreatePayoutRequest{
 		QuotationID: demo.Quotations[0].ID, CustomerID: customer, ClientReferenceID: "quickstart-003",
 	})
@@ -163,6 +184,26 @@ func story(ctx context.Context) error {
 	fmt.Println("\nDone. Set FIATRAMP_API_KEY, FIATRAMP_API_SECRET and FIATRAMP_BASE_URL to run against a service;")
 	fmt.Println("`go run ./cmd/fiatramp sandbox` serves this sandbox to programs in any language.")
 	return nil
+}
+
+// receive serves a webhook receiver for organization o on a loopback port,
+// verifying deliveries on the clock now, and sends each event handled to
+// events. It returns the receiver's URL and a function that stops it.
+func receive(o sandbox.Organization, now func() time.Time, events chan<- *webhook.Event) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	h := webhook.Handler(o.APIKey, o.APISecret, func(_ context.Context, ev *webhook.Event) error {
+		select {
+		case events <- ev:
+		default: // nobody is listening any more
+		}
+		return nil
+	}, webhook.WithClock(now))
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String() + "/webhooks", func() { _ = srv.Close() }, nil
 }
 
 // step prints a numbered heading.

@@ -1,0 +1,515 @@
+package sandbox
+
+// Webhook deliveries: every state change that has an event is sent to the
+// organization's webhook URL as a signed POST from a background queue.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+)
+
+// Webhook event types (the body's "type").
+const (
+	EventTypePayout   = "PAYOUT"
+	EventTypePayin    = "PAYIN"
+	EventTypeCustomer = "CUSTOMER"
+	EventTypeBank     = "BANK"
+)
+
+// rfiLinkBase is where the sandbox's rfi_link of an IN_REVIEW payout
+// points: the .invalid top-level domain marks it as not a real page.
+const rfiLinkBase = "https://rfi.sandbox.invalid/payouts/"
+
+// DeliveryState is where a webhook delivery stands.
+type DeliveryState string
+
+// Delivery states.
+const (
+	// DeliveryPending: queued, being attempted or waiting for a retry.
+	DeliveryPending DeliveryState = "pending"
+	// DeliveryDelivered: the receiver answered 2xx.
+	DeliveryDelivered DeliveryState = "delivered"
+	// DeliveryFailed: every attempt (Settings.WebhookMaxAttempts) failed.
+	DeliveryFailed DeliveryState = "failed"
+	// DeliveryDropped: a DeliveryFaultDrop kept it from being sent at all.
+	DeliveryDropped DeliveryState = "dropped"
+	// DeliveryNoURL: the organization had no webhook URL at the time.
+	DeliveryNoURL DeliveryState = "no_url"
+	// DeliveryAbandoned: the sandbox was closed before it was delivered.
+	DeliveryAbandoned DeliveryState = "abandoned"
+)
+
+// DeliveryFaultKind is what an injected delivery fault does.
+type DeliveryFaultKind string
+
+// Delivery fault kinds.
+const (
+	// DeliveryFaultDuplicate sends the event once more after it was
+	// delivered: the same body, signed afresh. A receiver must handle it
+	// once (deduplicate on id + event).
+	DeliveryFaultDuplicate DeliveryFaultKind = "duplicate"
+	// DeliveryFaultDelay holds the event for DeliveryFault.Delay before its
+	// first attempt; later events of the same object wait behind it.
+	DeliveryFaultDelay DeliveryFaultKind = "delay"
+	// DeliveryFaultDrop never sends the event: a receiver learns the state
+	// only by fetching the object (e.g. fiatramp's Payouts.Wait).
+	DeliveryFaultDrop DeliveryFaultKind = "drop"
+	// DeliveryFaultBadSignature signs the first attempt with a wrong
+	// secret. A receiver must refuse it (401); the sandbox then retries
+	// with the right signature.
+	DeliveryFaultBadSignature DeliveryFaultKind = "bad_signature"
+)
+
+// Values returns every delivery fault kind.
+func (DeliveryFaultKind) Values() []DeliveryFaultKind {
+	return []DeliveryFaultKind{DeliveryFaultDuplicate, DeliveryFaultDelay, DeliveryFaultDrop, DeliveryFaultBadSignature}
+}
+
+// DeliveryFault is a rule for spoiling some webhook deliveries. A delivery
+// meets at most one fault: the first rule, in the order they were
+// injected, that matches it and still has deliveries to spoil.
+type DeliveryFault struct {
+	Kind DeliveryFaultKind `json:"kind"`
+	// Type limits the fault to one event type (PAYOUT, ...); empty
+	// matches every type.
+	Type string `json:"type,omitempty"`
+	// Event limits the fault to one event (SUCCESS, ...); empty matches
+	// every event.
+	Event string `json:"event,omitempty"`
+	// Count spoils the next Count matching deliveries. Zero with a zero
+	// Fraction means every matching delivery, until ClearDeliveryFaults.
+	Count int `json:"count,omitempty"`
+	// Fraction spoils each matching delivery with this probability (0 to
+	// 1), drawn from the sandbox's seeded source; with Count set too, it
+	// stops after Count spoiled deliveries.
+	Fraction float64 `json:"fraction,omitempty"`
+	// Delay is how long a DeliveryFaultDelay holds the event.
+	Delay time.Duration `json:"delay,omitempty"`
+}
+
+// Delivery is one event's delivery, as the delivery log holds it.
+type Delivery struct {
+	// Seq numbers deliveries from 1 in the order their events happened.
+	Seq   int    `json:"seq"`
+	URL   string `json:"url"`
+	Type  string `json:"type"`
+	ID    string `json:"id"`
+	Event string `json:"event"`
+	// Body is the JSON body sent, in canonical form (what is signed).
+	Body  []byte            `json:"body"`
+	Fault DeliveryFaultKind `json:"fault,omitempty"`
+	State DeliveryState     `json:"state"`
+	// Attempts are the POSTs made, in order; a duplicate's extra copy is
+	// the last one.
+	Attempts []DeliveryAttempt `json:"attempts"`
+}
+
+// DeliveryAttempt is one POST of a delivery.
+type DeliveryAttempt struct {
+	// At is the sandbox clock's time of the attempt; Timestamp the
+	// X-TIMESTAMP it carried.
+	At        time.Time `json:"at"`
+	Timestamp int64     `json:"timestamp"`
+	// Forged says the attempt was signed with a wrong secret
+	// (DeliveryFaultBadSignature).
+	Forged bool `json:"forged,omitempty"`
+	// Duplicate says the attempt was the extra copy of a
+	// DeliveryFaultDuplicate.
+	Duplicate bool `json:"duplicate,omitempty"`
+	// StatusCode is the receiver's answer; 0 when none arrived.
+	StatusCode int `json:"status_code,omitempty"`
+	// Error says why no answer arrived (connection error, timeout).
+	Error string `json:"error,omitempty"`
+}
+
+// delivery is a Delivery with what sending it needs.
+type delivery struct {
+	Delivery
+	key            string // orders deliveries per object
+	apiKey, secret string
+	forgeNext      bool          // next attempt is forged
+	dupPending     bool          // an extra copy is still to be sent
+	delay          time.Duration // hold before the first attempt
+	attempts       int           // attempts counted against the limit
+}
+
+// deliveryFaultRule is an injected delivery fault and how many deliveries
+// it has left.
+type deliveryFaultRule struct {
+	DeliveryFault
+	left int
+}
+
+// deliverer is the background queue. Its own mutex guards it; a handler
+// holding Sandbox.mu may take it (never the other way round).
+type deliverer struct {
+	mu      sync.Mutex
+	log     []*delivery
+	queues  map[string][]*delivery // pending deliveries per object, oldest first
+	ready   []string               // objects whose head may be attempted now
+	timers  map[*time.Timer]struct{}
+	workers int
+	pending int
+	closed  bool
+	faults  []*deliveryFaultRule
+
+	ctx    context.Context // ends on Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // workers and scheduled timers
+	client *http.Client
+	own    *http.Transport // closed on Close; nil for Settings.WebhookClient
+}
+
+// newDeliverer returns the queue of st; it starts no goroutine until an
+// event is queued.
+func newDeliverer(st Settings) *deliverer {
+	d := &deliverer{queues: map[string][]*delivery{}, timers: map[*time.Timer]struct{}{}}
+	d.ctx, d.cancel = context.WithCancel(context.Background())
+	d.client = st.WebhookClient
+	if d.client == nil {
+		d.own = http.DefaultTransport.(*http.Transport).Clone()
+		d.own.Proxy = nil // deliveries go straight to the receiver
+		d.client = &http.Client{
+			Transport: d.own,
+			// A redirect is an answer other than 2xx: retried, not followed.
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		}
+	}
+	return d
+}
+
+// InjectDeliveryFault adds f to the delivery fault rules.
+func (s *Sandbox) InjectDeliveryFault(f DeliveryFault) error {
+	switch f.Kind {
+	case DeliveryFaultDuplicate, DeliveryFaultDrop, DeliveryFaultBadSignature:
+	case DeliveryFaultDelay:
+		if f.Delay <= 0 {
+			return fmt.Errorf("sandbox: delivery fault: a %s fault needs a positive Delay", f.Kind)
+		}
+	default:
+		return fmt.Errorf("sandbox: delivery fault: unknown kind %q", f.Kind)
+	}
+	if err := checkQuota("delivery fault", f.Count, f.Fraction); err != nil {
+		return err
+	}
+	d := s.deliveries
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.faults = append(d.faults, &deliveryFaultRule{DeliveryFault: f, left: f.Count})
+	return nil
+}
+
+// ClearDeliveryFaults removes every delivery fault rule.
+func (s *Sandbox) ClearDeliveryFaults() {
+	d := s.deliveries
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.faults = nil
+}
+
+// Deliveries returns the delivery log: every event so far, in the order
+// the events happened, with its state and attempts. The result shares
+// nothing with the sandbox.
+func (s *Sandbox) Deliveries() []Delivery {
+	d := s.deliveries
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]Delivery, len(d.log))
+	for i, dv := range d.log {
+		out[i] = dv.Delivery
+		out[i].Body = bytes.Clone(dv.Body)
+		out[i].Attempts = slices.Clone(dv.Attempts)
+	}
+	return out
+}
+
+// WaitDeliveries waits until no delivery is pending (each is delivered,
+// failed, dropped or abandoned), or ctx ends, whose error it returns.
+func (s *Sandbox) WaitDeliveries(ctx context.Context) error {
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		d := s.deliveries
+		d.mu.Lock()
+		idle := d.pending == 0
+		d.mu.Unlock()
+		if idle {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
+}
+
+// Close stops webhook deliveries for good: an attempt under way is
+// cancelled, pending deliveries become DeliveryAbandoned, and later events
+// are logged as abandoned too. It returns when every delivery goroutine
+// has ended. Server.Close calls it. Serving requests is not affected.
+func (s *Sandbox) Close() error {
+	d := s.deliveries
+	d.mu.Lock()
+	if !d.closed {
+		d.closed = true
+		d.cancel()
+		for t := range d.timers {
+			if t.Stop() {
+				d.wg.Done() // its function will never run
+			}
+		}
+		d.timers = nil
+		for _, q := range d.queues {
+			for _, dv := range q {
+				dv.State = DeliveryAbandoned
+			}
+		}
+		d.queues, d.ready, d.pending = nil, nil, 0
+	}
+	d.mu.Unlock()
+	d.wg.Wait()
+	if d.own != nil {
+		d.own.CloseIdleConnections()
+	}
+	return nil
+}
+
+// emit records an event of the request's organization and queues its
+// delivery; s.mu is held. meta holds the metadata members (may be empty).
+func (s *Sandbox) emit(rq *request, typ, id, event string, meta map[string]any) {
+	raw := mustJSON(map[string]any{
+		"type": typ, "id": id, "event": event,
+		"timestamp": stamp(rq.now), "metadata": meta,
+	})
+	body, err := fiatramp.CanonicalizeJSON(raw)
+	if err != nil {
+		panic("sandbox: canonical webhook body: " + err.Error()) // built from strings only
+	}
+	o := rq.org
+	d := s.deliveries
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	dv := &delivery{
+		Delivery: Delivery{
+			Seq: len(d.log) + 1, URL: o.WebhookURL,
+			Type: typ, ID: id, Event: event, Body: body,
+			State: DeliveryPending, Attempts: []DeliveryAttempt{},
+		},
+		key:    o.ID.String() + "/" + typ + "/" + id,
+		apiKey: o.APIKey, secret: o.APISecret,
+	}
+	d.log = append(d.log, dv)
+	switch {
+	case d.closed:
+		dv.State = DeliveryAbandoned
+		return
+	case o.WebhookURL == "":
+		dv.State = DeliveryNoURL
+		return
+	}
+	if f, ok := s.matchDeliveryFault(d, typ, event); ok {
+		dv.Fault = f.Kind
+		switch f.Kind {
+		case DeliveryFaultDrop:
+			dv.State = DeliveryDropped
+			return
+		case DeliveryFaultDuplicate:
+			dv.dupPending = true
+		case DeliveryFaultBadSignature:
+			dv.forgeNext = true
+		case DeliveryFaultDelay:
+			dv.delay = f.Delay
+		}
+	}
+	d.pending++
+	d.queues[dv.key] = append(d.queues[dv.key], dv)
+	if len(d.queues[dv.key]) == 1 {
+		s.startHead(d, dv.key)
+	}
+}
+
+// matchDeliveryFault picks the fault for a delivery, if any; s.mu and d.mu
+// are held (s.rng is s.mu's).
+func (s *Sandbox) matchDeliveryFault(d *deliverer, typ, event string) (DeliveryFault, bool) {
+	for i, rule := range d.faults {
+		if rule.Type != "" && rule.Type != typ || rule.Event != "" && rule.Event != event {
+			continue
+		}
+		hit, spent := s.draw(rule.Count, rule.Fraction, &rule.left)
+		if !hit {
+			continue
+		}
+		if spent {
+			d.faults = append(d.faults[:i:i], d.faults[i+1:]...)
+		}
+		return rule.DeliveryFault, true
+	}
+	return DeliveryFault{}, false
+}
+
+// startHead makes the oldest delivery of object key attemptable, after
+// its delay if it has one; d.mu is held.
+func (s *Sandbox) startHead(d *deliverer, key string) {
+	head := d.queues[key][0]
+	if head.delay > 0 {
+		delay := head.delay
+		head.delay = 0
+		s.schedule(d, key, delay)
+		return
+	}
+	s.makeReady(d, key)
+}
+
+// makeReady queues object key for a worker, starting one if fewer than
+// Settings.WebhookWorkers run; d.mu is held.
+func (s *Sandbox) makeReady(d *deliverer, key string) {
+	d.ready = append(d.ready, key)
+	if d.workers < s.settings.WebhookWorkers {
+		d.workers++
+		d.wg.Add(1)
+		go s.deliveryWorker(d)
+	}
+}
+
+// schedule makes object key ready after wait; d.mu is held.
+func (s *Sandbox) schedule(d *deliverer, key string, wait time.Duration) {
+	d.wg.Add(1)
+	var t *time.Timer
+	t = time.AfterFunc(wait, func() {
+		defer d.wg.Done()
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if d.closed {
+			return
+		}
+		delete(d.timers, t)
+		s.makeReady(d, key)
+	})
+	d.timers[t] = struct{}{}
+}
+
+// deliveryWorker attempts ready deliveries until none is ready.
+func (s *Sandbox) deliveryWorker(d *deliverer) {
+	defer d.wg.Done()
+	for {
+		d.mu.Lock()
+		if d.closed || len(d.ready) == 0 {
+			d.workers--
+			d.mu.Unlock()
+			return
+		}
+		key := d.ready[0]
+		d.ready = d.ready[1:]
+		dv := d.queues[key][0]
+		a := DeliveryAttempt{Forged: dv.forgeNext, Duplicate: dv.State == DeliveryDelivered}
+		dv.forgeNext = false
+		url, body, apiKey, secret := dv.URL, dv.Body, dv.apiKey, dv.secret
+		d.mu.Unlock()
+
+		a.At = s.Now()
+		a.Timestamp = a.At.Unix()
+		if a.Forged {
+			secret = "forged-" + randomToken(16)
+		}
+		a.StatusCode, a.Error = s.post(d, url, body, apiKey, secret, a.Timestamp)
+
+		d.mu.Lock()
+		if !d.closed {
+			dv.Attempts = append(dv.Attempts, a)
+			s.settle(d, dv, a)
+		}
+		d.mu.Unlock()
+	}
+}
+
+// settle moves dv on after attempt a; d.mu is held.
+func (s *Sandbox) settle(d *deliverer, dv *delivery, a DeliveryAttempt) {
+	ok := a.StatusCode >= 200 && a.StatusCode <= 299
+	switch {
+	case a.Duplicate:
+		dv.dupPending = false
+	case ok:
+		dv.State = DeliveryDelivered
+		if dv.dupPending {
+			s.makeReady(d, dv.key)
+			return
+		}
+	default:
+		dv.attempts++
+		if dv.attempts < s.settings.WebhookMaxAttempts {
+			s.schedule(d, dv.key, s.webhookBackoff(dv.attempts))
+			return
+		}
+		dv.State = DeliveryFailed
+	}
+	// dv is done: the object's next delivery may go.
+	q := d.queues[dv.key][1:]
+	d.pending--
+	if len(q) == 0 {
+		delete(d.queues, dv.key)
+		return
+	}
+	d.queues[dv.key] = q
+	s.startHead(d, dv.key)
+}
+
+// webhookBackoff is the wait after failed attempt n (from 1):
+// WebhookInitialBackoff doubled n-1 times, at most WebhookMaxBackoff.
+func (s *Sandbox) webhookBackoff(n int) time.Duration {
+	wait := s.settings.WebhookInitialBackoff
+	for i := 1; i < n && wait < s.settings.WebhookMaxBackoff; i++ {
+		wait *= 2
+	}
+	return min(wait, s.settings.WebhookMaxBackoff)
+}
+
+// maxReceiverAnswer is how much of a receiver's answer is read (and
+// thrown away) so the connection can be reused.
+const maxReceiverAnswer = 64 << 10
+
+// post sends one signed delivery and returns the receiver's status, or 0
+// and why no answer came.
+func (s *Sandbox) post(d *deliverer, url string, body []byte, apiKey, secret string, ts int64) (int, string) {
+	ctx, cancel := context.WithTimeout(d.ctx, s.settings.WebhookTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, err.Error()
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "fiatramp-sandbox-webhooks")
+	req.Header.Set("X-TIMESTAMP", strconv.FormatInt(ts, 10))
+	req.Header.Set("X-SIGNATURE", fiatramp.Sign(apiKey, secret, ts, body))
+	resp, err := d.client.Do(req)
+	if err != nil {
+		return 0, err.Error() // a transport error carries no header
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxReceiverAnswer))
+	return resp.StatusCode, ""
+}
+
+// payoutEventMeta is the metadata of a payout event.
+func payoutEventMeta(p *payout) map[string]any {
+	meta := map[string]any{}
+	if p.ClientReferenceID != nil {
+		meta["client_reference_id"] = *p.ClientReferenceID
+	}
+	if p.UTR != nil {
+		meta["utr"] = *p.UTR
+	}
+	if p.FailureReason != nil {
+		meta["failure_reason"] = *p.FailureReason
+	}
+	return meta
+}

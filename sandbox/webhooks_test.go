@@ -1,0 +1,598 @@
+package sandbox_test
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/sandbox"
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+// hook is one POST a receiver got.
+type hook struct {
+	header http.Header
+	body   string
+	at     time.Time
+	status int // what the receiver answered
+}
+
+// receiver is a webhook receiver on loopback that records every POST and
+// answers what answer says (n counts the POSTs from 1).
+type receiver struct {
+	t      testing.TB
+	srv    *httptest.Server
+	mu     sync.Mutex
+	got    []hook
+	answer func(n int, h hook, r *http.Request) int
+}
+
+func newReceiver(t testing.TB, answer func(n int, h hook, r *http.Request) int) *receiver {
+	t.Helper()
+	rc := &receiver{t: t, answer: answer}
+	rc.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			return
+		}
+		h := hook{header: r.Header.Clone(), body: string(body), at: time.Now()}
+		rc.mu.Lock()
+		n := len(rc.got) + 1
+		rc.got = append(rc.got, h)
+		rc.mu.Unlock()
+		status := http.StatusOK
+		if rc.answer != nil {
+			status = rc.answer(n, h, r)
+		}
+		rc.mu.Lock()
+		rc.got[n-1].status = status
+		rc.mu.Unlock()
+		w.WriteHeader(status)
+	}))
+	t.Cleanup(rc.srv.Close)
+	return rc
+}
+
+func (rc *receiver) hooks() []hook {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	out := make([]hook, len(rc.got))
+	copy(out, rc.got)
+	return out
+}
+
+// signedBy reports whether h carries the signature of o over its body,
+// computed here independently of fiatramp.Sign.
+func signedBy(o sandbox.Organization, h hook) bool {
+	m := hmac.New(sha256.New, []byte(o.APISecret))
+	m.Write([]byte(o.APIKey + "|" + h.header.Get("X-TIMESTAMP") + "|" + h.body))
+	return h.header.Get("X-SIGNATURE") == base64.StdEncoding.EncodeToString(m.Sum(nil))
+}
+
+// fastHooks makes retries quick.
+func fastHooks(st *sandbox.Settings) {
+	st.WebhookInitialBackoff = time.Millisecond
+	st.WebhookMaxBackoff = 4 * time.Millisecond
+}
+
+// hookEnv is an env whose organization's webhooks go to a receiver.
+func hookEnv(t *testing.T, answer func(n int, h hook, r *http.Request) int, opts ...sandbox.Option) (*env, *receiver) {
+	t.Helper()
+	e := newEnv(t, append([]sandbox.Option{fastHooks}, opts...)...)
+	rc := newReceiver(t, answer)
+	require.NoError(t, e.sb.SetWebhookURL(e.org.ID, rc.srv.URL+"/hooks"))
+	return e, rc
+}
+
+// settle waits for every pending delivery.
+func settle(t testing.TB, sb *sandbox.Sandbox) {
+	t.Helper()
+	c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, sb.WaitDeliveries(c))
+}
+
+// payout creates a standard payout of the env's customer.
+func (e *env) payout() *types.Payout {
+	e.t.Helper()
+	return e.payout2(e.client)
+}
+
+// payout2 creates a standard payout of the env's customer through c.
+func (e *env) payout2(c *fiatramp.Client) *types.Payout {
+	e.t.Helper()
+	q := e.quotation()
+	p, err := c.Payouts.Create(ctx(e.t), types.CreatePayoutRequest{QuotationID: q.ID, CustomerID: e.cust.ID})
+	require.NoError(e.t, err)
+	return p
+}
+
+// body is the canonical webhook body: keys sorted, meta already canonical.
+func body(typ, id, event, meta string) string {
+	return fmt.Sprintf(`{"event":%q,"id":%q,"metadata":%s,"timestamp":"2026-11-21T09:30:00.000000Z","type":%q}`, event, id, meta, typ)
+}
+
+func TestWebhookEveryEvent(t *testing.T) {
+	e, rc := hookEnv(t, nil)
+	var want []string
+
+	for _, to := range []types.PayoutStatus{types.PayoutSuccess, types.PayoutFailed, types.PayoutRefunded, types.PayoutInReview} {
+		p := e.payout()
+		_, err := e.client.Payouts.SimulateStatus(ctx(t), p.ID, to)
+		require.NoError(t, err)
+		stored, _ := e.sb.Payout(p.ID)
+		ref := *stored.ClientReferenceID
+		var meta string
+		switch to {
+		case types.PayoutSuccess:
+			meta = fmt.Sprintf(`{"client_reference_id":%q,"utr":%q}`, ref, *stored.UTR)
+		case types.PayoutFailed:
+			meta = fmt.Sprintf(`{"client_reference_id":%q,"failure_reason":%q}`, ref, *stored.FailureReason)
+		case types.PayoutRefunded:
+			meta = fmt.Sprintf(`{"client_reference_id":%q,"failure_reason":%q,"refund_reason":"Simulated refund: the reserved amount was returned"}`, ref, *stored.FailureReason)
+		case types.PayoutInReview:
+			meta = fmt.Sprintf(`{"client_reference_id":%q,"rfi_link":"https://rfi.sandbox.invalid/payouts/%s"}`, ref, p.ID)
+		}
+		want = append(want, body("PAYOUT", p.ID.String(), string(to), meta))
+	}
+
+	// KYC: VERIFIED and the failed statuses send events; UNVERIFIED none.
+	for _, to := range []types.KYCStatus{types.KYCVerified, types.KYCUnverified, types.KYCTaxVerificationFailed, types.KYCDocumentVerificationFailed} {
+		c := e.customer(e.org, sandbox.Customer{Name: "K", KYCStatus: types.KYCProcessing})
+		_, err := e.client.KYC.SimulateStatus(ctx(t), c.ID, to)
+		require.NoError(t, err)
+		switch to {
+		case types.KYCVerified:
+			want = append(want, body("CUSTOMER", c.ID.String(), "VERIFIED", `{}`))
+		case types.KYCUnverified:
+		default:
+			want = append(want, body("CUSTOMER", c.ID.String(), "FAILED", `{"failure_reason":"`+string(to)+`"}`))
+		}
+	}
+
+	for _, to := range []types.BankAccountStatus{types.BankAccountVerified, types.BankAccountFailed} {
+		b := e.must(e.sb.AddBankAccount(sandbox.BankAccount{CustomerID: e.cust.ID, Status: types.BankAccountProcessing})).(sandbox.BankAccount)
+		_, err := e.client.Customers.SimulateBankVerification(ctx(t), e.cust.ID, b.ID, to)
+		require.NoError(t, err)
+		meta := `{}`
+		if to == types.BankAccountFailed {
+			meta = `{"failure_reason":"Simulated failure: the name on the bank account does not match the customer's"}`
+		}
+		want = append(want, body("BANK", b.ID.String(), string(to), meta))
+	}
+
+	q := payinQuote(t, e)
+	q2 := payinQuote(t, e)
+	for _, step := range []struct {
+		id uuid.UUID
+		to types.PayinStatus
+	}{{q.ID, types.PayinSuccess}, {q2.ID, types.PayinFailed}, {q2.ID, types.PayinRefunded}} {
+		_, err := e.client.Payins.SimulateStatus(ctx(t), step.id, step.to)
+		require.NoError(t, err)
+	}
+	want = append(want,
+		body("PAYIN", q.ID.String(), "SUCCESS", `{}`),
+		body("PAYIN", q2.ID.String(), "FAILED", `{"failure_reason":"Simulated failure: the payment was not received"}`),
+		body("PAYIN", q2.ID.String(), "REFUNDED", `{"refund_reason":"Simulated refund: the payment was returned to the customer"}`))
+
+	settle(t, e.sb)
+	got := rc.hooks()
+	bodies := make([]string, len(got))
+	for i, h := range got {
+		bodies[i] = h.body
+		assert.True(t, signedBy(e.org, h), "signed with the organization's key and secret: %s", h.body)
+		assert.Equal(t, strconv.FormatInt(epoch.Unix(), 10), h.header.Get("X-TIMESTAMP"), "stamped by the sandbox clock")
+		assert.Equal(t, "application/json", h.header.Get("Content-Type"))
+		assert.Empty(t, h.header.Get("X-API-KEY"))
+	}
+	assert.ElementsMatch(t, want, bodies, "one POST per event, byte for byte")
+
+	log := e.sb.Deliveries()
+	require.Len(t, log, len(want))
+	for i, d := range log {
+		assert.Equal(t, i+1, d.Seq)
+		assert.Equal(t, want[i], string(d.Body), "log in event order")
+		assert.Equal(t, sandbox.DeliveryDelivered, d.State)
+		require.Len(t, d.Attempts, 1)
+		assert.Equal(t, http.StatusOK, d.Attempts[0].StatusCode)
+		assert.Equal(t, rc.srv.URL+"/hooks", d.URL)
+	}
+}
+
+func TestWebhookRetriesUntilAccepted(t *testing.T) {
+	answers := []int{http.StatusInternalServerError, http.StatusFound, http.StatusTooManyRequests, http.StatusNoContent}
+	e, rc := hookEnv(t, func(n int, _ hook, _ *http.Request) int { return answers[min(n, len(answers))-1] })
+	p := e.payout()
+	_, err := e.client.Payouts.SimulateStatus(ctx(t), p.ID, types.PayoutSuccess)
+	require.NoError(t, err)
+	settle(t, e.sb)
+	got := rc.hooks()
+	require.Len(t, got, 4)
+	for _, h := range got[1:] {
+		assert.Equal(t, got[0].body, h.body, "the same event each time")
+	}
+	d := e.sb.Deliveries()[0]
+	assert.Equal(t, sandbox.DeliveryDelivered, d.State)
+	codes := []int{}
+	for _, a := range d.Attempts {
+		codes = append(codes, a.StatusCode)
+	}
+	assert.Equal(t, []int{500, 302, 429, 204}, codes, "a redirect is not followed but retried")
+}
+
+func TestWebhookTimeoutIsRetried(t *testing.T) {
+	e, rc := hookEnv(t, func(n int, _ hook, r *http.Request) int {
+		if n == 1 {
+			select { // hold the first answer past the timeout
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		}
+		return http.StatusOK
+	}, func(st *sandbox.Settings) { st.WebhookTimeout = 50 * time.Millisecond })
+	p := e.payout()
+	_, err := e.client.Payouts.SimulateStatus(ctx(t), p.ID, types.PayoutFailed)
+	require.NoError(t, err)
+	settle(t, e.sb)
+	assert.Len(t, rc.hooks(), 2)
+	d := e.sb.Deliveries()[0]
+	require.Len(t, d.Attempts, 2)
+	assert.Zero(t, d.Attempts[0].StatusCode)
+	assert.Contains(t, d.Attempts[0].Error, "deadline exceeded")
+	assert.Equal(t, http.StatusOK, d.Attempts[1].StatusCode)
+	assert.Equal(t, sandbox.DeliveryDelivered, d.State)
+}
+
+func TestWebhookGivesUpAndKeepsOrder(t *testing.T) {
+	// Every FAILED is refused; REFUNDED of the same payin waits for the
+	// FAILED delivery to end, then goes.
+	e, rc := hookEnv(t, func(_ int, h hook, _ *http.Request) int {
+		if strings.Contains(h.body, `"event":"FAILED"`) {
+			return http.StatusServiceUnavailable
+		}
+		return http.StatusOK
+	}, func(st *sandbox.Settings) { st.WebhookMaxAttempts = 3 })
+	q := payinQuote(t, e)
+	_, err := e.client.Payins.SimulateStatus(ctx(t), q.ID, types.PayinFailed)
+	require.NoError(t, err)
+	_, err = e.client.Payins.SimulateStatus(ctx(t), q.ID, types.PayinRefunded)
+	require.NoError(t, err)
+	settle(t, e.sb)
+	var events []string
+	for _, h := range rc.hooks() {
+		events = append(events, strings.Split(strings.Split(h.body, `"event":"`)[1], `"`)[0])
+	}
+	assert.Equal(t, []string{"FAILED", "FAILED", "FAILED", "REFUNDED"}, events, "in order per object")
+	log := e.sb.Deliveries()
+	assert.Equal(t, sandbox.DeliveryFailed, log[0].State)
+	assert.Len(t, log[0].Attempts, 3)
+	assert.Equal(t, sandbox.DeliveryDelivered, log[1].State)
+}
+
+func TestWebhookOrderPerObjectUnderLoad(t *testing.T) {
+	// The first attempt of every FAILED fails, so a REFUNDED sent right
+	// after it would overtake it without per-object ordering.
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	e, rc := hookEnv(t, func(_ int, h hook, _ *http.Request) int {
+		mu.Lock()
+		defer mu.Unlock()
+		if strings.Contains(h.body, `"FAILED"`) && !seen[h.body] {
+			seen[h.body] = true
+			return http.StatusBadGateway
+		}
+		return http.StatusOK
+	})
+	const n = 20
+	for range n {
+		q := payinQuote(t, e)
+		_, err := e.client.Payins.SimulateStatus(ctx(t), q.ID, types.PayinFailed)
+		require.NoError(t, err)
+		_, err = e.client.Payins.SimulateStatus(ctx(t), q.ID, types.PayinRefunded)
+		require.NoError(t, err)
+	}
+	settle(t, e.sb)
+	last := map[string]string{}
+	accepted := 0
+	for _, h := range rc.hooks() {
+		if h.status != http.StatusOK {
+			continue
+		}
+		accepted++
+		id := strings.Split(strings.Split(h.body, `"id":"`)[1], `"`)[0]
+		event := strings.Split(strings.Split(h.body, `"event":"`)[1], `"`)[0]
+		if event == "REFUNDED" {
+			assert.Equal(t, "FAILED", last[id], "REFUNDED of %s accepted after its FAILED", id)
+		}
+		last[id] = event
+	}
+	assert.Equal(t, 2*n, accepted)
+}
+
+func TestWebhookFaults(t *testing.T) {
+	t.Run("duplicate", func(t *testing.T) {
+		e, rc := hookEnv(t, nil)
+		require.NoError(t, e.sb.InjectDeliveryFault(sandbox.DeliveryFault{Kind: sandbox.DeliveryFaultDuplicate, Count: 1}))
+		p := e.payout()
+		_, err := e.client.Payouts.SimulateStatus(ctx(t), p.ID, types.PayoutSuccess)
+		require.NoError(t, err)
+		p2 := e.payout()
+		_, err = e.client.Payouts.SimulateStatus(ctx(t), p2.ID, types.PayoutSuccess)
+		require.NoError(t, err)
+		settle(t, e.sb)
+		got := rc.hooks()
+		require.Len(t, got, 3, "the first event twice, the second once")
+		count := map[string]int{}
+		for _, h := range got {
+			count[h.body]++
+			assert.True(t, signedBy(e.org, h), "a duplicate is genuinely signed")
+		}
+		assert.Len(t, count, 2)
+		log := e.sb.Deliveries()
+		assert.Equal(t, sandbox.DeliveryFaultDuplicate, log[0].Fault)
+		require.Len(t, log[0].Attempts, 2)
+		assert.True(t, log[0].Attempts[1].Duplicate)
+		assert.Empty(t, log[1].Fault, "Count 1 spoils one delivery")
+	})
+	t.Run("drop", func(t *testing.T) {
+		e, rc := hookEnv(t, nil)
+		require.NoError(t, e.sb.InjectDeliveryFault(sandbox.DeliveryFault{Kind: sandbox.DeliveryFaultDrop, Type: sandbox.EventTypePayout, Event: "FAILED"}))
+		ok, dropped := e.payout(), e.payout()
+		_, err := e.client.Payouts.SimulateStatus(ctx(t), dropped.ID, types.PayoutFailed)
+		require.NoError(t, err)
+		_, err = e.client.Payouts.SimulateStatus(ctx(t), ok.ID, types.PayoutSuccess)
+		require.NoError(t, err)
+		settle(t, e.sb)
+		got := rc.hooks()
+		require.Len(t, got, 1)
+		assert.Contains(t, got[0].body, ok.ID.String())
+		log := e.sb.Deliveries()
+		assert.Equal(t, sandbox.DeliveryDropped, log[0].State)
+		assert.Empty(t, log[0].Attempts)
+		assert.Equal(t, sandbox.DeliveryDelivered, log[1].State)
+	})
+	t.Run("bad signature", func(t *testing.T) {
+		var e *env
+		e, rc := hookEnv(t, func(_ int, h hook, _ *http.Request) int {
+			if !signedBy(e.org, h) {
+				return http.StatusUnauthorized
+			}
+			return http.StatusOK
+		})
+		require.NoError(t, e.sb.InjectDeliveryFault(sandbox.DeliveryFault{Kind: sandbox.DeliveryFaultBadSignature}))
+		b := e.must(e.sb.AddBankAccount(sandbox.BankAccount{CustomerID: e.cust.ID, Status: types.BankAccountProcessing})).(sandbox.BankAccount)
+		_, err := e.client.Customers.SimulateBankVerification(ctx(t), e.cust.ID, b.ID, types.BankAccountVerified)
+		require.NoError(t, err)
+		settle(t, e.sb)
+		got := rc.hooks()
+		require.Len(t, got, 2)
+		assert.Equal(t, []int{http.StatusUnauthorized, http.StatusOK}, []int{got[0].status, got[1].status})
+		assert.Equal(t, got[0].body, got[1].body)
+		d := e.sb.Deliveries()[0]
+		assert.True(t, d.Attempts[0].Forged)
+		assert.False(t, d.Attempts[1].Forged)
+		assert.Equal(t, sandbox.DeliveryDelivered, d.State)
+	})
+	t.Run("delay", func(t *testing.T) {
+		e, rc := hookEnv(t, nil)
+		const delay = 150 * time.Millisecond
+		require.NoError(t, e.sb.InjectDeliveryFault(sandbox.DeliveryFault{Kind: sandbox.DeliveryFaultDelay, Delay: delay, Count: 1}))
+		held, other := e.payout(), e.payout()
+		start := time.Now()
+		_, err := e.client.Payouts.SimulateStatus(ctx(t), held.ID, types.PayoutSuccess)
+		require.NoError(t, err)
+		_, err = e.client.Payouts.SimulateStatus(ctx(t), other.ID, types.PayoutSuccess)
+		require.NoError(t, err)
+		settle(t, e.sb)
+		got := rc.hooks()
+		require.Len(t, got, 2)
+		assert.Contains(t, got[0].body, other.ID.String(), "another object is not held up")
+		assert.Contains(t, got[1].body, held.ID.String())
+		assert.GreaterOrEqual(t, got[1].at.Sub(start), delay)
+	})
+	t.Run("fraction", func(t *testing.T) {
+		e, rc := hookEnv(t, nil, func(st *sandbox.Settings) { st.Seed = 7 })
+		require.NoError(t, e.sb.InjectDeliveryFault(sandbox.DeliveryFault{Kind: sandbox.DeliveryFaultDrop, Fraction: 0.5}))
+		for range 40 {
+			b := e.must(e.sb.AddBankAccount(sandbox.BankAccount{CustomerID: e.cust.ID, Status: types.BankAccountProcessing})).(sandbox.BankAccount)
+			_, err := e.client.Customers.SimulateBankVerification(ctx(t), e.cust.ID, b.ID, types.BankAccountVerified)
+			require.NoError(t, err)
+		}
+		settle(t, e.sb)
+		dropped := 0
+		for _, d := range e.sb.Deliveries() {
+			if d.State == sandbox.DeliveryDropped {
+				dropped++
+			}
+		}
+		assert.Equal(t, 40-dropped, len(rc.hooks()))
+		assert.Greater(t, dropped, 5)
+		assert.Less(t, dropped, 35)
+	})
+	t.Run("clear", func(t *testing.T) {
+		e, rc := hookEnv(t, nil)
+		require.NoError(t, e.sb.InjectDeliveryFault(sandbox.DeliveryFault{Kind: sandbox.DeliveryFaultDrop}))
+		e.sb.ClearDeliveryFaults()
+		p := e.payout()
+		_, err := e.client.Payouts.SimulateStatus(ctx(t), p.ID, types.PayoutSuccess)
+		require.NoError(t, err)
+		settle(t, e.sb)
+		assert.Len(t, rc.hooks(), 1)
+	})
+}
+
+func TestInjectDeliveryFaultRefusals(t *testing.T) {
+	sb := sandbox.New()
+	for _, f := range []sandbox.DeliveryFault{
+		{Kind: "explode"},
+		{Kind: sandbox.DeliveryFaultDelay},
+		{Kind: sandbox.DeliveryFaultDrop, Count: -1},
+		{Kind: sandbox.DeliveryFaultDrop, Fraction: 1.5},
+		{Kind: sandbox.DeliveryFaultDrop, Fraction: -0.1},
+	} {
+		assert.Error(t, sb.InjectDeliveryFault(f), "%+v", f)
+	}
+	assert.Len(t, sandbox.DeliveryFaultKind("").Values(), 4)
+}
+
+func TestWebhookWithoutURL(t *testing.T) {
+	e := newEnv(t, fastHooks)
+	p := e.payout()
+	_, err := e.client.Payouts.SimulateStatus(ctx(t), p.ID, types.PayoutSuccess)
+	require.NoError(t, err)
+	settle(t, e.sb)
+	log := e.sb.Deliveries()
+	require.Len(t, log, 1)
+	assert.Equal(t, sandbox.DeliveryNoURL, log[0].State)
+	assert.Empty(t, log[0].URL)
+}
+
+// deliveryGoroutines counts the goroutines running the sandbox's delivery
+// code.
+func deliveryGoroutines() int {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	n := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "sandbox.(*Sandbox).deliveryWorker") || strings.Contains(g, "sandbox.(*Sandbox).schedule") {
+			n++
+		}
+	}
+	return n
+}
+
+// leftovers returns the stacks of goroutines running the sandbox's code or
+// holding an HTTP connection.
+func leftovers() []string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var out []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "fiatramp-go/sandbox.(") || strings.Contains(g, "net/http.(*persistConn)") ||
+			strings.Contains(g, "net/http.(*conn).serve") {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func TestWebhookCloseStopsDeliveries(t *testing.T) {
+	release := make(chan struct{})
+	e, rc := hookEnv(t, func(n int, h hook, r *http.Request) int {
+		if strings.Contains(h.body, "SUCCESS") {
+			select { // hang until the sandbox gives up
+			case <-r.Context().Done():
+			case <-release:
+			}
+		}
+		return http.StatusInternalServerError // FAILED events wait for a retry
+	}, func(st *sandbox.Settings) {
+		st.WebhookInitialBackoff, st.WebhookMaxBackoff = time.Hour, time.Hour
+	})
+	defer close(release)
+	hanging, retrying := e.payout(), e.payout()
+	_, err := e.client.Payouts.SimulateStatus(ctx(t), hanging.ID, types.PayoutSuccess)
+	require.NoError(t, err)
+	_, err = e.client.Payouts.SimulateStatus(ctx(t), retrying.ID, types.PayoutFailed)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return len(rc.hooks()) == 2 }, 5*time.Second, time.Millisecond)
+	assert.Positive(t, deliveryGoroutines(), "a worker is in flight")
+
+	require.NoError(t, e.srv.Close())
+	// Close returns once each goroutine has called its last wg.Done; the
+	// goroutine itself ends a moment later.
+	assert.Eventually(t, func() bool { return deliveryGoroutines() == 0 }, time.Second, time.Millisecond,
+		"Close waits for every delivery goroutine")
+	for _, d := range e.sb.Deliveries() {
+		assert.Equal(t, sandbox.DeliveryAbandoned, d.State)
+	}
+	// Events after Close are logged, not sent, also when the sandbox is
+	// served again.
+	srv2, err := sandbox.NewServer(e.sb)
+	require.NoError(t, err)
+	c2, err := srv2.Client(e.org, fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 1}))
+	require.NoError(t, err)
+	late := e.payout2(c2)
+	_, err = c2.Payouts.SimulateStatus(ctx(t), late.ID, types.PayoutSuccess)
+	require.NoError(t, err)
+	log := e.sb.Deliveries()
+	require.Len(t, log, 3)
+	assert.Equal(t, sandbox.DeliveryAbandoned, log[2].State)
+	assert.Len(t, rc.hooks(), 2, "nothing sent after Close")
+	require.NoError(t, srv2.Close())
+	require.NoError(t, e.sb.Close(), "Close twice is fine")
+	rc.srv.Close()
+	// Nothing of the sandbox, and no HTTP connection, is left running.
+	// (runtime.NumGoroutine also counts runtime helpers that come and go.)
+	assert.Eventually(t, func() bool { return len(leftovers()) == 0 }, 5*time.Second, 5*time.Millisecond,
+		"left running: %v", leftovers())
+}
+
+// A receiver that answers with an endless body, or hangs up without an
+// answer, costs the queue a bounded read or one failed attempt.
+func TestWebhookHostileReceiver(t *testing.T) {
+	t.Run("endless answer", func(t *testing.T) {
+		e, _ := hookEnv(t, nil)
+		endless := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusOK)
+			chunk := []byte(strings.Repeat("x", 32<<10))
+			for r.Context().Err() == nil {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		}))
+		defer endless.Close()
+		require.NoError(t, e.sb.SetWebhookURL(e.org.ID, endless.URL))
+		p := e.payout()
+		_, err := e.client.Payouts.SimulateStatus(ctx(t), p.ID, types.PayoutSuccess)
+		require.NoError(t, err)
+		settle(t, e.sb)
+		d := e.sb.Deliveries()[0]
+		assert.Equal(t, sandbox.DeliveryDelivered, d.State)
+		assert.Len(t, d.Attempts, 1)
+	})
+	t.Run("hang up", func(t *testing.T) {
+		e, _ := hookEnv(t, nil)
+		var calls sync.Mutex
+		n := 0
+		rude := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			calls.Lock()
+			n++
+			first := n == 1
+			calls.Unlock()
+			if first {
+				panic(http.ErrAbortHandler) // the connection closes without an answer
+			}
+			w.WriteHeader(http.StatusAccepted)
+		}))
+		defer rude.Close()
+		require.NoError(t, e.sb.SetWebhookURL(e.org.ID, rude.URL))
+		p := e.payout()
+		_, err := e.client.Payouts.SimulateStatus(ctx(t), p.ID, types.PayoutSuccess)
+		require.NoError(t, err)
+		settle(t, e.sb)
+		d := e.sb.Deliveries()[0]
+		require.Len(t, d.Attempts, 2)
+		assert.Zero(t, d.Attempts[0].StatusCode)
+		assert.NotEmpty(t, d.Attempts[0].Error)
+		assert.Equal(t, http.StatusAccepted, d.Attempts[1].StatusCode)
+		assert.Equal(t, sandbox.DeliveryDelivered, d.State)
+	})
+}
