@@ -159,6 +159,9 @@ type Option func(*Settings)
 type Sandbox struct {
 	settings Settings
 	routes   []route // built once from settings; read-only
+	// parseHook, when set (by tests, before serving), runs at the end of
+	// each request's body parsing, which holds no lock.
+	parseHook func(*http.Request)
 
 	mu sync.Mutex // guards everything below
 

@@ -8,6 +8,8 @@
 //	fiatramp sandbox [-addr 127.0.0.1:4010] [-fixtures FILE] [-no-demo]
 //	                 [-page-size N] [-seed N] [-public-url URL]
 //	                 [-remittance-path PATH] [-quotation-validity 10m]
+//	                 [-read-header-timeout 10s] [-read-timeout 30s]
+//	                 [-write-timeout 60s] [-idle-timeout 2m] [-max-conns 256]
 //	fiatramp sign [-method M] [-timestamp N] [-compare SIG | -request FILE] [BODY_FILE]
 //	fiatramp payouts get PAYOUT_ID
 //	fiatramp payouts balance
@@ -50,6 +52,14 @@
 // expire ten minutes after start (the sandbox's default validity); for
 // longer sessions pass -quotation-validity 24h, or give quotations a
 // distant expires_at in a fixtures file.
+//
+// The server limits its connections so that slow, idle or numerous ones
+// cannot hold it: a request's headers must arrive within
+// -read-header-timeout and the whole request within -read-timeout (a body
+// cut off is answered 408), the answer must be written within
+// -write-timeout, a kept-alive connection is closed after -idle-timeout
+// without a request, and at most -max-conns connections are served at once
+// (more wait to be accepted). 0 turns a limit off.
 //
 // The fixtures file is the JSON of sandbox.Fixtures: organizations with
 // their customers (bank accounts with their payout quotations, wallets)
@@ -231,6 +241,7 @@ type sandboxConfig struct {
 	publicURL      string
 	remittancePath string
 	validity       time.Duration
+	server         sandbox.ServerSettings
 }
 
 // sandboxFlags defines the sandbox command's flags, with usage on out.
@@ -248,6 +259,12 @@ func sandboxFlags(out io.Writer) (*flag.FlagSet, *sandboxConfig) {
 	fs.StringVar(&c.remittancePath, "remittance-path", def.RemittancePayoutPath, "`path` of the remittance payout operation")
 	fs.DurationVar(&c.validity, "quotation-validity", def.PayoutQuotationValidity,
 		"how long the demo's payout quotations (and fixtures' without expires_at) stay valid\n(payin quotations keep their own validity)")
+	srv := sandbox.DefaultServerSettings()
+	fs.DurationVar(&c.server.ReadHeaderTimeout, "read-header-timeout", srv.ReadHeaderTimeout, "longest a request's headers may take to arrive (0: no limit)")
+	fs.DurationVar(&c.server.ReadTimeout, "read-timeout", srv.ReadTimeout, "longest a whole request may take to arrive; a body cut off is answered 408 (0: no limit)")
+	fs.DurationVar(&c.server.WriteTimeout, "write-timeout", srv.WriteTimeout, "longest from a request's headers to the end of its answer (0: no limit)")
+	fs.DurationVar(&c.server.IdleTimeout, "idle-timeout", srv.IdleTimeout, "how long a kept-alive connection may wait for its next request (0: the read timeout)")
+	fs.IntVar(&c.server.MaxConns, "max-conns", srv.MaxConns, "most connections served at once; more wait to be accepted (0: no limit)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: fiatramp sandbox [flags]\n\nServe a fiatramp sandbox until interrupted. Flags:\n\n")
 		fs.PrintDefaults()
@@ -316,7 +333,7 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		out.Demo = &demo
 	}
 
-	srv, err := sandbox.Listen(sb, c.addr)
+	srv, err := sandbox.Listen(sb, c.addr, func(st *sandbox.ServerSettings) { *st = c.server })
 	if err != nil {
 		return err
 	}
@@ -341,6 +358,17 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 func (c *sandboxConfig) check() error {
 	if c.validity <= 0 {
 		return fmt.Errorf("-quotation-validity %v is not positive", c.validity)
+	}
+	for name, d := range map[string]time.Duration{
+		"read-header-timeout": c.server.ReadHeaderTimeout, "read-timeout": c.server.ReadTimeout,
+		"write-timeout": c.server.WriteTimeout, "idle-timeout": c.server.IdleTimeout,
+	} {
+		if d < 0 {
+			return fmt.Errorf("-%s %v is negative", name, d)
+		}
+	}
+	if c.server.MaxConns < 0 {
+		return fmt.Errorf("-max-conns %d is negative", c.server.MaxConns)
 	}
 	if c.pageSize <= 0 {
 		return fmt.Errorf("-page-size %d: want a positive number", c.pageSize)
