@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/google/uuid"
@@ -85,6 +86,11 @@ func (e *LoadError) Unwrap() error { return e.Err }
 func LoadJSON(r io.Reader) (Fixtures, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
+		return Fixtures{}, &LoadError{Err: err}
+	}
+	// Members are matched exactly, as the service's JSON readers do:
+	// encoding/json alone would take "Name" for "name".
+	if err := checkKeys(data, reflect.TypeFor[Fixtures](), ""); err != nil {
 		return Fixtures{}, &LoadError{Err: err}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
