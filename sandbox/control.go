@@ -309,6 +309,16 @@ func decodeStrict(body []byte, v any) (map[string]bool, error) {
 			field := fieldPath(typ.Field)
 			return nil, badField(field, "%s: cannot read a JSON %s as %s", field, typ.Value, typ.Type)
 		}
+		// A value's own decoder refused it (a decimal, a time): find
+		// which member holds it.
+		fields := jsonFields(reflect.TypeOf(v).Elem())
+		for name, raw := range members {
+			if ft, ok := fields[name]; ok {
+				if ferr := json.Unmarshal(raw, reflect.New(ft).Interface()); ferr != nil {
+					return nil, badField(name, "%s: %v", name, ferr)
+				}
+			}
+		}
 		return nil, badField("", "the body is not valid: %v", err)
 	}
 	present := make(map[string]bool, len(members))

@@ -242,6 +242,7 @@ type sandboxConfig struct {
 	remittancePath string
 	validity       time.Duration
 	server         sandbox.ServerSettings
+	control        bool
 }
 
 // sandboxFlags defines the sandbox command's flags, with usage on out.
@@ -265,10 +266,14 @@ func sandboxFlags(out io.Writer) (*flag.FlagSet, *sandboxConfig) {
 	fs.DurationVar(&c.server.WriteTimeout, "write-timeout", srv.WriteTimeout, "longest from a request's headers to the end of its answer (0: no limit)")
 	fs.DurationVar(&c.server.IdleTimeout, "idle-timeout", srv.IdleTimeout, "how long a kept-alive connection may wait for its next request (0: the read timeout)")
 	fs.IntVar(&c.server.MaxConns, "max-conns", srv.MaxConns, "most connections served at once; more wait to be accepted (0: no limit)")
+	fs.BoolVar(&c.control, "control", false, "serve the control plane under "+sandbox.ControlPrefix+" (clock, faults, fixtures, reset, state),\n"+
+		"guarded by an admin token: $"+envControlToken+", else a random one, printed at start")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: fiatramp sandbox [flags]\n\nServe a fiatramp sandbox until interrupted. Flags:\n\n")
 		fs.PrintDefaults()
-		fmt.Fprint(fs.Output(), "\nExample:\n\n\tfiatramp sandbox -quotation-validity 24h > sandbox.json &\n\tjq -r .demo.organization.api_key sandbox.json\n")
+		fmt.Fprint(fs.Output(), "\nExample:\n\n\tfiatramp sandbox -quotation-validity 24h > sandbox.json &\n\tjq -r .demo.organization.api_key sandbox.json\n"+
+			"\n\tfiatramp sandbox -control > sandbox.json &\n"+
+			"\tcurl -H \"Authorization: Bearer $(jq -r .control.token sandbox.json)\" \"$(jq -r .control.url sandbox.json)/clock\"\n")
 	}
 	return fs, &c
 }
@@ -276,6 +281,7 @@ func sandboxFlags(out io.Writer) (*flag.FlagSet, *sandboxConfig) {
 // startup is the JSON document printed on start.
 type startup struct {
 	BaseURL  string            `json:"base_url"`
+	Control  *controlInfo      `json:"control,omitempty"`
 	Demo     *sandbox.Demo     `json:"demo,omitempty"`
 	Fixtures *sandbox.Fixtures `json:"fixtures,omitempty"`
 }
@@ -333,25 +339,46 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		out.Demo = &demo
 	}
 
-	srv, err := sandbox.Listen(sb, c.addr, func(st *sandbox.ServerSettings) { *st = c.server })
+	opts := []sandbox.ServerOption{func(st *sandbox.ServerSettings) { *st = c.server }}
+	if c.control {
+		opts = append(opts, sandbox.WithControl(os.Getenv(envControlToken)))
+	}
+	srv, err := sandbox.Listen(sb, c.addr, opts...)
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
 	out.BaseURL = reachable(srv.URL)
+	if c.control {
+		out.Control = &controlInfo{URL: out.BaseURL + sandbox.ControlPrefix, Token: srv.ControlToken()}
+	}
 
 	doc, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return err
 	}
 	// The note first: once the document is out, a reader of both has both.
-	fmt.Fprintf(stderr, "fiatramp sandbox: serving %s (%s); stop with Ctrl-C\n", out.BaseURL, contents(out))
+	note := ""
+	if out.Control != nil {
+		note = "; control plane at " + out.Control.URL + " (token in the document)"
+	}
+	fmt.Fprintf(stderr, "fiatramp sandbox: serving %s (%s)%s; stop with Ctrl-C\n", out.BaseURL, contents(out), note)
 	if _, err := stdout.Write(append(doc, '\n')); err != nil {
 		return err
 	}
 
 	<-ctx.Done()
 	return nil
+}
+
+// envControlToken names the variable that fixes the control plane's admin
+// token (a flag value would land in shell history).
+const envControlToken = "FIATRAMP_SANDBOX_CONTROL_TOKEN"
+
+// controlInfo is where the control plane is and its admin token.
+type controlInfo struct {
+	URL   string `json:"url"`
+	Token string `json:"token"`
 }
 
 // check refuses flag values the sandbox cannot run with.
