@@ -10,6 +10,7 @@
 //	                 [-remittance-path PATH] [-quotation-validity 10m]
 //	                 [-read-header-timeout 10s] [-read-timeout 30s]
 //	                 [-write-timeout 60s] [-idle-timeout 2m] [-max-conns 256]
+//	                 [-control]
 //	fiatramp sign [-method M] [-timestamp N] [-compare SIG | -request FILE] [BODY_FILE]
 //	fiatramp payouts get PAYOUT_ID
 //	fiatramp payouts balance
@@ -19,6 +20,8 @@
 //	fiatramp payins quote -customer ID -bank ID -method IMPS|UPI -amount N
 //	fiatramp payins get QUOTATION_ID
 //	fiatramp call METHOD PATH [BODY | @FILE | -]
+//	fiatramp webhook verify [-key K] [-secret-file F] [-now N] [DELIVERY_FILE]
+//	fiatramp webhook send [-type T] [-event E] [-id ID] [-metadata JSON] URL
 //	fiatramp help [COMMAND]
 //
 // The commands that call the service take their credentials from
@@ -154,6 +157,8 @@ Usage:
 	fiatramp payins quote [flags]           create a payin quotation
 	fiatramp payins get QUOTATION_ID        fetch a payin quotation
 	fiatramp call METHOD PATH [BODY]        any operation, signed
+	fiatramp webhook verify [DELIVERY_FILE] check a captured webhook delivery, print its event
+	fiatramp webhook send URL               send a signed test event to a local receiver
 	fiatramp help [COMMAND]                 this help, or a command's flags and an example
 
 The commands that call the service read FIATRAMP_API_KEY, FIATRAMP_API_SECRET

@@ -291,6 +291,10 @@ type signInput struct {
 	now                 int64
 	captured            *captured
 	droppedNewline      bool // one trailing line break of the input was dropped
+	// anyForm says the checker signs the canonical form of whatever body
+	// arrives (a webhook receiver), so a body not in canonical form is no
+	// fault of its own.
+	anyForm bool
 }
 
 // signReport is sign's answer (also its JSON output).
@@ -373,7 +377,7 @@ func (in *signInput) report() (*signReport, error) {
 		}
 	}
 	notCanonical := ""
-	if !getLike && canonErr == nil && len(in.body) > 0 && !bytes.Equal(canonical, in.body) {
+	if !getLike && !in.anyForm && canonErr == nil && len(in.body) > 0 && !bytes.Equal(canonical, in.body) {
 		notCanonical = firstDifference(in.body, canonical)
 	}
 	if !in.compare {
