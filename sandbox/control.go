@@ -358,10 +358,13 @@ func checkKeys(raw []byte, t reflect.Type, path string) error {
 		for k, v := range m {
 			ft, ok := names[k]
 			if !ok {
-				msg := fmt.Sprintf("unknown field %q", path+k)
+				msg := fmt.Sprintf("unknown field %q", k)
+				if path != "" {
+					msg = strings.TrimSuffix(path, ".") + ": " + msg
+				}
 				for name := range names {
 					if strings.EqualFold(name, k) {
-						msg += fmt.Sprintf(" (names are case-sensitive: %q)", path+name)
+						msg += fmt.Sprintf(" (names are case-sensitive: %q)", name)
 					}
 				}
 				return badField(path+k, "%s", msg)

@@ -81,8 +81,9 @@ func (e *LoadError) Error() string {
 func (e *LoadError) Unwrap() error { return e.Err }
 
 // LoadJSON parses a fixtures document (see Fixtures). It is strict: an
-// unknown member, a second document or anything after the document is an
-// error. It only parses; Sandbox.Load adds what it read.
+// unknown member (names match exactly, case included, and the error names
+// the item holding it), a second document or anything after the document
+// is an error. It only parses; Sandbox.Load adds what it read.
 func LoadJSON(r io.Reader) (Fixtures, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {

@@ -370,7 +370,7 @@ func TestRunErrors(t *testing.T) {
 	require.NoError(t, os.WriteFile(badJSON, []byte(`{"organizations": [{"nmae": "typo"}]}`), 0o600))
 	_, err = runNow("-fixtures", badJSON)
 	require.Error(t, err)
-	assert.Equal(t, badJSON+`: sandbox: load: json: unknown field "nmae"`, err.Error())
+	assert.Equal(t, badJSON+`: sandbox: load: organizations[0]: unknown field "nmae"`, err.Error())
 
 	badTree := dir + "/tree.json"
 	require.NoError(t, os.WriteFile(badTree, []byte(`{"organizations": [{"customers": [{"kyc_status": "DONE"}]}]}`), 0o600))
