@@ -487,13 +487,17 @@ func fixtureRefusal(err error) error {
 	return badField(fixtureField(err), "%s", strings.TrimPrefix(err.Error(), "sandbox: "))
 }
 
-// clockJSON is the answer of the clock operations.
+// clockJSON is the answer of the clock operations: the sandbox time, also
+// in Unix seconds (what X-TIMESTAMP carries).
 type clockJSON struct {
-	Now time.Time `json:"now"`
+	Now  time.Time `json:"now"`
+	Unix int64     `json:"unix"`
 }
 
+func clockOf(t time.Time) clockJSON { return clockJSON{t, t.Unix()} }
+
 func (c *control) now(*http.Request, []string, []byte) (int, any, error) {
-	return http.StatusOK, clockJSON{c.sb.Now()}, nil
+	return http.StatusOK, clockOf(c.sb.Now()), nil
 }
 
 func (c *control) setTime(_ *http.Request, _ []string, body []byte) (int, any, error) {
@@ -512,7 +516,7 @@ func (c *control) setTime(_ *http.Request, _ []string, body []byte) (int, any, e
 		return 0, nil, badField("time", "time %q: want RFC 3339, e.g. 2026-01-02T15:04:05Z", in.Time)
 	}
 	c.sb.SetTime(t)
-	return http.StatusOK, clockJSON{c.sb.Now()}, nil
+	return http.StatusOK, clockOf(c.sb.Now()), nil
 }
 
 func (c *control) advance(_ *http.Request, _ []string, body []byte) (int, any, error) {
@@ -531,7 +535,7 @@ func (c *control) advance(_ *http.Request, _ []string, body []byte) (int, any, e
 		return 0, nil, err
 	}
 	c.sb.Advance(d)
-	return http.StatusOK, clockJSON{c.sb.Now()}, nil
+	return http.StatusOK, clockOf(c.sb.Now()), nil
 }
 
 // faultJSON is a request fault over HTTP: Fault with its durations in

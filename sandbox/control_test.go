@@ -228,6 +228,7 @@ func TestControlClock(t *testing.T) {
 	e := newCtlEnv(t)
 	m := e.ok(200, "GET", "/_sandbox/clock", "")
 	assert.Equal(t, epoch.Format(time.RFC3339Nano), m["now"])
+	assert.EqualValues(t, epoch.Unix(), m["unix"])
 
 	m = e.ok(200, "PUT", "/_sandbox/clock", `{"time":"2030-01-02T03:04:05.5+01:00"}`)
 	want := time.Date(2030, 1, 2, 2, 4, 5, 5e8, time.UTC)

@@ -64,6 +64,14 @@
 // without a request, and at most -max-conns connections are served at once
 // (more wait to be accepted). 0 turns a limit off.
 //
+// With -control it also serves the control plane under /_sandbox: the
+// sandbox's clock, request and delivery faults, fixtures, reset and state
+// (payouts, balances, customers' KYC status, webhook deliveries) as JSON
+// over HTTP, for tests in any language; GET /_sandbox lists the operations.
+// Every control request carries "Authorization: Bearer TOKEN" with the
+// admin token from $FIATRAMP_SANDBOX_CONTROL_TOKEN, or a random one; the
+// start document holds it as "control": {"url": ..., "token": ...}.
+//
 // The fixtures file is the JSON of sandbox.Fixtures: organizations with
 // their customers (bank accounts with their payout quotations, wallets)
 // and remitters, nested, so the file needs no cross-references. Give an
