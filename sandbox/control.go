@@ -15,6 +15,7 @@ import (
 	"math"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -550,15 +551,32 @@ type faultJSON struct {
 	DelaySeconds      float64   `json:"delay_seconds,omitempty"`
 }
 
-// checkQuotaJSON is checkQuota naming the JSON members.
-func checkQuotaJSON(count int, fraction float64) error {
+// checkRule checks what request and delivery fault rules share, naming
+// the JSON members: a known kind, count and fraction, and delay_seconds
+// given to (and only to) the kind that delays. It returns the delay.
+func checkRule[K ~string](present map[string]bool, kind K, kinds []K, delayKind K, count int, fraction, delaySeconds float64) (time.Duration, error) {
+	if err := require(present, "kind"); err != nil {
+		return 0, err
+	}
+	if !slices.Contains(kinds, kind) {
+		return 0, badField("kind", "kind %q: want one of %v", kind, kinds)
+	}
 	if count < 0 {
-		return badField("count", "count %d is negative", count)
+		return 0, badField("count", "count %d is negative", count)
 	}
 	if math.IsNaN(fraction) || fraction < 0 || fraction > 1 {
-		return badField("fraction", "fraction %v is outside 0..1", fraction)
+		return 0, badField("fraction", "fraction %v is outside 0..1", fraction)
 	}
-	return nil
+	delay, err := seconds("delay_seconds", delaySeconds, false)
+	switch {
+	case err != nil:
+		return 0, err
+	case kind == delayKind && delay <= 0:
+		return 0, badField("delay_seconds", "a delay fault needs a positive delay_seconds")
+	case kind != delayKind && present["delay_seconds"]:
+		return 0, badField("delay_seconds", "only a delay fault takes delay_seconds")
+	}
+	return delay, nil
 }
 
 func (c *control) injectFault(_ *http.Request, _ []string, body []byte) (int, any, error) {
@@ -567,28 +585,9 @@ func (c *control) injectFault(_ *http.Request, _ []string, body []byte) (int, an
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := require(present, "kind"); err != nil {
-		return 0, nil, err
-	}
 	f := Fault{Kind: in.Kind, Method: in.Method, Path: in.Path, Count: in.Count, Fraction: in.Fraction}
-	known := false
-	for _, k := range f.Kind.Values() {
-		known = known || k == f.Kind
-	}
-	if !known {
-		return 0, nil, badField("kind", "kind %q: want one of %v", in.Kind, f.Kind.Values())
-	}
-	if err := checkQuotaJSON(in.Count, in.Fraction); err != nil {
+	if f.Delay, err = checkRule(present, f.Kind, f.Kind.Values(), FaultDelay, in.Count, in.Fraction, in.DelaySeconds); err != nil {
 		return 0, nil, err
-	}
-	if f.Delay, err = seconds("delay_seconds", in.DelaySeconds, false); err != nil {
-		return 0, nil, err
-	}
-	switch {
-	case f.Kind == FaultDelay && f.Delay <= 0:
-		return 0, nil, badField("delay_seconds", "a delay fault needs a positive delay_seconds")
-	case f.Kind != FaultDelay && present["delay_seconds"]:
-		return 0, nil, badField("delay_seconds", "only a delay fault takes delay_seconds")
 	}
 	if f.RetryAfter, err = seconds("retry_after_seconds", in.RetryAfterSeconds, false); err != nil {
 		return 0, nil, err
@@ -624,28 +623,9 @@ func (c *control) injectDeliveryFault(_ *http.Request, _ []string, body []byte) 
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := require(present, "kind"); err != nil {
-		return 0, nil, err
-	}
 	f := DeliveryFault{Kind: in.Kind, Type: in.Type, Event: in.Event, Count: in.Count, Fraction: in.Fraction}
-	known := false
-	for _, k := range f.Kind.Values() {
-		known = known || k == f.Kind
-	}
-	if !known {
-		return 0, nil, badField("kind", "kind %q: want one of %v", in.Kind, f.Kind.Values())
-	}
-	if err := checkQuotaJSON(in.Count, in.Fraction); err != nil {
+	if f.Delay, err = checkRule(present, f.Kind, f.Kind.Values(), DeliveryFaultDelay, in.Count, in.Fraction, in.DelaySeconds); err != nil {
 		return 0, nil, err
-	}
-	if f.Delay, err = seconds("delay_seconds", in.DelaySeconds, false); err != nil {
-		return 0, nil, err
-	}
-	switch {
-	case f.Kind == DeliveryFaultDelay && f.Delay <= 0:
-		return 0, nil, badField("delay_seconds", "a delay fault needs a positive delay_seconds")
-	case f.Kind != DeliveryFaultDelay && present["delay_seconds"]:
-		return 0, nil, badField("delay_seconds", "only a delay fault takes delay_seconds")
 	}
 	if err := c.sb.InjectDeliveryFault(f); err != nil {
 		return 0, nil, badField("", "%s", strings.TrimPrefix(err.Error(), "sandbox: "))

@@ -152,16 +152,8 @@ fiatramp sign -request captured.http -secret-file ~/.fiatramp-secret`,
 			if err != nil {
 				return misuse(s, c, "%v", err)
 			}
-			if output == "json" {
-				b, err := json.MarshalIndent(rep, "", "  ")
-				if err != nil {
-					return err
-				}
-				if _, err := s.out.Write(append(b, '\n')); err != nil {
-					return err
-				}
-			} else {
-				rep.writeText(s.out)
+			if err := report(s.out, output, rep); err != nil {
+				return err
 			}
 			if in.compare && !*rep.Match {
 				return &mismatchError{"signature does not match: " + rep.Verdict}

@@ -104,7 +104,7 @@ pbpaste | fiatramp webhook verify -o json`,
 				return misuse(s, c, "delivery %s: %v", name, err)
 			}
 			ev, verr := webhook.Verify(key, secret, capt.header, capt.body, clock, webhook.WithTolerance(tolerance))
-			rep := verifyReport{Verified: verr == nil, Notes: capt.notes}
+			rep := &verifyReport{Verified: verr == nil, Notes: capt.notes}
 			if verr == nil {
 				rep.Event, rep.DedupeKey, rep.Known = ev, ev.DedupeKey(), ev.IsKnown()
 			} else {
@@ -114,16 +114,8 @@ pbpaste | fiatramp webhook verify -o json`,
 					rep.Findings = diagnose(key, envKey, secret, capt, clock)
 				}
 			}
-			if output == "json" {
-				b, err := json.MarshalIndent(rep, "", "  ")
-				if err != nil {
-					return err
-				}
-				if _, err := s.out.Write(append(b, '\n')); err != nil {
-					return err
-				}
-			} else {
-				rep.writeText(s.out)
+			if err := report(s.out, output, rep); err != nil {
+				return err
 			}
 			if verr != nil {
 				return &mismatchError{"delivery refused: " + verr.Error()}
