@@ -34,9 +34,9 @@ type ctlEnv struct {
 	token string
 }
 
-func newCtlEnv(t *testing.T) *ctlEnv {
+func newCtlEnv(t *testing.T, opts ...sandbox.Option) *ctlEnv {
 	t.Helper()
-	e := newEnv(t)
+	e := newEnv(t, opts...)
 	srv, err := sandbox.NewServer(e.sb, sandbox.WithControl(""))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = srv.Close() })
@@ -423,21 +423,25 @@ func TestControlFixturesAndState(t *testing.T) {
 	assert.ErrorIs(t, err, fiatramp.ErrUnauthorized, "the old keys are gone")
 }
 
-// TestControlResetWhileDelivering resets while deliveries are pending
-// and being attempted: the log starts over and no earlier delivery
-// reappears in it.
+// TestControlResetWhileDelivering resets while deliveries are delayed and
+// being attempted: the log starts over, and the attempts under way, once
+// answered, neither reappear in it nor are retried.
 func TestControlResetWhileDelivering(t *testing.T) {
-	e := newCtlEnv(t)
+	// Retries at once: an attempt from before the reset that was retried
+	// would show within the test.
+	e := newCtlEnv(t, func(s *sandbox.Settings) { s.WebhookInitialBackoff = time.Millisecond })
 	release := make(chan struct{})
+	var arrived, answered atomic.Int32
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived.Add(1)
 		select {
 		case <-release:
 		case <-r.Context().Done():
 		}
-		w.WriteHeader(http.StatusInternalServerError)
+		w.WriteHeader(http.StatusInternalServerError) // would be retried
+		answered.Add(1)
 	}))
 	defer recv.Close()
-	defer close(release)
 	require.NoError(t, e.sb.SetWebhookURL(e.org.ID, recv.URL))
 	e.ok(201, "POST", "/_sandbox/delivery-faults", `{"kind":"delay","type":"CUSTOMER","count":1,"delay_seconds":30}`)
 	for i := range 3 {
@@ -445,7 +449,12 @@ func TestControlResetWhileDelivering(t *testing.T) {
 		_, err := e.client.KYC.SimulateStatus(context.Background(), c.ID, types.KYCVerified)
 		require.NoError(t, err)
 	}
-	require.Len(t, e.sb.Deliveries(), 3)
+	require.Eventually(t, func() bool { return arrived.Load() == 2 }, 10*time.Second, time.Millisecond,
+		"two attempts under way, one delayed")
+	a := e.call("POST", "/_sandbox/deliveries/wait", `{"timeout_seconds":0.05}`)
+	assert.Equal(t, http.StatusGatewayTimeout, a.status, "%s", a)
+	assert.Contains(t, a.json(t)["error"], "deliveries still pending")
+
 	e.ok(200, "POST", "/_sandbox/reset", "")
 	assert.Empty(t, e.sb.Deliveries())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -456,10 +465,17 @@ func TestControlResetWhileDelivering(t *testing.T) {
 	cl := e.clientFor(demo.Organization)
 	_, err := cl.KYC.SimulateStatus(context.Background(), demo.PendingCustomer.ID, types.KYCVerified)
 	require.NoError(t, err)
+
+	close(release)
+	require.Eventually(t, func() bool { return answered.Load() == 2 }, 10*time.Second, time.Millisecond)
+	time.Sleep(50 * time.Millisecond) // the attempts' ends, and any retry they would schedule
 	log := e.sb.Deliveries()
-	require.Len(t, log, 1)
+	require.Len(t, log, 1, "only the event after the reset")
 	assert.Equal(t, 1, log[0].Seq)
+	assert.Equal(t, demo.PendingCustomer.ID.String(), log[0].ID)
 	assert.Equal(t, sandbox.DeliveryNoURL, log[0].State)
+	assert.Empty(t, log[0].Attempts)
+	assert.EqualValues(t, 2, arrived.Load(), "no retry of an attempt from before the reset")
 }
 
 func TestControlRefusals(t *testing.T) {
