@@ -41,7 +41,7 @@ const (
 	// so none overflows a time.Duration.
 	maxControlSeconds = 366 * 24 * 3600
 	// maxWaitSeconds bounds POST /_sandbox/deliveries/wait, which must
-	// answer within the server's default WriteTimeout.
+	// answer within the server's WriteTimeout (less a second).
 	maxWaitSeconds = 50
 )
 
@@ -109,6 +109,9 @@ type control struct {
 	digest [sha256.Size]byte // of the token: compared in constant time
 	routes []route           // for match and allowed; handle is unused
 	ops    []controlOp       // ops[i] serves routes[i]
+	// maxWait is the longest POST /_sandbox/deliveries/wait may wait and
+	// still answer within the server's WriteTimeout.
+	maxWait time.Duration
 }
 
 // controlOp is one control operation.
@@ -139,8 +142,9 @@ func notFound(format string, args ...any) error {
 }
 
 // newControl returns the control plane of sb guarded by token (generated
-// when empty), in front of next.
-func newControl(sb *Sandbox, token string, next http.Handler) (*control, string, error) {
+// when empty), in front of next, on a server whose answers must be written
+// within writeTimeout (0: no limit).
+func newControl(sb *Sandbox, token string, next http.Handler, writeTimeout time.Duration) (*control, string, error) {
 	if token == "" {
 		token = "sbx_admin_" + randomToken(24)
 	}
@@ -152,7 +156,10 @@ func newControl(sb *Sandbox, token string, next http.Handler) (*control, string,
 			return nil, "", errors.New("sandbox: control token: holds white space or a control character")
 		}
 	}
-	c := &control{sb: sb, next: next, digest: sha256.Sum256([]byte(token)), ops: controlOps()}
+	c := &control{sb: sb, next: next, digest: sha256.Sum256([]byte(token)), ops: controlOps(), maxWait: maxWaitSeconds * time.Second}
+	if writeTimeout > 0 {
+		c.maxWait = min(c.maxWait, writeTimeout-time.Second)
+	}
 	for _, op := range c.ops {
 		c.routes = append(c.routes, route{method: op.method, pattern: strings.Split(strings.Trim(op.path, "/"), "/")})
 	}
@@ -960,10 +967,11 @@ func (c *control) waitDeliveries(r *http.Request, _ []string, body []byte) (int,
 	if err := require(present, "timeout_seconds"); err != nil {
 		return 0, nil, err
 	}
-	if math.IsNaN(in.TimeoutSeconds) || in.TimeoutSeconds <= 0 || in.TimeoutSeconds > maxWaitSeconds {
-		return 0, nil, badField("timeout_seconds", "timeout_seconds %v: want more than 0 and at most %d", in.TimeoutSeconds, maxWaitSeconds)
+	d, err := seconds("timeout_seconds", in.TimeoutSeconds, false)
+	if err != nil || d <= 0 || d > c.maxWait {
+		return 0, nil, badField("timeout_seconds", "timeout_seconds %v: want more than 0 and at most %v seconds",
+			in.TimeoutSeconds, c.maxWait.Seconds())
 	}
-	d, _ := seconds("timeout_seconds", in.TimeoutSeconds, false)
 	ctx, cancel := context.WithTimeout(r.Context(), d)
 	defer cancel()
 	if err := c.sb.WaitDeliveries(ctx); err != nil {

@@ -142,6 +142,14 @@ func TestControlToken(t *testing.T) {
 	_, ok := e.sb.Organization(e.org.ID)
 	assert.True(t, ok, "no refused reset ran")
 
+	short, err := sandbox.NewServer(sandbox.New(), sandbox.WithControl("a-fixed-token-of-some-length"),
+		func(s *sandbox.ServerSettings) { s.WriteTimeout = 5 * time.Second })
+	require.NoError(t, err)
+	defer short.Close()
+	a := ctlRequest(t, short.URL, short.ControlToken(), "POST", "/_sandbox/deliveries/wait", `{"timeout_seconds":4.5}`)
+	assert.Equal(t, 400, a.status, "a wait the write timeout would cut off: %s", a)
+	assert.Contains(t, string(a.body), "at most 4 ")
+
 	fixed, err := sandbox.NewServer(sandbox.New(), sandbox.WithControl("a-fixed-token-of-some-length"))
 	require.NoError(t, err)
 	defer fixed.Close()
@@ -272,6 +280,14 @@ func TestControlRequestFaultsEveryKind(t *testing.T) {
 		stats := e.ok(200, "GET", "/_sandbox/stats", "")
 		assert.EqualValues(t, before+1, stats["faults"].(map[string]any)[string(k)])
 	}
+
+	// A fault for every path spares the control plane, which the
+	// request count does not count either.
+	e.ok(201, "POST", "/_sandbox/faults", `{"kind":"drop_before"}`)
+	requests := e.sb.Stats().Requests
+	e.ok(200, "GET", "/_sandbox/stats", "")
+	assert.Equal(t, requests, e.sb.Stats().Requests)
+	e.ok(200, "DELETE", "/_sandbox/faults", "")
 
 	e.ok(201, "POST", "/_sandbox/faults", `{"kind":"unavailable"}`)
 	_, err := e.client.Payouts.Balance(context.Background())
@@ -528,6 +544,7 @@ func TestControlRefusals(t *testing.T) {
 		{"PUT", "/_sandbox/customers/" + cid + "/flags", `{"aml":true}`, 400, "aml", "unknown field"},
 		{"POST", "/_sandbox/deliveries/wait", `{"timeout_seconds":0}`, 400, "timeout_seconds", "at most 50"},
 		{"POST", "/_sandbox/deliveries/wait", `{"timeout_seconds":51}`, 400, "timeout_seconds", "at most 50"},
+		{"POST", "/_sandbox/deliveries/wait", `{"timeout_seconds":-1}`, 400, "timeout_seconds", "want more than 0"},
 		{"POST", "/_sandbox/reset", `{"seed_demo":"yes"}`, 400, "seed_demo", "cannot read"},
 		{"POST", "/_sandbox/fixtures", `{"organizations":[{"Name":"x"}]}`, 400, "organizations[0].Name", `organizations[0]: unknown field "Name" (names are case-sensitive: "name")`},
 		{"POST", "/_sandbox/fixtures", `{"organizations":[{"customers":[{"kyc_status":"NOPE"}]}]}`, 400, "organizations[0].customers[0]", "unknown KYC status"},

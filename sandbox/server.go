@@ -112,7 +112,7 @@ func Listen(sb *Sandbox, addr string, opts ...ServerOption) (*Server, error) {
 	}
 	var token string
 	if st.Control {
-		ctl, t, err := newControl(sb, st.ControlToken, h)
+		ctl, t, err := newControl(sb, st.ControlToken, h, st.WriteTimeout)
 		if err != nil {
 			return nil, err
 		}

@@ -294,7 +294,14 @@ fiatramp webhook send -bad-signature http://localhost:8080/webhooks`,
 			ctx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()
 			req = req.WithContext(ctx)
-			body, _ := json.Marshal(ev)
+			rc, err := req.GetBody()
+			if err != nil {
+				return err
+			}
+			body, err := io.ReadAll(rc)
+			if err != nil {
+				return err
+			}
 			fmt.Fprintf(s.out, "POST %s\n", u.Redacted())
 			fmt.Fprintf(s.out, "X-TIMESTAMP: %s\n", req.Header.Get(webhook.HeaderTimestamp))
 			fmt.Fprintf(s.out, "X-SIGNATURE: %s", req.Header.Get(webhook.HeaderSignature))
