@@ -48,9 +48,11 @@ const (
 // WithControl serves the control plane under ControlPrefix: every fixture,
 // fault, clock and state method of the Sandbox as a JSON operation over
 // HTTP (GET /_sandbox lists them). Each request must carry
-// "Authorization: Bearer TOKEN"; any other is answered 401. token is the
-// admin token, at least 16 characters, distinct from every organization's
-// secret; "" generates a random one. Server.ControlToken returns it.
+// "Authorization: Bearer TOKEN"; any other is answered 401 (the token is
+// compared in constant time). token is the admin token: at least 16
+// characters without white space, and not the API secret of an
+// organization the sandbox holds (Listen refuses such a token); "" generates
+// a random one. Server.ControlToken returns it.
 // Without this option nothing is served under ControlPrefix.
 func WithControl(token string) ServerOption {
 	return func(st *ServerSettings) {
@@ -156,6 +158,14 @@ func newControl(sb *Sandbox, token string, next http.Handler, writeTimeout time.
 			return nil, "", errors.New("sandbox: control token: holds white space or a control character")
 		}
 	}
+	sb.mu.Lock()
+	for _, o := range sb.orgs {
+		if subtle.ConstantTimeCompare([]byte(o.APISecret), []byte(token)) == 1 {
+			sb.mu.Unlock()
+			return nil, "", errors.New("sandbox: control token: is an organization's API secret; the admin token must be its own")
+		}
+	}
+	sb.mu.Unlock()
 	c := &control{sb: sb, next: next, digest: sha256.Sum256([]byte(token)), ops: controlOps(), maxWait: maxWaitSeconds * time.Second}
 	if writeTimeout > 0 {
 		c.maxWait = min(c.maxWait, writeTimeout-time.Second)

@@ -156,6 +156,10 @@ func TestControlToken(t *testing.T) {
 	assert.Equal(t, "a-fixed-token-of-some-length", fixed.ControlToken())
 	assert.Equal(t, 200, ctlRequest(t, fixed.URL, "a-fixed-token-of-some-length", "GET", "/_sandbox/clock", "").status)
 
+	_, err = sandbox.NewServer(e.sb, sandbox.WithControl(e.org.APISecret))
+	require.Error(t, err, "an organization's secret is no admin token")
+	assert.NotContains(t, err.Error(), e.org.APISecret)
+
 	for _, bad := range []string{"short", "has a space in it, long", "tab\tin-the-token-here"} {
 		_, err := sandbox.NewServer(sandbox.New(), sandbox.WithControl(bad))
 		assert.Error(t, err, "%q", bad)
