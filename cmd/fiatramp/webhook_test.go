@@ -147,7 +147,7 @@ func TestCLIWebhookVerify(t *testing.T) {
 			if env == nil {
 				env = hookEnv
 			}
-			r := cli(t, env, tc.stdin, "webhook", "verify")
+			r := cli(t, env, tc.stdin, "webhook", "verify", "-now", strconv.FormatInt(now.Unix(), 10))
 			require.Equal(t, 1, r.code, r)
 			assert.True(t, strings.HasPrefix(r.stdout, "REFUSED ("+tc.reason+"): "), r.stdout)
 			for _, s := range tc.says {
