@@ -72,11 +72,16 @@ const finishTimeout = 10 * time.Second
 // and works the same with a Deduper shared between machines.
 //
 // The handler holds the secret; printing it with any fmt verb or logging
-// it with log/slog shows only the key. Handler panics when fn is nil, so
-// that the mistake shows at start-up rather than on the first delivery.
+// it with log/slog shows only the key. Handler panics when fn is nil or
+// apiSecret is empty (an unset setting, with which anybody could sign
+// events), so that the mistake shows at start-up rather than as deliveries
+// refused or forgeries accepted.
 func Handler(apiKey, apiSecret string, fn func(ctx context.Context, ev *Event) error, opts ...Option) http.Handler {
 	if fn == nil {
 		panic("webhook: Handler called with a nil function")
+	}
+	if apiSecret == "" {
+		panic("webhook: Handler called with an empty API secret")
 	}
 	cfg := newConfig(opts)
 	if cfg.deduper == nil {

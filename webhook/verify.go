@@ -45,7 +45,8 @@ const (
 // signature.
 var (
 	// ErrInvalidSignature: X-SIGNATURE is missing, repeated, or not the
-	// signature of the body and X-TIMESTAMP under the key and secret.
+	// signature of the body and X-TIMESTAMP under the key and secret; or
+	// the secret given to Verify is empty.
 	ErrInvalidSignature = errors.New("webhook: invalid signature")
 	// ErrStaleTimestamp: X-TIMESTAMP is further than the tolerance in the
 	// past or in the future.
@@ -108,7 +109,9 @@ func WithMaxBodyBytes(n int64) Option {
 // request's headers, body the raw bytes exactly as received, now the
 // receiver's clock.
 //
-// It refuses, in this order: an X-TIMESTAMP that is missing, repeated or
+// It refuses, in this order: everything when apiSecret is empty (an unset
+// setting; anybody can sign with the empty secret) (ErrInvalidSignature);
+// an X-TIMESTAMP that is missing, repeated or
 // not decimal Unix seconds (ErrMalformed); one further than the tolerance
 // (300 s by default) before or after now (ErrStaleTimestamp); a body larger
 // than the cap or not one JSON document (ErrMalformed); an X-SIGNATURE that
@@ -129,6 +132,11 @@ func Verify(apiKey, apiSecret string, headers http.Header, body []byte, now time
 }
 
 func (c *config) verify(apiKey, apiSecret string, headers http.Header, body []byte, now time.Time) (*Event, error) {
+	if apiSecret == "" {
+		// Anybody can sign with the empty secret: accepting what it
+		// verifies would accept forgeries.
+		return nil, fmt.Errorf("%w: the API secret is empty, so no delivery can be verified", ErrInvalidSignature)
+	}
 	ts, err := parseTimestampHeader(headers)
 	if err != nil {
 		return nil, err

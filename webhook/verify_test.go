@@ -432,3 +432,17 @@ func FuzzVerify(f *testing.F) {
 		}
 	})
 }
+
+// An empty secret (an unset environment variable) must not turn
+// verification into a formality: with key and secret both empty anybody
+// can compute the signature, so nothing is accepted, not even a delivery
+// correctly signed with the empty secret.
+func TestVerifyRefusesAnEmptySecret(t *testing.T) {
+	for _, key := range []string{"", testKey} {
+		h := signed(t, key, "", testNow.Unix(), typicalBody)
+		ev, err := webhook.Verify(key, "", h, []byte(typicalBody), testNow)
+		require.ErrorIs(t, err, webhook.ErrInvalidSignature, "key %q", key)
+		assert.Nil(t, ev)
+		assert.Contains(t, err.Error(), "API secret is empty")
+	}
+}
