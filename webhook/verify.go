@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fiatramp/fiatramp-go"
@@ -15,7 +16,8 @@ import (
 
 // Header names of a delivery's signature, as the service spells them.
 // Header names are case-insensitive; http.Header holds them as
-// "X-Timestamp" and "X-Signature".
+// "X-Timestamp" and "X-Signature", and Verify also finds them under any
+// other spelling in a header map built by hand.
 const (
 	HeaderTimestamp = "X-TIMESTAMP"
 	HeaderSignature = "X-SIGNATURE"
@@ -156,7 +158,7 @@ func (c *config) verify(apiKey, apiSecret string, headers http.Header, body []by
 	if err != nil {
 		return nil, fmt.Errorf("%w: body is not JSON: %v", ErrMalformed, err)
 	}
-	got := headers.Values(canonicalSignature)
+	got := headerValues(headers, canonicalSignature)
 	switch {
 	case len(got) == 0 || got[0] == "":
 		return nil, fmt.Errorf("%w: no X-SIGNATURE header", ErrInvalidSignature)
@@ -182,7 +184,7 @@ func describeGap(secs int64) string {
 // parseTimestampHeader reads X-TIMESTAMP: exactly one value, decimal digits
 // as the service writes them (no sign, no leading zero), at most 18 digits.
 func parseTimestampHeader(h http.Header) (int64, error) {
-	vs := h.Values(canonicalTimestamp)
+	vs := headerValues(h, canonicalTimestamp)
 	switch {
 	case len(vs) == 0 || vs[0] == "":
 		return 0, malformed("no X-TIMESTAMP header")
@@ -201,4 +203,21 @@ func parseTimestampHeader(h http.Header) (int64, error) {
 		ts = ts*10 + int64(s[i]-'0')
 	}
 	return ts, nil
+}
+
+// headerValues returns every value of the header whose canonical name is
+// canonical, under any spelling of the name: a server's http.Header holds
+// only the canonical one, a map built by hand (from a serverless event,
+// say) may hold others, and a value under a second spelling is a second
+// header.
+func headerValues(h http.Header, canonical string) []string {
+	vs := h[canonical]
+	for k, v := range h {
+		// Equal lengths keep the match to ASCII letters: EqualFold alone
+		// would also take "ſ" (U+017F) for "s".
+		if len(k) == len(canonical) && k != canonical && strings.EqualFold(k, canonical) {
+			vs = append(vs[:len(vs):len(vs)], v...)
+		}
+	}
+	return vs
 }
