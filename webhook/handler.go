@@ -60,9 +60,11 @@ const finishTimeout = 10 * time.Second
 //     delivers again later, and by then the first run has either finished
 //     (the repeat is acknowledged) or failed (the repeat runs fn);
 //   - otherwise it runs fn with the request's context and the event: 200
-//     when fn returns nil, 500 when it returns an error or panics. A
-//     failed run leaves no record, so the service's next delivery runs fn
-//     again.
+//     when fn returns nil, 500 when it returns an error. When fn panics,
+//     the claim is released and the panic goes on to the http.Server,
+//     which drops the connection without an answer (a failed delivery to
+//     the service). A failed run leaves no record, so the service's next
+//     delivery runs fn again.
 //
 // fn should be quick (the service expects 2xx fast): record the event and
 // do slow work elsewhere. Serve the handler from an http.Server with a
