@@ -128,6 +128,10 @@ func WithMaxBodyBytes(n int64) Option {
 // received), and compared in constant time. The event is decoded from the
 // same canonical form, so keys match exactly and the last of duplicate keys
 // wins, as the service's own JSON reader does.
+//
+// Verify does not remember deliveries: a repeat, or a copy replayed within
+// the tolerance, verifies again. Deduplicate on the event (Handler does,
+// through a Deduper).
 func Verify(apiKey, apiSecret string, headers http.Header, body []byte, now time.Time, opts ...Option) (*Event, error) {
 	cfg := newConfig(opts)
 	return cfg.verify(apiKey, apiSecret, headers, body, now)
