@@ -274,7 +274,9 @@ func (s *Sandbox) Close() error {
 		d.timers = nil
 		for _, q := range d.queues {
 			for _, dv := range q {
-				dv.State = DeliveryAbandoned
+				if dv.State == DeliveryPending { // not one delivered whose duplicate is still due
+					dv.State = DeliveryAbandoned
+				}
 			}
 		}
 		d.queues, d.ready, d.pending = nil, nil, 0
