@@ -1,0 +1,51 @@
+package fiatramp_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+)
+
+// An answer that matches ErrClockSkew but may come after the service acted
+// (a 5xx, or a malformed 2xx, whose err_code names the timestamp) is no
+// refusal at the door: WithClockCorrection must not re-send an operation
+// that must not run twice. One attempt, and the outcome is unknown.
+func TestReview9ClockCorrectionNeverRepeatsAnAttemptThatMayHaveActed(t *testing.T) {
+	for name, answer := range map[string]struct {
+		status int
+		body   string
+	}{
+		"500 with a timestamp err_code": {500, `{"status":false,"err_code":"SYS_TIMESTAMP_ERROR","message":"boom"}`},
+		"502 with a timestamp err_code": {502, `{"status":false,"err_code":"TIMESTAMP_UPSTREAM"}`},
+		"2xx success whose data does not decode": {200, `{"status":true,"err_code":"AUTH_TIMESTAMP_EXPIRED","data":"not an object"}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var calls atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				calls.Add(1)
+				w.Header().Set("Date", time.Now().Add(time.Hour).UTC().Format(http.TimeFormat))
+				w.WriteHeader(answer.status)
+				_, _ = w.Write([]byte(answer.body))
+			}))
+			defer srv.Close()
+			c, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL(srv.URL),
+				fiatramp.WithClockCorrection(), fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 3}))
+			require.NoError(t, err)
+			var out struct{ ID string }
+			err = c.Do(context.Background(), http.MethodPost, "/pos/api/v1/payout/initiate", map[string]string{"a": "b"}, &out)
+			require.Error(t, err)
+			assert.EqualValues(t, 1, calls.Load(), "a POST that may have acted is sent once")
+			var unknown *fiatramp.OutcomeUnknownError
+			assert.True(t, errors.As(err, &unknown), "outcome unknown, got %v", err)
+		})
+	}
+}
