@@ -24,8 +24,8 @@ func TestReview9ClockCorrectionNeverRepeatsAnAttemptThatMayHaveActed(t *testing.
 		status int
 		body   string
 	}{
-		"500 with a timestamp err_code": {500, `{"status":false,"err_code":"SYS_TIMESTAMP_ERROR","message":"boom"}`},
-		"502 with a timestamp err_code": {502, `{"status":false,"err_code":"TIMESTAMP_UPSTREAM"}`},
+		"500 with a timestamp err_code":          {500, `{"status":false,"err_code":"SYS_TIMESTAMP_ERROR","message":"boom"}`},
+		"502 with a timestamp err_code":          {502, `{"status":false,"err_code":"TIMESTAMP_UPSTREAM"}`},
 		"2xx success whose data does not decode": {200, `{"status":true,"err_code":"AUTH_TIMESTAMP_EXPIRED","data":"not an object"}`},
 	} {
 		t.Run(name, func(t *testing.T) {
