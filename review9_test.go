@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/types"
 )
 
 // An answer that matches ErrClockSkew but may come after the service acted
@@ -48,4 +50,19 @@ func TestReview9ClockCorrectionNeverRepeatsAnAttemptThatMayHaveActed(t *testing.
 			assert.True(t, errors.As(err, &unknown), "outcome unknown, got %v", err)
 		})
 	}
+}
+
+// Do decodes into a request type of package types with encoding/json, which
+// converts a decimal.Decimal in time quadratic in its digits: a type of the
+// package that has no decoder of its own is no exception to the digit cap.
+func TestReview9DoDigitCapCoversTypesWithoutOwnDecoder(t *testing.T) {
+	h := newHarness(t)
+	const path = "/pis/api/v1/payin/quotation/echo"
+	long := strings.Repeat("7", 20_000)
+	calls := h.expect(http.MethodGet, path, "", 200, ok(`{"asset":"usdt","sending_amount":"`+long+`"}`))
+	var out types.CreatePayinQuotationRequest
+	err := h.client.Do(context.Background(), http.MethodGet, path, nil, &out)
+	assert.EqualValues(t, 1, calls.Load())
+	require.ErrorIs(t, err, fiatramp.ErrMalformedResponse)
+	assert.Contains(t, err.Error(), "digits")
 }
