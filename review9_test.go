@@ -3,10 +3,10 @@ package fiatramp_test
 import (
 	"context"
 	"errors"
-	"runtime"
-	"strconv"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
