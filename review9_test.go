@@ -3,6 +3,7 @@ package fiatramp_test
 import (
 	"context"
 	"errors"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -100,4 +101,23 @@ func TestReview9PaginationMemoryDoesNotGrowWithLinkText(t *testing.T) {
 	require.Equal(t, pages, n)
 	grown := int64(during.HeapAlloc) - int64(before.HeapAlloc)
 	assert.Less(t, grown, int64(pages/2)<<20, "heap grew by %d MiB over %d pages of 1 MiB links", grown>>20, pages)
+}
+
+// math/big reads a decimal string with digit separators ("1_2_3"), in time
+// quadratic in its digits: a big.Float of the caller's type given to Do
+// takes a JSON string of 1.5 million such digits for seconds. Separated
+// digits count as one run for the digit cap.
+func TestReview9DoDigitCapCountsSeparatedDigits(t *testing.T) {
+	h := newHarness(t)
+	const path = "/pos/api/v1/custom/echo"
+	long := "1" + strings.Repeat("_1", 5_000)
+	var probe big.Float
+	_, _, err := probe.Parse(long, 0)
+	require.NoError(t, err, "math/big takes the separated digits")
+	calls := h.expect(http.MethodGet, path, "", 200, ok(`{"F":"`+long+`"}`))
+	var out struct{ F *big.Float }
+	err = h.client.Do(context.Background(), http.MethodGet, path, nil, &out)
+	assert.EqualValues(t, 1, calls.Load())
+	require.ErrorIs(t, err, fiatramp.ErrMalformedResponse)
+	assert.Nil(t, out.F, "nothing decoded")
 }
