@@ -43,3 +43,31 @@ func TestReview9KYCRequirementWrongType(t *testing.T) {
 	require.ErrorAs(t, err, &ute)
 	assert.Equal(t, "additional_info_required.income_range.required", ute.Field)
 }
+
+// The sender and receiver of a prefunded payout are read with exact names,
+// the last duplicate winning: encoding/json took "SENDER" (or "Receiver")
+// for the service's own member.
+func TestReview9PrefundedPartiesKeysMatchExactly(t *testing.T) {
+	const a, b, c = "11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222", "33333333-3333-4333-8333-333333333333"
+	var p types.PrefundedPayoutParties
+	require.NoError(t, json.Unmarshal([]byte(`{"sender":{"id":"`+a+`"},"SENDER":{"id":"`+b+`"},`+
+		`"receiver":{"id":"`+b+`"},"receiver":{"id":"`+c+`"},"Receiver":{"id":"`+a+`"}}`), &p))
+	require.NotNil(t, p.Sender.ID)
+	require.NotNil(t, p.Receiver.ID)
+	assert.Equal(t, a, p.Sender.ID.String())
+	assert.Equal(t, c, p.Receiver.ID.String(), "the last duplicate wins")
+
+	var out types.PrefundedPayout
+	require.NoError(t, json.Unmarshal([]byte(`{"customer":{"sender":{"id":"`+a+`"},"Sender":{"id":"`+b+`"}}}`), &out))
+	require.NotNil(t, out.Customer.Sender.ID)
+	assert.Equal(t, a, out.Customer.Sender.ID.String())
+
+	// A later null or a later object replaces the earlier one whole, as a
+	// Python dict does.
+	out = types.PrefundedPayout{}
+	require.NoError(t, json.Unmarshal([]byte(`{"customer":{"sender":{"id":"`+a+`"},"sender":null,`+
+		`"receiver":{"id":"`+b+`"}},"customer":{"receiver":{"id":"`+c+`"}}}`), &out))
+	assert.Nil(t, out.Customer.Sender.ID, "the second customer has no sender")
+	require.NotNil(t, out.Customer.Receiver.ID)
+	assert.Equal(t, c, out.Customer.Receiver.ID.String())
+}
