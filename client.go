@@ -640,8 +640,10 @@ func (c *Client) send(ctx context.Context, op operation, out any, opts []Request
 			return err
 		}
 
-		if c.cfg.correctClock && !corrected && res.dateOK && errors.Is(err, ErrClockSkew) && ctx.Err() == nil {
-			// Refused at the door: nothing ran. Once, re-signed with the
+		if c.cfg.correctClock && !corrected && !v.acted && res.dateOK && errors.Is(err, ErrClockSkew) && ctx.Err() == nil {
+			// Refused at the door (v.acted is false: an answer that may
+			// come after the operation ran is no such refusal): nothing ran.
+			// Once, re-signed with the
 			// clock just learned from the refusal's Date header.
 			corrected = true
 			c.logAttempt(ctx, &op, n, &res, err, 0)

@@ -82,10 +82,12 @@ var typesPackage = reflect.TypeFor[types.Payout]().PkgPath()
 
 // checksDecimals reports whether out is a response type of package types,
 // which refuses a decimal of more than types.MaxDecimalDigits digits by
-// itself, naming the field.
+// itself, naming the field. A type of the package without a decoder of its
+// own (a request type) is decoded by encoding/json and is no such type.
 func checksDecimals(out any) bool {
 	t := reflect.TypeOf(out)
-	return t.Kind() == reflect.Pointer && t.Elem().PkgPath() == typesPackage
+	_, decodesItself := out.(json.Unmarshaler)
+	return decodesItself && t.Kind() == reflect.Pointer && t.Elem().PkgPath() == typesPackage
 }
 
 // envelopeStatus reads the envelope's status, or success when status is

@@ -53,15 +53,17 @@ func SkipDigits(s []byte, i int) int {
 	return i
 }
 
-// LongestDigitRun returns the length of the longest run of ASCII digits in
-// b, wherever it is: in a number, a string or a key.
+// LongestDigitRun returns the most ASCII digits in one run in b, wherever
+// it is: in a number, a string or a key. An underscore does not end a run
+// (nor counts), since math/big reads "1_000" as one number.
 func LongestDigitRun(b []byte) int {
 	longest, run := 0, 0
 	for _, c := range b {
-		if IsDigit(c) {
+		switch {
+		case IsDigit(c):
 			run++
 			longest = max(longest, run)
-		} else {
+		case c != '_':
 			run = 0
 		}
 	}

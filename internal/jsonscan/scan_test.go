@@ -185,6 +185,7 @@ func TestLongestDigitRun(t *testing.T) {
 	for s, want := range map[string]int{
 		``: 0, `{}`: 0, `1`: 1, `{"a":12,"b":"12345"}`: 5, `"x1234y"`: 4,
 		`1.5e10`: 2, `"` + strings.Repeat("9", 5000) + `"`: 5000, `{"k1234567":1}`: 7,
+		`"1_000_000"`: 7, `"12_ab_34"`: 2,
 	} {
 		require.Equal(t, want, LongestDigitRun([]byte(s)), s)
 	}
