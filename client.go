@@ -760,35 +760,7 @@ func (c *Client) outcome(op *operation, res *attemptResult, out any) error {
 	return err
 }
 
-// redirectError refuses a 3xx answer; the target was not contacted.
-func redirectError(status int, location string, body []byte) *APIError {
-	e := &APIError{StatusCode: status, matched: []error{ErrRedirect}}
-	if len(body) > 0 {
-		e.RawBody = append([]byte(nil), body[:min(len(body), maxRawBody)]...)
-	}
-	e.fallback = "redirect to " + strconv.Quote(sanitize(location, maxMessageText)) +
-		" not followed: signed requests follow no redirects (is the base address right?)"
-	return e
-}
 
-// skewHint says plainly that the clocks disagree, and by how much when the
-// response carried a Date.
-func skewHint(res *attemptResult, correcting bool) string {
-	hint := "clock skew: the service refused the request's timestamp; its clock and this machine's must agree within 300 s"
-	if res.dateOK {
-		d := res.stamp.Sub(res.date).Round(time.Second)
-		side := "ahead of"
-		if d < 0 {
-			d, side = -d, "behind"
-		}
-		hint = fmt.Sprintf("clock skew: the request was stamped %s, %s %s the service's Date %s; they must agree within 300 s",
-			res.stamp.UTC().Format(time.RFC3339), d, side, res.date.UTC().Format(time.RFC3339))
-	}
-	if !correcting {
-		hint += "; correct this machine's clock or use WithClockCorrection"
-	}
-	return hint
-}
 
 // clockOffset is the correction WithClockCorrection learns from Date
 // headers, shared by every call of a Client.
