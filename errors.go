@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/uuid"
-
 )
 
 // Sentinel errors, one per documented condition (interface.md section 7 and

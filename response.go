@@ -627,14 +627,14 @@ func redirectError(status int, location string, body []byte) *APIError {
 // response carried a Date.
 func skewHint(res *attemptResult, correcting bool) string {
 	hint := "clock skew: the service refused the request's timestamp; its clock and this machine's must agree within 300 s"
-	if res.dateOK {
-		d := res.stamp.Sub(res.date).Round(time.Second)
+	if date, ok := res.responseDate(); ok {
+		d := res.stamp.Sub(date).Round(time.Second)
 		side := "ahead of"
 		if d < 0 {
 			d, side = -d, "behind"
 		}
 		hint = fmt.Sprintf("clock skew: the request was stamped %s, %s %s the service's Date %s; they must agree within 300 s",
-			res.stamp.UTC().Format(time.RFC3339), d, side, res.date.UTC().Format(time.RFC3339))
+			res.stamp.UTC().Format(time.RFC3339), d, side, date.UTC().Format(time.RFC3339))
 	}
 	if !correcting {
 		hint += "; correct this machine's clock or use WithClockCorrection"
