@@ -52,8 +52,12 @@ const (
 	// maxIntDigits is CPython's default int_max_str_digits: json.loads refuses
 	// an integer literal with more digits than this.
 	maxIntDigits = 4300
-	// maxPooledBuffer is the largest scratch buffer kept for reuse.
+	// maxPooledBuffer is the largest key prefix Sign keeps for reuse.
 	maxPooledBuffer = 64 << 10
+	// directOutput is the input size from which canonicalize writes into a
+	// buffer of the input's size that it returns, rather than into its
+	// pooled buffer that it copies out.
+	directOutput = 4 << 10
 )
 
 // CanonicalizeJSON returns the canonical form of one JSON document: the bytes
@@ -194,27 +198,32 @@ var canonPool = sync.Pool{New: func() any { return new(canonState) }}
 func canonicalize(raw []byte, exact bool) ([]byte, error) {
 	st := canonPool.Get().(*canonState)
 	st.src, st.exact, st.depth = raw, exact, 0
-	st.out, st.keys, st.mems = st.out[:0], st.keys[:0], st.mems[:0]
+	st.keys, st.mems = st.keys[:0], st.mems[:0]
+	pooledOut := st.out
+	direct := len(raw) >= directOutput
+	if direct {
+		// Canonical text is about as long as its input: one allocation,
+		// which becomes the result.
+		st.out = make([]byte, 0, len(raw)+len(raw)/8+16)
+	} else {
+		st.out = st.out[:0]
+	}
 
 	var res []byte
 	err := st.document()
-	if err == nil {
-		res = make([]byte, len(st.out))
-		copy(res, st.out)
+	switch {
+	case err != nil:
+	case direct:
+		res = st.out
+	default:
+		res = append(make([]byte, 0, len(st.out)), st.out...)
 	}
 
+	// The scratch is kept at any size, so that the cost per byte does not
+	// jump above some size; the pool lets it go at the next collections.
 	st.src = nil
-	if cap(st.out) > maxPooledBuffer {
-		st.out = nil
-	}
-	if cap(st.keys) > maxPooledBuffer {
-		st.keys = nil
-	}
-	if cap(st.tmp) > maxPooledBuffer {
-		st.tmp = nil
-	}
-	if cap(st.mems) > maxPooledBuffer/32 {
-		st.mems = nil
+	if direct {
+		st.out = pooledOut
 	}
 	canonPool.Put(st)
 	return res, err
