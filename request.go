@@ -127,10 +127,11 @@ type operation struct {
 	quotationID uuid.UUID
 }
 
-// call sends one operation that is safe to repeat and returns its decoded
-// data: a result only when there is no error, never both.
-func call[T any](ctx context.Context, c *Client, method, path string, body any, opts []RequestOption) (*T, error) {
-	return callOp[T](ctx, c, operation{method: method, path: path, body: body}, opts)
+// call sends one operation that is safe to repeat, with payload (its
+// canonical body, nil for none), and returns its decoded data: a result
+// only when there is no error, never both.
+func call[T any](ctx context.Context, c *Client, method, path string, payload []byte, opts []RequestOption) (*T, error) {
+	return callOp[T](ctx, c, operation{method: method, path: path, payload: payload}, opts)
 }
 
 func callOp[T any](ctx context.Context, c *Client, op operation, opts []RequestOption) (*T, error) {
