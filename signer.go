@@ -828,77 +828,10 @@ func appendPyFloat(out []byte, f float64) []byte {
 	}
 }
 
-// decimalValue is a finite decimal number: 0.digits * 10^exp, digits without
-// leading or trailing zeros (empty for zero).
-type decimalValue struct {
-	neg    bool
-	digits []byte
-	exp    int64
-}
-
-// parseDecimal reads a JSON number literal (already validated) or a repr
-// output into its exact decimal value. It allocates only for the digits.
-func parseDecimal(lit []byte, scratch []byte) decimalValue {
-	var v decimalValue
-	i := 0
-	if i < len(lit) && lit[i] == '-' {
-		v.neg = true
-		i++
-	}
-	digits := scratch[:0]
-	var pointPos int64 = -1
-	for ; i < len(lit); i++ {
-		c := lit[i]
-		if c == '.' {
-			pointPos = int64(len(digits))
-			continue
-		}
-		if !jsonscan.IsDigit(c) {
-			break
-		}
-		digits = append(digits, c)
-	}
-	if pointPos < 0 {
-		pointPos = int64(len(digits))
-	}
-	var exp int64
-	if i < len(lit) && (lit[i] == 'e' || lit[i] == 'E') {
-		i++
-		eneg := false
-		if lit[i] == '+' || lit[i] == '-' {
-			eneg = lit[i] == '-'
-			i++
-		}
-		for ; i < len(lit); i++ {
-			if exp < 1e15 { // saturate: such exponents overflow or underflow anyway
-				exp = exp*10 + int64(lit[i]-'0')
-			}
-		}
-		if eneg {
-			exp = -exp
-		}
-	}
-	lead := 0
-	for lead < len(digits) && digits[lead] == '0' {
-		lead++
-	}
-	trail := len(digits)
-	for trail > lead && digits[trail-1] == '0' {
-		trail--
-	}
-	v.digits = digits[lead:trail]
-	v.exp = pointPos - int64(lead) + exp
-	return v
-}
-
-// sameDecimal reports whether number literal lit and Python's rendering of
-// it (repr) denote the same decimal value.
+// sameDecimal reports whether number literal lit (a JSON number) and
+// Python's rendering of it (repr) denote the same decimal value.
 func sameDecimal(lit, repr []byte) bool {
-	var s1, s2 [64]byte
-	a := parseDecimal(lit, s1[:])
-	b := parseDecimal(repr, s2[:])
-	if len(a.digits) == 0 || len(b.digits) == 0 {
-		return len(a.digits) == len(b.digits) && a.neg == b.neg
-	}
-	return a.neg == b.neg && a.exp == b.exp && bytes.Equal(a.digits, b.digits)
+	a, okA := jsonscan.ParseNumber(lit, true)
+	b, okB := jsonscan.ParseNumber(repr, false)
+	return okA && okB && a.SameValue(b)
 }
