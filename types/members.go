@@ -255,12 +255,14 @@ func memberList[T any, P interface {
 		if !ok {
 			break
 		}
-		var v T
-		if err := P(&v).UnmarshalJSON(item); err != nil {
+		// Decoded in place: a local passed through P would move to the
+		// heap, one allocation per item.
+		var zero T
+		list = append(list, zero)
+		if err := P(&list[len(list)-1]).UnmarshalJSON(item); err != nil {
 			m.fail(err)
 			return
 		}
-		list = append(list, v)
 	}
 	if err := it.Err(); err != nil {
 		if m.err == nil {
