@@ -19,7 +19,7 @@ import (
 // Version is the library's version, sent in the User-Agent header.
 const Version = "0.1.0"
 
-// Path prefixes of the service's three groups of operations (interface.md §1).
+// Path prefixes of the service's three groups of operations.
 const (
 	posBase = "/pos/api/v1"
 	cmsBase = "/cms/api/v1"
