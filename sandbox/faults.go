@@ -192,6 +192,11 @@ func (s *Sandbox) applyFault(w http.ResponseWriter, r *http.Request, f Fault) bo
 		case <-r.Context().Done():
 			return true
 		}
+		// The delay is the fault, not the answer's slowness: served by a
+		// Server, the answer gets its whole WriteTimeout from here.
+		if d, ok := r.Context().Value(writeTimeoutKey{}).(time.Duration); ok {
+			_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(d))
+		}
 		return false
 	case FaultDropAfter:
 		return false

@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,6 +30,21 @@ const (
 
 // maxRequestBody caps what the sandbox reads of a request body.
 const maxRequestBody = 1 << 20
+
+// Parse caps, so that no body under maxRequestBody costs more than a
+// linear pass. maxBodyDepth bounds the nesting of arrays and objects in a
+// request body (Python's json gives up at roughly 1000 levels); a deeper
+// body is a JSON parse error. maxDecimalLength is the longest text a
+// decimal field is parsed from (the REST framework's DecimalField refuses a
+// longer one as "String value too large."), and maxDecimalDigits the most
+// digits a decimal may have in total once its exponent is written out, so
+// that no comparison or sum of amounts grows a number with millions of
+// digits.
+const (
+	maxBodyDepth     = 1000
+	maxDecimalLength = 1000
+	maxDecimalDigits = 1000
+)
 
 // Authentication err_codes (the interface document gives the status and
 // body of an authentication failure as "not shown"; the service's later
@@ -53,6 +69,7 @@ const (
 type reply struct {
 	status int
 	body   []byte
+	header http.Header // extra headers, e.g. Allow on a 405
 }
 
 // request is what a handler gets: the authenticated organization, the
@@ -103,17 +120,44 @@ func (s *Sandbox) routeTable() []route {
 }
 
 // match finds the route of method and path. It returns the route and its
-// parameters, or the HTTP status of the miss (404 or 405). A trailing slash
-// is tolerated, but first tried as ending an empty parameter, so that
-// GET /pos/api/v1/payout/ reaches the operation and is refused as a missing
-// payout id (interface.md 7.3) rather than as an unknown path.
+// parameters, or the HTTP status of the miss (404 or 405; allowed lists the
+// methods the path does answer). A trailing slash is tolerated, but first
+// tried as ending an empty parameter, so that GET /pos/api/v1/payout/
+// reaches the operation and is refused as a missing payout id rather than
+// as an unknown path, and another method there is a 405.
 func match(routes []route, method, path string) (*route, []string, int) {
+	trimmed := strings.Split(strings.Trim(path, "/"), "/")
 	if p := strings.TrimPrefix(path, "/"); strings.HasSuffix(p, "/") {
-		if rt, params, miss := matchSegments(routes, method, strings.Split(p, "/")); miss == 0 {
+		rt, params, miss := matchSegments(routes, method, strings.Split(p, "/"))
+		if miss == 0 {
 			return rt, params, 0
 		}
+		if miss == http.StatusMethodNotAllowed {
+			// Known with its empty parameter, for other methods.
+			if rt, params, miss := matchSegments(routes, method, trimmed); miss == 0 {
+				return rt, params, 0
+			}
+			return nil, nil, http.StatusMethodNotAllowed
+		}
 	}
-	return matchSegments(routes, method, strings.Split(strings.Trim(path, "/"), "/"))
+	return matchSegments(routes, method, trimmed)
+}
+
+// allowed returns the methods that path answers, sorted: the Allow header
+// of a 405.
+func allowed(routes []route, path string) []string {
+	var methods []string
+	for i := range routes {
+		m := routes[i].method
+		if slices.Contains(methods, m) {
+			continue
+		}
+		if _, _, miss := match(routes, m, path); miss == 0 {
+			methods = append(methods, m)
+		}
+	}
+	sort.Strings(methods)
+	return methods
 }
 
 // matchSegments is match on a path split into segments.
@@ -161,7 +205,15 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	raw, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
 	if err != nil {
-		return // the connection is gone
+		// The body did not arrive: cut off by the server's read timeout,
+		// or the caller went away. Nothing was done; say so to a caller
+		// that still listens, and end the connection.
+		rep := refusal(http.StatusRequestTimeout, "", "Request body not received in time.", nil)
+		w.Header().Set("Connection", "close")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(rep.status)
+		_, _ = w.Write(rep.body)
+		return
 	}
 	if faulted {
 		if done := s.applyFault(w, r, fault); done {
@@ -173,12 +225,21 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if faulted && fault.Kind == FaultDropAfter {
 		panic(http.ErrAbortHandler) // the effect happened; the caller never hears
 	}
+	for k, v := range rep.header {
+		w.Header()[k] = v
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(rep.status)
 	_, _ = w.Write(rep.body)
 }
 
 // serve authenticates and runs one request, returning its reply.
+//
+// Only what needs the state holds s.mu: finding the key's organization and
+// checking the timestamp, then the operation. Everything that depends on
+// the request alone (the body's canonical form, its media type, its JSON,
+// the signature) is worked out without it, so a body that is costly to
+// parse holds up its own request and no other organization's.
 func (s *Sandbox) serve(r *http.Request, raw []byte) reply {
 	if len(raw) > maxRequestBody {
 		return refusal(http.StatusRequestEntityTooLarge, "", "Request body too large.", nil)
@@ -188,85 +249,146 @@ func (s *Sandbox) serve(r *http.Request, raw []byte) reply {
 	case http.StatusNotFound:
 		return refusal(http.StatusNotFound, "", "Not found.", nil)
 	case http.StatusMethodNotAllowed:
-		return refusal(http.StatusMethodNotAllowed, "", fmt.Sprintf("Method %q not allowed.", r.Method), nil)
+		rep := refusal(http.StatusMethodNotAllowed, "", fmt.Sprintf("Method %q not allowed.", r.Method), nil)
+		rep.header = http.Header{"Allow": {strings.Join(allowed(s.routes, r.URL.Path), ", ")}}
+		return rep
+	}
+
+	in := s.parse(r, raw)
+
+	s.mu.Lock()
+	o, cred, rep := s.authenticate(r, s.now())
+	s.mu.Unlock()
+	if o == nil {
+		return rep
+	}
+	if rep, ok := verify(cred, in); !ok {
+		return rep
+	}
+	if in.refused != nil {
+		return *in.refused
 	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now()
-	o, rep := s.authenticate(r, raw, now)
-	if o == nil {
-		return rep
+	if s.keys[cred.key] != o { // removed meanwhile (a failed Load undone)
+		return unauthorized(CodeInvalidAPIKey, "Invalid API key.")
 	}
-	rq := &request{r: r, org: o, now: now, params: params, body: newFields(nil)}
-	if r.Method != http.MethodGet && len(raw) > 0 {
-		// Section 4: requests with a body use Content-Type
-		// application/json; the REST framework answers anything else 415.
-		ct := r.Header.Get("Content-Type")
-		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			return refusal(http.StatusUnsupportedMediaType, "", fmt.Sprintf("Unsupported media type %q in request.", ct), nil)
-		}
-		body, bad := decodeBody(raw)
-		if bad != nil {
-			return *bad
-		}
-		rq.body = newFields(body)
-	}
+	rq := &request{r: r, org: o, now: s.now(), params: params, body: newFields(in.body)}
 	return rt.handle(s, rq)
 }
 
-// authenticate checks the headers of section 5 against raw. It returns the
-// organization, or nil and the 401 to answer.
-func (s *Sandbox) authenticate(r *http.Request, raw []byte, now time.Time) (*org, reply) {
+// parsedBody is what a request's body says, worked out without s.mu.
+type parsedBody struct {
+	// signed is what the signature covers: the body, or {} for a GET or a
+	// request without one.
+	signed []byte
+	// notCanonical is the 401 to answer when the body is not its own
+	// canonical form (nil when it is).
+	notCanonical *reply
+	// refused is the answer (415 or 400) once authentication passes, or
+	// nil when body holds the request's JSON object.
+	refused *reply
+	body    map[string]any
+}
+
+// parse checks and decodes raw, the body of r, without s.mu. The work is
+// linear in the size of raw: nesting is capped by maxBodyDepth.
+func (s *Sandbox) parse(r *http.Request, raw []byte) *parsedBody {
+	in := &parsedBody{signed: []byte("{}")}
+	if s.parseHook != nil {
+		defer s.parseHook(r)
+	}
+	if r.Method == http.MethodGet || len(raw) == 0 {
+		return in
+	}
+	canonical, err := fiatramp.CanonicalizeJSON(raw)
+	switch {
+	case err != nil:
+		rep := unauthorized(CodeBodyNotCanonical, "Request body is not valid JSON.")
+		in.notCanonical = &rep
+		return in
+	case !bytes.Equal(canonical, raw):
+		rep := unauthorized(CodeBodyNotCanonical, "Request body is not in canonical form: keys sorted, no whitespace, non-ASCII escaped.")
+		in.notCanonical = &rep
+		return in
+	}
+	in.signed = raw
+	// A request with a body must send it as Content-Type application/json;
+	// the REST framework answers anything else 415.
+	ct := r.Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+		rep := refusal(http.StatusUnsupportedMediaType, "", fmt.Sprintf("Unsupported media type %q in request.", ct), nil)
+		in.refused = &rep
+		return in
+	}
+	in.body, in.refused = decodeBody(raw)
+	return in
+}
+
+// credentials are the signature inputs of an authenticated request.
+type credentials struct {
+	key, secret, sig string
+	ts               int64
+}
+
+// authenticate checks the authentication headers that need the state (the
+// key) or the clock (the timestamp); s.mu must be held. It returns the
+// organization and what verify needs, or nil and the 401 to answer.
+func (s *Sandbox) authenticate(r *http.Request, now time.Time) (*org, credentials, reply) {
 	for _, h := range []string{"X-API-KEY", "X-TIMESTAMP", "X-SIGNATURE"} {
 		if r.Header.Get(h) == "" {
-			return nil, unauthorized(CodeMissingHeader, "Authentication header "+h+" is missing.")
+			return nil, credentials{}, unauthorized(CodeMissingHeader, "Authentication header "+h+" is missing.")
 		}
 	}
 	key, stamp, sig := r.Header.Get("X-API-KEY"), r.Header.Get("X-TIMESTAMP"), r.Header.Get("X-SIGNATURE")
 	o, ok := s.keys[key]
 	if !ok {
-		return nil, unauthorized(CodeInvalidAPIKey, "Invalid API key.")
+		return nil, credentials{}, unauthorized(CodeInvalidAPIKey, "Invalid API key.")
 	}
 	// Plain decimal digits only: the signature covers the header as sent,
 	// so "+17..." or "017..." would sign a different string than the one
 	// the sandbox rebuilds from the number.
 	ts, err := strconv.ParseInt(stamp, 10, 64)
 	if err != nil || strconv.FormatInt(ts, 10) != stamp {
-		return nil, unauthorized(CodeInvalidTimestamp, "X-TIMESTAMP must be a Unix time in seconds.")
+		return nil, credentials{}, unauthorized(CodeInvalidTimestamp, "X-TIMESTAMP must be a Unix time in seconds.")
 	}
 	// Whole seconds on both sides: the header has no fraction, so a
 	// timestamp exactly TimestampWindow away is inside the window whatever
 	// the fraction of the sandbox clock.
 	window := int64(s.settings.TimestampWindow / time.Second)
 	if server := now.Unix(); ts < server-window || ts > server+window {
-		return nil, unauthorized(CodeTimestampExpired, fmt.Sprintf(
+		return nil, credentials{}, unauthorized(CodeTimestampExpired, fmt.Sprintf(
 			"Request timestamp is outside the allowed window of %d seconds (server time %d).",
 			window, now.Unix()))
 	}
-	signed := []byte("{}")
-	if r.Method != http.MethodGet && len(raw) > 0 {
-		canonical, err := fiatramp.CanonicalizeJSON(raw)
-		if err != nil {
-			return nil, unauthorized(CodeBodyNotCanonical, "Request body is not valid JSON.")
-		}
-		if !bytes.Equal(canonical, raw) {
-			return nil, unauthorized(CodeBodyNotCanonical, "Request body is not in canonical form: keys sorted, no whitespace, non-ASCII escaped.")
-		}
-		signed = raw
+	return o, credentials{key: key, secret: o.APISecret, sig: sig, ts: ts}, reply{}
+}
+
+// verify finishes authentication without s.mu: the body must be canonical
+// and the signature must cover it. It returns the 401 to answer and false,
+// or true.
+func verify(c credentials, in *parsedBody) (reply, bool) {
+	if in.notCanonical != nil {
+		return *in.notCanonical, false
 	}
 	// Compared as text, in constant time: standard Base64 with padding is
 	// the one accepted spelling (a lenient decoder would also take other
 	// spellings of the same bytes, which the service need not).
-	want := fiatramp.Sign(key, o.APISecret, ts, signed)
-	if !hmac.Equal([]byte(sig), []byte(want)) {
-		return nil, unauthorized(CodeInvalidSignature, "Invalid Signature")
+	want := fiatramp.Sign(c.key, c.secret, c.ts, in.signed)
+	if !hmac.Equal([]byte(c.sig), []byte(want)) {
+		return unauthorized(CodeInvalidSignature, "Invalid Signature"), false
 	}
-	return o, reply{}
+	return reply{}, true
 }
 
-// decodeBody decodes a request body that must be a JSON object.
+// decodeBody decodes a request body that must be a JSON object, nested no
+// deeper than maxBodyDepth.
 func decodeBody(raw []byte) (map[string]any, *reply) {
+	if jsonDepth(raw) > maxBodyDepth {
+		rep := refusal(http.StatusBadRequest, "", "JSON parse error.", nil)
+		return nil, &rep
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
@@ -281,6 +403,35 @@ func decodeBody(raw []byte) (map[string]any, *reply) {
 		return nil, &rep
 	}
 	return m, nil
+}
+
+// jsonDepth returns the deepest nesting of arrays and objects in the JSON
+// text raw (brackets inside strings do not count), in one pass.
+func jsonDepth(raw []byte) int {
+	depth, deepest := 0, 0
+	inString, escaped := false, false
+	for _, c := range raw {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			if depth++; depth > deepest {
+				deepest = depth
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
 }
 
 // jsonKind names the Python type of a decoded JSON value, as the service's
@@ -372,6 +523,10 @@ const (
 	msgNumber   = "A valid number is required."
 	msgBool     = "Must be a valid boolean."
 	msgTooLong  = "Ensure this field has no more than 255 characters."
+	// msgDecimalText and msgDecimalDigits are the REST framework's
+	// DecimalField refusals of an over-long text and of too many digits.
+	msgDecimalText   = "String value too large."
+	msgDecimalDigits = "Ensure that there are no more than %d digits in total."
 )
 
 // fields reads a JSON object's members and collects field errors under
@@ -426,7 +581,7 @@ func (f *fields) str(name string, required bool) (s string, ok bool) {
 		f.fail(name, msgBlank)
 		return "", false
 	}
-	if len([]rune(s)) > 255 {
+	if moreRunesThan(s, 255) {
 		f.fail(name, msgTooLong)
 		return "", false
 	}
@@ -477,12 +632,53 @@ func (f *fields) decimal(name string) decimal.Decimal {
 		f.fail(name, msgNumber)
 		return decimal.Zero
 	}
+	if len(s) > maxDecimalLength {
+		f.fail(name, msgDecimalText)
+		return decimal.Zero
+	}
 	d, err := decimal.NewFromString(s)
 	if err != nil || s == "" {
 		f.fail(name, msgNumber)
 		return decimal.Zero
 	}
+	if decimalDigits(d) > maxDecimalDigits {
+		f.fail(name, fmt.Sprintf(msgDecimalDigits, maxDecimalDigits))
+		return decimal.Zero
+	}
 	return d
+}
+
+// decimalDigits counts d's digits in total as the REST framework's
+// DecimalField does: the digits of its coefficient, plus the zeros its
+// exponent adds before the point or after it.
+func decimalDigits(d decimal.Decimal) int64 {
+	n := int64(len(d.Coefficient().Text(10)))
+	if d.Sign() < 0 {
+		n-- // the sign
+	}
+	exp := int64(d.Exponent())
+	switch {
+	case exp >= 0:
+		return n + exp
+	case -exp > n:
+		return -exp
+	}
+	return n
+}
+
+// moreRunesThan reports whether s has more than n characters, reading no
+// further than character n+1.
+func moreRunesThan(s string, n int) bool {
+	if len(s) <= n {
+		return false
+	}
+	count := 0
+	for range s {
+		if count++; count > n {
+			return true
+		}
+	}
+	return false
 }
 
 // boolean reads an optional boolean member; absent and null are false.

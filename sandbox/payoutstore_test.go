@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
-	"github.com/stretchr/testify/require"
+	testrequire "github.com/stretchr/testify/require"
 )
 
 // TestPayoutsOneStore: Payouts lists an organization's payouts in creation
@@ -26,13 +26,13 @@ func TestPayoutsOneStore(t *testing.T) {
 		}
 		return out
 	}
-	require.Equal(t, []uuid.UUID{ids[0], ids[2], ids[4]}, idsOf(s.Payouts(kept.ID)))
-	require.Equal(t, []uuid.UUID{ids[1], ids[3]}, idsOf(s.Payouts(gone.ID)))
+	testrequire.Equal(t, []uuid.UUID{ids[0], ids[2], ids[4]}, idsOf(s.Payouts(kept.ID)))
+	testrequire.Equal(t, []uuid.UUID{ids[1], ids[3]}, idsOf(s.Payouts(gone.ID)))
 
 	s.removeOrganizations([]Organization{gone})
-	require.Empty(t, s.Payouts(gone.ID))
+	testrequire.Empty(t, s.Payouts(gone.ID))
 	_, found := s.Payout(ids[1])
-	require.False(t, found)
-	require.Len(t, s.payouts, 3)
-	require.Equal(t, []uuid.UUID{ids[0], ids[2], ids[4]}, idsOf(s.Payouts(kept.ID)))
+	testrequire.False(t, found)
+	testrequire.Len(t, s.payouts, 3)
+	testrequire.Equal(t, []uuid.UUID{ids[0], ids[2], ids[4]}, idsOf(s.Payouts(kept.ID)))
 }

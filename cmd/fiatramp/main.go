@@ -8,6 +8,9 @@
 //	fiatramp sandbox [-addr 127.0.0.1:4010] [-fixtures FILE] [-no-demo]
 //	                 [-page-size N] [-seed N] [-public-url URL]
 //	                 [-remittance-path PATH] [-quotation-validity 10m]
+//	                 [-read-header-timeout 10s] [-read-timeout 30s]
+//	                 [-write-timeout 60s] [-idle-timeout 2m] [-max-conns 256]
+//	                 [-control]
 //	fiatramp sign [-method M] [-timestamp N] [-compare SIG | -request FILE] [BODY_FILE]
 //	fiatramp payouts get PAYOUT_ID
 //	fiatramp payouts balance
@@ -17,6 +20,8 @@
 //	fiatramp payins quote -customer ID -bank ID -method IMPS|UPI -amount N
 //	fiatramp payins get QUOTATION_ID
 //	fiatramp call METHOD PATH [BODY | @FILE | -]
+//	fiatramp webhook verify [-key K] [-secret-file F] [-now N] [DELIVERY_FILE]
+//	fiatramp webhook send [-type T] [-event E] [-id ID] [-metadata JSON] URL
 //	fiatramp help [COMMAND]
 //
 // The commands that call the service take their credentials from
@@ -50,6 +55,22 @@
 // expire ten minutes after start (the sandbox's default validity); for
 // longer sessions pass -quotation-validity 24h, or give quotations a
 // distant expires_at in a fixtures file.
+//
+// The server limits its connections so that slow, idle or numerous ones
+// cannot hold it: a request's headers must arrive within
+// -read-header-timeout and the whole request within -read-timeout (a body
+// cut off is answered 408), the answer must be written within
+// -write-timeout, a kept-alive connection is closed after -idle-timeout
+// without a request, and at most -max-conns connections are served at once
+// (more wait to be accepted). 0 turns a limit off.
+//
+// With -control it also serves the control plane under /_sandbox: the
+// sandbox's clock, request and delivery faults, fixtures, reset and state
+// (payouts, balances, customers' KYC status, webhook deliveries) as JSON
+// over HTTP, for tests in any language; GET /_sandbox lists the operations.
+// Every control request carries "Authorization: Bearer TOKEN" with the
+// admin token from $FIATRAMP_SANDBOX_CONTROL_TOKEN, or a random one; the
+// start document holds it as "control": {"url": ..., "token": ...}.
 //
 // The fixtures file is the JSON of sandbox.Fixtures: organizations with
 // their customers (bank accounts with their payout quotations, wallets)
@@ -144,6 +165,8 @@ Usage:
 	fiatramp payins quote [flags]           create a payin quotation
 	fiatramp payins get QUOTATION_ID        fetch a payin quotation
 	fiatramp call METHOD PATH [BODY]        any operation, signed
+	fiatramp webhook verify [DELIVERY_FILE] check a captured webhook delivery, print its event
+	fiatramp webhook send URL               send a signed test event to a local receiver
 	fiatramp help [COMMAND]                 this help, or a command's flags and an example
 
 The commands that call the service read FIATRAMP_API_KEY, FIATRAMP_API_SECRET
@@ -231,6 +254,8 @@ type sandboxConfig struct {
 	publicURL      string
 	remittancePath string
 	validity       time.Duration
+	server         sandbox.ServerSettings
+	control        bool
 }
 
 // sandboxFlags defines the sandbox command's flags, with usage on out.
@@ -248,10 +273,20 @@ func sandboxFlags(out io.Writer) (*flag.FlagSet, *sandboxConfig) {
 	fs.StringVar(&c.remittancePath, "remittance-path", def.RemittancePayoutPath, "`path` of the remittance payout operation")
 	fs.DurationVar(&c.validity, "quotation-validity", def.PayoutQuotationValidity,
 		"how long the demo's payout quotations (and fixtures' without expires_at) stay valid\n(payin quotations keep their own validity)")
+	srv := sandbox.DefaultServerSettings()
+	fs.DurationVar(&c.server.ReadHeaderTimeout, "read-header-timeout", srv.ReadHeaderTimeout, "longest a request's headers may take to arrive (0: no limit)")
+	fs.DurationVar(&c.server.ReadTimeout, "read-timeout", srv.ReadTimeout, "longest a whole request may take to arrive; a body cut off is answered 408 (0: no limit)")
+	fs.DurationVar(&c.server.WriteTimeout, "write-timeout", srv.WriteTimeout, "longest from a request's headers to the end of its answer (0: no limit)")
+	fs.DurationVar(&c.server.IdleTimeout, "idle-timeout", srv.IdleTimeout, "how long a kept-alive connection may wait for its next request (0: the read timeout)")
+	fs.IntVar(&c.server.MaxConns, "max-conns", srv.MaxConns, "most connections served at once; more wait to be accepted (0: no limit)")
+	fs.BoolVar(&c.control, "control", false, "serve the control plane under "+sandbox.ControlPrefix+" (clock, faults, fixtures, reset, state),\n"+
+		"guarded by an admin token: $"+envControlToken+", else a random one, printed at start")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: fiatramp sandbox [flags]\n\nServe a fiatramp sandbox until interrupted. Flags:\n\n")
 		fs.PrintDefaults()
-		fmt.Fprint(fs.Output(), "\nExample:\n\n\tfiatramp sandbox -quotation-validity 24h > sandbox.json &\n\tjq -r .demo.organization.api_key sandbox.json\n")
+		fmt.Fprint(fs.Output(), "\nExample:\n\n\tfiatramp sandbox -quotation-validity 24h > sandbox.json &\n\tjq -r .demo.organization.api_key sandbox.json\n"+
+			"\n\tfiatramp sandbox -control > sandbox.json &\n"+
+			"\tcurl -H \"Authorization: Bearer $(jq -r .control.token sandbox.json)\" \"$(jq -r .control.url sandbox.json)/clock\"\n")
 	}
 	return fs, &c
 }
@@ -259,6 +294,7 @@ func sandboxFlags(out io.Writer) (*flag.FlagSet, *sandboxConfig) {
 // startup is the JSON document printed on start.
 type startup struct {
 	BaseURL  string            `json:"base_url"`
+	Control  *controlInfo      `json:"control,omitempty"`
 	Demo     *sandbox.Demo     `json:"demo,omitempty"`
 	Fixtures *sandbox.Fixtures `json:"fixtures,omitempty"`
 }
@@ -316,19 +352,30 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		out.Demo = &demo
 	}
 
-	srv, err := sandbox.Listen(sb, c.addr)
+	opts := []sandbox.ServerOption{func(st *sandbox.ServerSettings) { *st = c.server }}
+	if c.control {
+		opts = append(opts, sandbox.WithControl(os.Getenv(envControlToken)))
+	}
+	srv, err := sandbox.Listen(sb, c.addr, opts...)
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
 	out.BaseURL = reachable(srv.URL)
+	if c.control {
+		out.Control = &controlInfo{URL: out.BaseURL + sandbox.ControlPrefix, Token: srv.ControlToken()}
+	}
 
 	doc, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return err
 	}
 	// The note first: once the document is out, a reader of both has both.
-	fmt.Fprintf(stderr, "fiatramp sandbox: serving %s (%s); stop with Ctrl-C\n", out.BaseURL, contents(out))
+	note := ""
+	if out.Control != nil {
+		note = "; control plane at " + out.Control.URL + " (token in the document)"
+	}
+	fmt.Fprintf(stderr, "fiatramp sandbox: serving %s (%s)%s; stop with Ctrl-C\n", out.BaseURL, contents(out), note)
 	if _, err := stdout.Write(append(doc, '\n')); err != nil {
 		return err
 	}
@@ -337,10 +384,31 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
+// envControlToken names the variable that fixes the control plane's admin
+// token (a flag value would land in shell history).
+const envControlToken = "FIATRAMP_SANDBOX_CONTROL_TOKEN"
+
+// controlInfo is where the control plane is and its admin token.
+type controlInfo struct {
+	URL   string `json:"url"`
+	Token string `json:"token"`
+}
+
 // check refuses flag values the sandbox cannot run with.
 func (c *sandboxConfig) check() error {
 	if c.validity <= 0 {
 		return fmt.Errorf("-quotation-validity %v is not positive", c.validity)
+	}
+	for name, d := range map[string]time.Duration{
+		"read-header-timeout": c.server.ReadHeaderTimeout, "read-timeout": c.server.ReadTimeout,
+		"write-timeout": c.server.WriteTimeout, "idle-timeout": c.server.IdleTimeout,
+	} {
+		if d < 0 {
+			return fmt.Errorf("-%s %v is negative", name, d)
+		}
+	}
+	if c.server.MaxConns < 0 {
+		return fmt.Errorf("-max-conns %d is negative", c.server.MaxConns)
 	}
 	if c.pageSize <= 0 {
 		return fmt.Errorf("-page-size %d: want a positive number", c.pageSize)

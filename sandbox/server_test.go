@@ -1,0 +1,351 @@
+package sandbox_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fiatramp/fiatramp-go/sandbox"
+)
+
+// netServer serves a fresh sandbox with the given limits, closed at the
+// end of the test.
+func netServer(t *testing.T, mod func(*sandbox.ServerSettings)) *sandbox.Server {
+	t.Helper()
+	srv, err := sandbox.NewServer(sandbox.New(), mod)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = srv.Close() })
+	return srv
+}
+
+// netDial opens a raw connection to srv.
+func netDial(t *testing.T, srv *sandbox.Server) net.Conn {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", strings.TrimPrefix(srv.URL, "http://"), 5*time.Second)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// netGet sends a keep-alive GET on c (an unsigned one: the 401 is answer
+// enough) and reads its answer.
+func netGet(t *testing.T, c net.Conn, br *bufio.Reader) *http.Response {
+	t.Helper()
+	_, err := fmt.Fprintf(c, "GET /pos/api/v1/payout/balance HTTP/1.1\r\nHost: sandbox\r\n\r\n")
+	require.NoError(t, err)
+	require.NoError(t, c.SetReadDeadline(time.Now().Add(5*time.Second)))
+	resp, err := http.ReadResponse(br, nil)
+	require.NoError(t, err)
+	_, err = io.Copy(io.Discard, resp.Body)
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	return resp
+}
+
+// netClosedWithin asserts that the server closes c within d: a read ends in
+// EOF (or a reset), not in the test's own deadline. It returns the wait.
+func netClosedWithin(t *testing.T, c net.Conn, br *bufio.Reader, d time.Duration) time.Duration {
+	t.Helper()
+	start := time.Now()
+	require.NoError(t, c.SetReadDeadline(start.Add(d)))
+	_, err := io.Copy(io.Discard, br)
+	var ne net.Error
+	require.False(t, errors.As(err, &ne) && ne.Timeout(), "connection still open after %v", d)
+	return time.Since(start)
+}
+
+func TestServerDefaults(t *testing.T) {
+	def := sandbox.DefaultServerSettings()
+	assert.Equal(t, sandbox.ServerSettings{
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxConns:          256,
+	}, def)
+
+	srv, err := sandbox.NewServer(sandbox.New())
+	require.NoError(t, err)
+	defer srv.Close()
+	hs := sandbox.HTTPServer(srv)
+	assert.Equal(t, def.ReadHeaderTimeout, hs.ReadHeaderTimeout)
+	assert.Equal(t, def.ReadTimeout, hs.ReadTimeout)
+	assert.Equal(t, def.WriteTimeout, hs.WriteTimeout)
+	assert.Equal(t, def.IdleTimeout, hs.IdleTimeout)
+
+	srv2 := netServer(t, func(s *sandbox.ServerSettings) {
+		*s = sandbox.ServerSettings{ReadHeaderTimeout: 1 * time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 3 * time.Second, IdleTimeout: 4 * time.Second}
+	})
+	hs = sandbox.HTTPServer(srv2)
+	assert.Equal(t, []time.Duration{1 * time.Second, 2 * time.Second, 3 * time.Second, 4 * time.Second},
+		[]time.Duration{hs.ReadHeaderTimeout, hs.ReadTimeout, hs.WriteTimeout, hs.IdleTimeout})
+}
+
+func TestServerRefusesNegativeLimits(t *testing.T) {
+	for name, mod := range map[string]func(*sandbox.ServerSettings){
+		"ReadHeaderTimeout": func(s *sandbox.ServerSettings) { s.ReadHeaderTimeout = -1 },
+		"ReadTimeout":       func(s *sandbox.ServerSettings) { s.ReadTimeout = -time.Second },
+		"WriteTimeout":      func(s *sandbox.ServerSettings) { s.WriteTimeout = -1 },
+		"IdleTimeout":       func(s *sandbox.ServerSettings) { s.IdleTimeout = -1 },
+		"MaxConns":          func(s *sandbox.ServerSettings) { s.MaxConns = -1 },
+	} {
+		srv, err := sandbox.Listen(sandbox.New(), "127.0.0.1:0", mod)
+		require.Error(t, err, name)
+		assert.Nil(t, srv)
+		assert.Contains(t, err.Error(), name)
+	}
+}
+
+// A client that sends its body a byte at a time is cut off at ReadTimeout
+// with a 408, and its connection closed; nothing was done.
+func TestServerSlowBodyCutOff(t *testing.T) {
+	srv := netServer(t, func(s *sandbox.ServerSettings) { s.ReadTimeout = 300 * time.Millisecond })
+	c := netDial(t, srv)
+	const bodyLen = 100
+	_, err := fmt.Fprintf(c, "POST /cms/api/v1/wallet/add HTTP/1.1\r\nHost: sandbox\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{", bodyLen)
+	require.NoError(t, err)
+	// One byte every 50 ms: the whole body would take 5 s.
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for range bodyLen - 1 {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+			if _, err := c.Write([]byte(" ")); err != nil {
+				return
+			}
+		}
+	}()
+
+	start := time.Now()
+	require.NoError(t, c.SetReadDeadline(start.Add(4*time.Second)))
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	require.NoError(t, err, "no answer before the body would have ended")
+	raw, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	assert.Less(t, time.Since(start), 3*time.Second)
+	assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode)
+	assert.JSONEq(t, `{"status":false,"message":"Request body not received in time.","data":null}`, string(raw))
+	assert.True(t, resp.Close, "Connection: close")
+	netClosedWithin(t, c, br, 3*time.Second)
+	assert.Equal(t, 1, srv.Sandbox().Stats().Requests)
+}
+
+// A connection that sends nothing is closed at ReadHeaderTimeout; a
+// kept-alive one that sends no next request, at IdleTimeout.
+func TestServerIdleConnectionsClosed(t *testing.T) {
+	srv := netServer(t, func(s *sandbox.ServerSettings) {
+		s.ReadHeaderTimeout = 200 * time.Millisecond
+		s.IdleTimeout = 200 * time.Millisecond
+	})
+
+	silent := netDial(t, srv)
+	waited := netClosedWithin(t, silent, bufio.NewReader(silent), 3*time.Second)
+	t.Logf("silent connection closed after %v", waited)
+
+	kept := netDial(t, srv)
+	br := bufio.NewReader(kept)
+	resp := netGet(t, kept, br)
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	assert.False(t, resp.Close, "kept alive after the answer")
+	waited = netClosedWithin(t, kept, br, 3*time.Second)
+	t.Logf("idle connection closed after %v", waited)
+}
+
+// With MaxConns 2, a third connection is not served until one of the two
+// closes.
+func TestServerConnectionCap(t *testing.T) {
+	srv := netServer(t, func(s *sandbox.ServerSettings) { s.MaxConns = 2 })
+	var held []net.Conn
+	for range 2 {
+		c := netDial(t, srv)
+		resp := netGet(t, c, bufio.NewReader(c))
+		require.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+		held = append(held, c)
+	}
+
+	third := netDial(t, srv) // the kernel completes the handshake; the server does not accept
+	_, err := fmt.Fprintf(third, "GET /pos/api/v1/payout/balance HTTP/1.1\r\nHost: sandbox\r\n\r\n")
+	require.NoError(t, err)
+	br := bufio.NewReader(third)
+	require.NoError(t, third.SetReadDeadline(time.Now().Add(500*time.Millisecond)))
+	_, err = br.ReadByte()
+	var ne net.Error
+	require.True(t, errors.As(err, &ne) && ne.Timeout(), "third connection served over the cap: %v", err)
+
+	require.NoError(t, held[0].Close())
+	require.NoError(t, third.SetReadDeadline(time.Now().Add(5*time.Second)))
+	resp, err := http.ReadResponse(br, nil)
+	require.NoError(t, err, "served once a slot is free")
+	_ = resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+}
+
+// Closing a server whose cap is reached returns, and ends the connections
+// waiting to be accepted.
+func TestServerCloseAtCap(t *testing.T) {
+	srv, err := sandbox.NewServer(sandbox.New(), func(s *sandbox.ServerSettings) { s.MaxConns = 1 })
+	require.NoError(t, err)
+	c := netDial(t, srv)
+	netGet(t, c, bufio.NewReader(c))
+	waiting := netDial(t, srv)
+	done := make(chan error, 1)
+	go func() { done <- srv.Close() }()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close did not return")
+	}
+	netClosedWithin(t, c, bufio.NewReader(c), 3*time.Second)
+	_ = waiting.Close()
+}
+
+// The wait of a FaultDelay does not count against WriteTimeout.
+func TestServerDelayFaultOutlastsWriteTimeout(t *testing.T) {
+	e := newEnvServer(t, func(s *sandbox.ServerSettings) { s.WriteTimeout = 200 * time.Millisecond })
+	faultInject(t, e.sb, sandbox.Fault{Kind: sandbox.FaultDelay, Delay: 500 * time.Millisecond, Count: 1})
+	start := time.Now()
+	r := authSend(t, e, authGet(e))
+	authOK(t, r, http.StatusOK)
+	assert.GreaterOrEqual(t, time.Since(start), 500*time.Millisecond)
+}
+
+// newEnvServer is newEnv served with the given server limits.
+func newEnvServer(t *testing.T, mod func(*sandbox.ServerSettings)) *env {
+	t.Helper()
+	e := newEnv(t)
+	srv, err := sandbox.NewServer(e.sb, mod)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = srv.Close() })
+	e.srv = srv
+	e.client = e.clientFor(e.org)
+	return e
+}
+
+// Every known path answers a method it does not serve with 405 and an
+// Allow header listing the ones it does.
+func TestServerMethodNotAllowedAllow(t *testing.T) {
+	const remit = "/pos/api/v1/remit/go"
+	e := newEnv(t, func(s *sandbox.Settings) { s.RemittancePayoutPath = remit })
+	id := uuid.NewString()
+	for _, tc := range []struct{ path, allow string }{
+		{"/pos/api/v1/prefunded/payout/initiate", "POST"},
+		{"/pos/api/v1/payout/initiate", "GET, POST"}, // GET fetches payout "initiate"
+		{remit, "POST"},
+		{"/pos/api/v1/payout/balance", "GET"},
+		{"/pos/api/v1/payout/mock-payout-status", "GET, PATCH"},
+		{"/pos/api/v1/payout/" + id, "GET"},
+		{"/pos/api/v1/payout/", "GET"}, // an empty payout id
+		{"/cms/api/v1/wallet/add", "POST"},
+		{"/cms/api/v1/kyc/mock-kyc-status", "PATCH"},
+		{"/cms/api/v1/kyc/configuration/" + id, "GET"},
+		{"/cms/api/v1/bank/list/" + id, "GET"},
+		{"/cms/api/v1/bank/" + id + "/" + id, "GET"},
+		{"/pis/api/v1/payin/quotation", "POST"},
+		{"/pis/api/v1/payin/quotation/" + id, "GET"},
+		{"/cms/api/v1/bank/mock-bank-verification", "POST"},
+		{"/pis/api/v1/payin/mock-payin-status", "PATCH"},
+		{"/org/api/v1/organizations/api-webhooks", "POST"},
+	} {
+		for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete, http.MethodHead, http.MethodOptions} {
+			if strings.Contains(tc.allow, method) {
+				continue
+			}
+			req, err := http.NewRequestWithContext(ctx(t), method, e.srv.URL+tc.path, nil)
+			require.NoError(t, err)
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			raw, _ := io.ReadAll(resp.Body)
+			_ = resp.Body.Close()
+			what := method + " " + tc.path
+			assert.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode, what)
+			assert.Equal(t, []string{tc.allow}, resp.Header.Values("Allow"), what)
+			if method != http.MethodHead {
+				assert.JSONEq(t, `{"status":false,"message":"Method \"`+method+`\" not allowed.","data":null}`, string(raw), what)
+			}
+		}
+	}
+	// An unknown path is 404, with no Allow.
+	resp, err := http.Post(e.srv.URL+"/pos/api/v1/nothing", "application/json", nil)
+	require.NoError(t, err)
+	_ = resp.Body.Close()
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
+	assert.Empty(t, resp.Header.Values("Allow"))
+}
+
+// While organization A's body is being parsed, the state lock is free:
+// organization B is served from start to end while A's request is held
+// inside its parse.
+func TestHostileParseHoldsNoLock(t *testing.T) {
+	sb := sandbox.New()
+	sb.SetTime(epoch)
+	parked, release := make(chan struct{}), make(chan struct{})
+	var orgA sandbox.Organization
+	sandbox.SetParseHook(sb, func(r *http.Request) {
+		if r.Header.Get("X-API-KEY") == orgA.APIKey {
+			close(parked)
+			<-release
+		}
+	})
+	var err error
+	orgA, err = sb.AddOrganization(sandbox.Organization{Name: "A"})
+	require.NoError(t, err)
+	orgB, err := sb.AddOrganization(sandbox.Organization{Name: "B"})
+	require.NoError(t, err)
+	custB, err := sb.AddCustomer(sandbox.Customer{OrganizationID: orgB.ID, Name: "Bea"})
+	require.NoError(t, err)
+	srv, err := sandbox.NewServer(sb)
+	require.NoError(t, err)
+	defer srv.Close()
+
+	type result struct {
+		status int
+		err    error
+	}
+	aDone := make(chan result, 1)
+	go func() {
+		body := []byte(`{"customer_id":"` + uuid.NewString() + `","wallet_address":"0xabc"}`)
+		status, _, err := hostileSend(ctx(t), epoch.Unix(), srv.URL, orgA, http.MethodPost, "/cms/api/v1/wallet/add", body)
+		aDone <- result{status, err}
+	}()
+	select {
+	case <-parked:
+	case <-time.After(5 * time.Second):
+		close(release)
+		t.Fatal("A's request never reached its parse")
+	}
+
+	bCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	status, waited, err := hostileSend(bCtx, epoch.Unix(), srv.URL, orgB, http.MethodGet, "/cms/api/v1/kyc/configuration/"+custB.ID.String(), nil)
+	close(release)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, status, "B served while A parses")
+	t.Logf("B served in %v while A's parse was held", waited)
+
+	select {
+	case res := <-aDone:
+		require.NoError(t, res.err)
+		assert.Equal(t, http.StatusBadRequest, res.status, "A's unknown customer, answered after its parse")
+	case <-time.After(5 * time.Second):
+		t.Fatal("A's request did not finish")
+	}
+}
