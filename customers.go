@@ -40,7 +40,7 @@ func (s *CustomersService) AddWallet(ctx context.Context, req types.AddWalletReq
 	if err := requireText("wallet_address", req.WalletAddress); err != nil {
 		return nil, err
 	}
-	return call[types.Wallet](ctx, s.client, http.MethodPost, cmsBase+"/wallet/add", req, opts)
+	return call[types.Wallet](ctx, s.client, http.MethodPost, cmsBase+"/wallet/add", addWalletBody(req), opts)
 }
 
 // GetBankAccount fetches one bank account of a customer:
@@ -204,10 +204,6 @@ func (s *CustomersService) SimulateBankVerification(ctx context.Context, custome
 	if !status.IsKnown() {
 		return nil, invalid("bank_account_status", "unknown bank account status "+quote(string(status)))
 	}
-	body := struct {
-		CustomerID        uuid.UUID               `json:"customer_id"`
-		BankID            uuid.UUID               `json:"bank_id"`
-		BankAccountStatus types.BankAccountStatus `json:"bank_account_status"`
-	}{customerID, bankID, status}
+	body := bankVerificationBody(customerID, bankID, status)
 	return call[types.BankVerificationSimulation](ctx, s.client, http.MethodPost, cmsBase+"/bank/mock-bank-verification", body, opts)
 }
