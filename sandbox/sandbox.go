@@ -41,13 +41,14 @@ const DefaultRemittancePayoutPath = "/pos/api/v1/remittance-payout/initiate"
 // DefaultSettings says which defaults are the sandbox's own choice.
 type Settings struct {
 	// TimestampWindow is how far X-TIMESTAMP may be from the sandbox clock
-	// (interface.md section 8: 300 seconds).
+	// (the service's window: 300 seconds).
 	TimestampWindow time.Duration
-	// MinPayinAmount: a payin quotation's amount must be greater than this
-	// (section 8: INR 2500).
+	// MinPayinAmount is the amount a payin quotation's amount must exceed
+	// (the service's minimum: INR 2500).
 	MinPayinAmount decimal.Decimal
 	// MaxIMPSAmount and MaxUPIAmount are the largest payin quotation amounts
-	// per payment method (section 8: INR 500,000 and INR 100,000).
+	// per payment method (the service's maxima: INR 500,000 for IMPS and
+	// INR 100,000 for UPI).
 	MaxIMPSAmount decimal.Decimal
 	MaxUPIAmount  decimal.Decimal
 	// DailyOnrampLimit is the most a customer may quote for payins in one
@@ -122,8 +123,8 @@ type DepositAccount struct {
 }
 
 // DefaultSettings returns the settings a Sandbox starts from: the documented
-// limits of interface.md section 8 and the sandbox's own choices where the
-// document is silent (each named in its field's comment).
+// limits of the service (timestamp window, payin minimum and maxima) and
+// the sandbox's own choices where the service documents none (each named in its field's comment).
 func DefaultSettings() Settings {
 	return Settings{
 		TimestampWindow:         300 * time.Second,
