@@ -103,10 +103,9 @@ func newWalletData(w *Wallet) walletData {
 }
 
 // addWalletOp is POST /cms/api/v1/wallet/add with {customer_id,
-// wallet_address}. Adding an address the
-// customer already has answers that wallet with 200 instead of storing a
-// second one (the document does not say; the sandbox's choice); a new
-// wallet answers 201.
+// wallet_address}. Adding an address the customer already has answers that
+// wallet with 200 instead of storing a second one (the service does not
+// say; the sandbox's choice); a new wallet answers 201.
 func (s *Sandbox) addWalletOp(rq *request) reply {
 	f := rq.body
 	customerID := f.uuid("customer_id")
@@ -128,8 +127,9 @@ func (s *Sandbox) addWalletOp(rq *request) reply {
 }
 
 // simulateKYCStatus is PATCH /cms/api/v1/kyc/mock-kyc-status with
-// {customer_id, kyc_status}, answering {id, status} and moving a customer only along kycTransitions. A move to VERIFIED sends
-// the CUSTOMER webhook VERIFIED; a move to a failed status sends FAILED
+// {customer_id, kyc_status}, answering {id, status} and moving a customer
+// only along kycTransitions. A move to VERIFIED sends the CUSTOMER webhook
+// VERIFIED; a move to a failed status sends FAILED
 // with that status as failure_reason; a move to UNVERIFIED sends none.
 func (s *Sandbox) simulateKYCStatus(rq *request) reply {
 	f := rq.body

@@ -47,9 +47,9 @@ const (
 	maxDecimalDigits = 1000
 )
 
-// Authentication err_codes (the interface document gives the status and
-// body of an authentication failure as "not shown"; the service's later
-// edition answers 401 with an err_code starting AUTH_).
+// Authentication err_codes (the service's interface description leaves the
+// status and body of an authentication failure out; its later edition
+// answers 401 with an err_code starting AUTH_).
 const (
 	CodeMissingHeader    = "AUTH_MISSING_HEADER"
 	CodeInvalidAPIKey    = "AUTH_INVALID_API_KEY"
@@ -474,7 +474,7 @@ func success(status int, message string, data any) reply {
 }
 
 // refusal answers an error. code is the err_code, empty where the
-// interface document shows none; errs the errors member or nil.
+// service documents none; errs the errors member or nil.
 func refusal(status int, code, message string, errs any) reply {
 	return reply{status: status, body: mustJSON(envelope{Message: message, ErrCode: code, Errors: errs})}
 }
@@ -516,7 +516,8 @@ func num(d decimal.Decimal) json.Number { return json.Number(d.String()) }
 // stamp writes t as the service does: UTC with microseconds.
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000Z07:00") }
 
-// Field error messages, in the REST framework's words (public-notes).
+// Field error messages, in the REST framework's words, as the service
+// sends them.
 const (
 	msgRequired = "This field is required."
 	msgNull     = "This field may not be null."

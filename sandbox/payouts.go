@@ -152,7 +152,7 @@ func (s *Sandbox) createRemittancePayout(rq *request) reply {
 	})
 }
 
-// getBalance is GET /pos/api/v1/payout/balance (public-notes): the
+// getBalance is GET /pos/api/v1/payout/balance: the
 // prefunded balance per asset, amounts as decimal strings.
 func (s *Sandbox) getBalance(rq *request) reply {
 	if !rq.org.Prefunded {

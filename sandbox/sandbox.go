@@ -1,5 +1,5 @@
-// Package sandbox is the fiatramp service in memory: every operation of the
-// interface document with its authentication, its rules and its messages,
+// Package sandbox is the fiatramp service in memory: every documented
+// operation with its authentication, its rules and its messages,
 // backed by real state, for tests, examples and local development.
 //
 // A Sandbox is an http.Handler. NewServer serves one on a loopback port for
@@ -32,12 +32,12 @@ import (
 )
 
 // DefaultRemittancePayoutPath is where the sandbox serves the remittance
-// payout operation, as the service's public documentation gives it (the
-// interface document does not show the path).
+// payout operation, as the service's public documentation gives it (its
+// interface description leaves the path out).
 const DefaultRemittancePayoutPath = "/pos/api/v1/remittance-payout/initiate"
 
-// Settings are the sandbox's limits and the values the interface document
-// does not give. Every documented limit defaults to its documented value;
+// Settings are the sandbox's limits and the values the service does not
+// document. Every documented limit defaults to its documented value;
 // DefaultSettings says which defaults are the sandbox's own choice.
 type Settings struct {
 	// TimestampWindow is how far X-TIMESTAMP may be from the sandbox clock
