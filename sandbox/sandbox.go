@@ -52,29 +52,31 @@ type Settings struct {
 	MaxIMPSAmount decimal.Decimal
 	MaxUPIAmount  decimal.Decimal
 	// DailyOnrampLimit is the most a customer may quote for payins in one
-	// UTC day of the sandbox clock. The amount is not shown in the interface
-	// document; zero (the default) means no amount limit, so only a
+	// UTC day of the sandbox clock. The service does not document the
+	// amount; zero (the default) means no amount limit, so only a
 	// customer's DailyLimitExhausted flag exhausts it.
 	DailyOnrampLimit decimal.Decimal
-	// PayinQuotationValidity is how long a payin quotation lives (not shown;
-	// default 10 minutes).
+	// PayinQuotationValidity is how long a payin quotation lives
+	// (undocumented by the service; default 10 minutes).
 	PayinQuotationValidity time.Duration
 	// PayoutQuotationValidity is the expiry given to a payout quotation
-	// fixture added without one (not shown; default 10 minutes).
+	// fixture added without one (undocumented by the service; default 10
+	// minutes).
 	PayoutQuotationValidity time.Duration
 	// PageSize is the number of bank accounts per page of the bank list
-	// (not shown; default 10).
+	// (undocumented by the service; default 10).
 	PageSize int
 	// RemittancePayoutPath is the path of the remittance payout operation
 	// (default DefaultRemittancePayoutPath).
 	RemittancePayoutPath string
 	// Rates are the payin exchange rates, fiat per unit of asset, keyed
-	// "ASSET/FIAT" in upper case (not shown; default USDT/INR 88.50,
-	// USDC/INR 88.40). A payin quotation for another pair is refused.
+	// "ASSET/FIAT" in upper case (undocumented by the service; default
+	// USDT/INR 88.50, USDC/INR 88.40). A payin quotation for another pair
+	// is refused.
 	Rates map[string]decimal.Decimal
 	// PayinServiceFee is the service's fee on a payin quotation, as a
-	// fraction of the amount (not shown; default 0.01), and PayinGSTRate
-	// the GST charged on that fee (default 0.18).
+	// fraction of the amount (undocumented by the service; default 0.01),
+	// and PayinGSTRate the GST charged on that fee (default 0.18).
 	PayinServiceFee decimal.Decimal
 	PayinGSTRate    decimal.Decimal
 	// DepositAccount is the account payin deposit instructions name.
