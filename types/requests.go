@@ -35,7 +35,8 @@ type CreatePayoutRequest struct {
 type CreatePrefundedPayoutRequest struct {
 	// QuotationID is the prefunded quotation to pay out (required).
 	QuotationID uuid.UUID `json:"quotation_id"`
-	// Customer is customer, holding the sender and receiver ids (required).
+	// Customer holds the ids of the paying sender and of the receiver, the
+	// quotation's customer (both required).
 	Customer PrefundedCustomer `json:"customer"`
 	// ClientReferenceID is the caller's reference, unique if sent; when
 	// empty the client generates one.
@@ -85,16 +86,19 @@ type CreatePayinQuotationRequest struct {
 	Asset string `json:"asset"`
 	// Fiat is the fiat currency code; the client sends it in lower case.
 	Fiat string `json:"fiat"`
-	// SendingAmount is sending_amount; the client sends it as a string
-	// holding the exact decimal with the digits it was given (2600.50
-	// stays "2600.50"), whatever decimal's package-level switches say.
+	// SendingAmount is the fiat amount the customer pays in, greater than
+	// zero (the service wants more than INR 2500 and at most INR 500,000 by
+	// IMPS or INR 100,000 by UPI). The client sends it as a string holding
+	// the exact decimal with the digits it was given (2600.50 stays
+	// "2600.50"), whatever decimal's package-level switches say.
 	SendingAmount decimal.Decimal `json:"sending_amount"`
 	// CustomerID is the paying customer, who must be KYC-verified.
 	CustomerID uuid.UUID `json:"customer_id"`
 	// BankID is the verified account the customer pays from: of type
 	// bank_account for IMPS, vpa for UPI.
 	BankID uuid.UUID `json:"bank_id"`
-	// PaymentMethod is payment_method, sent as given.
+	// PaymentMethod is IMPS or UPI, sent as given; any other value is
+	// refused before sending.
 	PaymentMethod PaymentMethod `json:"payment_method"`
 	// RiskParameters describes the payer for the service's risk checks;
 	// always sent.
