@@ -85,6 +85,11 @@ type config struct {
 	newReference   func() (string, error)
 	jitter         func(n int64) int64
 	sleep          func(ctx context.Context, d time.Duration) error
+	observer       Observer
+	limiter        RateLimiter
+	budget         RetryBudget // settings, from WithRetryBudget
+	budgetOff      bool
+	bucket         *tokenBucket // the Client's retry budget; nil when off
 }
 
 // Option configures a Client in New or NewFromEnv.
@@ -287,6 +292,7 @@ func New(apiKey, apiSecret string, opts ...Option) (*Client, error) {
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	cfg.httpClient = &hc
 	cfg.creds = newCredentials(apiKey, apiSecret)
+	cfg.bucket = newTokenBucket(cfg.budget, cfg.budgetOff)
 	c := &Client{cfg: cfg, clock: new(clockOffset)}
 	c.Payouts = &PayoutsService{client: c}
 	c.Payins = &PayinsService{client: c}
@@ -407,8 +413,11 @@ func parseBaseURL(raw string) (*url.URL, error) {
 type RequestOption func(*requestConfig) error
 
 type requestConfig struct {
-	header   http.Header
-	response *Response
+	header     http.Header
+	response   *Response
+	retry      *RetryPolicy // from WithCallRetry
+	timeout    time.Duration
+	timeoutSet bool // WithCallTimeout
 }
 
 // Response is the HTTP response of one call, as received.
@@ -505,6 +514,9 @@ type operation struct {
 	// *OutcomeUnknownError.
 	reference   string
 	quotationID uuid.UUID
+	timeout     time.Duration    // per attempt (WithTimeout, WithCallTimeout)
+	obs         *callObservation // nil without an Observer
+	retryCost   int              // tokens the last retry took from the budget
 }
 
 // call sends one operation that is safe to repeat and returns its decoded
@@ -576,7 +588,7 @@ func requestBody(body any) ([]byte, error) {
 // way no repeat can mend, the retry policy or the context's deadline says
 // stop, or (for an operation that must not run twice) an attempt may have
 // acted.
-func (c *Client) send(ctx context.Context, op operation, out any, opts []RequestOption) error {
+func (c *Client) send(ctx context.Context, op operation, out any, opts []RequestOption) (err error) {
 	var rc requestConfig
 	for _, opt := range opts {
 		if err := opt(&rc); err != nil {
@@ -610,10 +622,13 @@ func (c *Client) send(ctx context.Context, op operation, out any, opts []Request
 		return fmt.Errorf("fiatramp: %s %s: %w", op.method, op.url.Path, err)
 	}
 
-	policy := c.cfg.retry
+	policy := c.callSettings(&rc, &op)
+	if ctx = c.observeCall(ctx, &op); op.obs != nil {
+		defer op.obs.endCall(&err)
+	}
 	var mayHaveActed, corrected bool
 	for n := 1; ; n++ {
-		res := c.attempt(ctx, &op, signed, payload)
+		res := c.attempt(op.obs.attemptContext(ctx, n), &op, signed, payload)
 		if rc.response != nil {
 			*rc.response = Response{StatusCode: res.status, Header: res.header, Body: res.body}
 		}
@@ -621,8 +636,10 @@ func (c *Client) send(ctx context.Context, op operation, out any, opts []Request
 		if res.status != 0 {
 			err = decodedInTime(ctx, &op, res.status, err)
 		}
+		attachResponse(err, res.header)
 		if err == nil {
 			c.logAttempt(ctx, &op, n, &res, nil, -1)
+			c.cfg.bucket.succeeded(&op)
 			return nil
 		}
 		v := judge(ctx, &res, err)
@@ -660,6 +677,10 @@ func (c *Client) send(ctx context.Context, op operation, out any, opts []Request
 			return final(fmt.Errorf("fiatramp: %s %s: no retry: the context's deadline comes before attempt %d (in %s): %w",
 				op.method, op.url.Path, n+1, delay, err))
 		}
+		if !c.cfg.bucket.spend(&op, &res) {
+			c.logAttempt(ctx, &op, n, &res, err, -1)
+			return final(budgetError(&op, n, err))
+		}
 		c.logAttempt(ctx, &op, n, &res, err, delay)
 		if serr := c.cfg.sleep(ctx, delay); serr != nil {
 			return final(fmt.Errorf("fiatramp: %s %s: no retry after attempt %d: %w: %w", op.method, op.url.Path, n, serr, err))
@@ -684,9 +705,12 @@ type attemptResult struct {
 // attempt signs and sends the request once, within the per-attempt timeout,
 // and reads at most maxResponse+1 bytes of the answer.
 func (c *Client) attempt(ctx context.Context, op *operation, signed, payload []byte) attemptResult {
-	if c.cfg.timeout > 0 {
+	if err := c.waitTurn(ctx); err != nil {
+		return attemptResult{err: err}
+	}
+	if op.timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.cfg.timeout)
+		ctx, cancel = context.WithTimeout(ctx, op.timeout)
 		defer cancel()
 	}
 	var reader io.Reader
@@ -816,6 +840,7 @@ func (c *Client) now() time.Time {
 // logAttempt logs one attempt at debug level. retryIn >= 0 is the wait
 // before the next attempt; -1 means none follows.
 func (c *Client) logAttempt(ctx context.Context, op *operation, n int, res *attemptResult, err error, retryIn time.Duration) {
+	op.obs.endAttempt(n, res, err, retryIn)
 	if c.cfg.logger == nil || !c.cfg.logger.Enabled(ctx, slog.LevelDebug) {
 		return
 	}

@@ -6,7 +6,6 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -49,15 +48,9 @@ type RetryPolicy struct {
 // context's deadline.
 func WithRetry(p RetryPolicy) Option {
 	return func(c *config) error {
-		if p.MaxAttempts < 0 || p.InitialBackoff < 0 || p.MaxBackoff < 0 {
-			return fmt.Errorf("fiatramp: WithRetry: negative value in %+v", p)
-		}
-		p = p.withDefaults()
-		if p.InitialBackoff > p.MaxBackoff {
-			return fmt.Errorf("fiatramp: WithRetry: InitialBackoff %s exceeds MaxBackoff %s", p.InitialBackoff, p.MaxBackoff)
-		}
+		p, err := checkRetryPolicy("WithRetry", p)
 		c.retry = p
-		return nil
+		return err
 	}
 }
 
@@ -225,6 +218,9 @@ var errNotSendable = errors.New("request could not be built")
 // notSent reports whether err proves that the request never left: a failed
 // DNS lookup or connection set-up. Anything else may have sent it.
 func notSent(err error) bool {
+	if errors.Is(err, errNotSendable) { // not built, or held back by the rate limiter
+		return true
+	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
 		return true
