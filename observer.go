@@ -143,6 +143,10 @@ func classify(err error) ErrorClass {
 	if err == nil {
 		return ""
 	}
+	var unknown *OutcomeUnknownError
+	if errors.As(err, &unknown) { // which does not unwrap
+		return classify(unknown.Err)
+	}
 	var apiErr *APIError
 	var netErr net.Error
 	var limErr *limiterError
@@ -163,8 +167,6 @@ func classify(err error) ErrorClass {
 		return ErrorClassClockSkew
 	case errors.Is(err, ErrRedirect):
 		return ErrorClassRedirect
-	case errors.Is(err, ErrMalformedResponse):
-		return ErrorClassMalformed
 	}
 	switch s := apiErr.StatusCode; {
 	case s == http.StatusUnauthorized:
@@ -177,10 +179,12 @@ func classify(err error) ErrorClass {
 		return ErrorClassInternal
 	case s == http.StatusBadGateway, s == http.StatusServiceUnavailable, s == http.StatusGatewayTimeout:
 		return ErrorClassUnavailable
-	case s >= 200 && s <= 499:
-		return ErrorClassRefused
+	case s < 200 || s > 499:
+		return ErrorClassServerError
+	case errors.Is(err, ErrMalformedResponse):
+		return ErrorClassMalformed
 	}
-	return ErrorClassServerError
+	return ErrorClassRefused
 }
 
 // callObservation follows one call for its Observer.
