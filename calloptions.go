@@ -76,8 +76,11 @@ const maxRequestID = 128
 // attachResponse gives an *APIError err (not one it wraps) a copy of the
 // answer's headers and its request id.
 func attachResponse(err error, header http.Header) {
+	if err == nil || header == nil {
+		return // before apiErr, which escapes: no allocation on success
+	}
 	var apiErr *APIError
-	if header == nil || !errors.As(err, &apiErr) || apiErr.Header != nil {
+	if !errors.As(err, &apiErr) || apiErr.Header != nil {
 		return
 	}
 	apiErr.Header = header.Clone()
