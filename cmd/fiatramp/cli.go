@@ -361,6 +361,7 @@ func sentinels() []sentinel {
 		{"ErrOutcomeUnknown", fiatramp.ErrOutcomeUnknown},
 		{"ErrRedirect", fiatramp.ErrRedirect},
 		{"ErrClockSkew", fiatramp.ErrClockSkew},
+		{"ErrRetryBudgetExhausted", fiatramp.ErrRetryBudgetExhausted},
 	}
 }
 
