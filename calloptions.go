@@ -19,9 +19,9 @@ import (
 // applies.
 func WithCallRetry(p RetryPolicy) RequestOption {
 	return func(rc *requestConfig) error {
-		p, err := checkRetryPolicy("WithCallRetry", p)
-		if err != nil {
-			return err
+		p, problem := checkRetryPolicy(p)
+		if problem != "" {
+			return invalid("WithCallRetry", problem)
 		}
 		rc.retry = &p
 		return nil
@@ -40,17 +40,17 @@ func WithCallTimeout(d time.Duration) RequestOption {
 	}
 }
 
-// checkRetryPolicy refuses a policy with a negative field or a first wait
-// longer than the cap, and fills its defaults.
-func checkRetryPolicy(option string, p RetryPolicy) (RetryPolicy, error) {
+// checkRetryPolicy fills p's defaults, or says what is wrong with it: a
+// negative field, or a first wait longer than the cap.
+func checkRetryPolicy(p RetryPolicy) (RetryPolicy, string) {
 	if p.MaxAttempts < 0 || p.InitialBackoff < 0 || p.MaxBackoff < 0 {
-		return p, fmt.Errorf("fiatramp: %s: negative value in %+v", option, p)
+		return p, fmt.Sprintf("negative value in %+v", p)
 	}
 	p = p.withDefaults()
 	if p.InitialBackoff > p.MaxBackoff {
-		return p, fmt.Errorf("fiatramp: %s: InitialBackoff %s exceeds MaxBackoff %s", option, p.InitialBackoff, p.MaxBackoff)
+		return p, fmt.Sprintf("InitialBackoff %s exceeds MaxBackoff %s", p.InitialBackoff, p.MaxBackoff)
 	}
-	return p, nil
+	return p, ""
 }
 
 // callSettings applies the call's retry policy and per-attempt timeout to

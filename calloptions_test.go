@@ -42,6 +42,7 @@ func TestWithCallRetry(t *testing.T) {
 		h, _ := retryHarness(t, fiatramp.RetryPolicy{})
 		for _, p := range []fiatramp.RetryPolicy{{MaxAttempts: -1}, {InitialBackoff: -1}, {InitialBackoff: time.Minute, MaxBackoff: time.Second}} {
 			_, err := h.client.Payouts.Get(ctx, payoutID, fiatramp.WithCallRetry(p))
+			assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
 			assert.ErrorContains(t, err, "WithCallRetry")
 		}
 		assert.Zero(t, h.mock.GetTotalCallCount())

@@ -48,9 +48,12 @@ type RetryPolicy struct {
 // context's deadline.
 func WithRetry(p RetryPolicy) Option {
 	return func(c *config) error {
-		p, err := checkRetryPolicy("WithRetry", p)
+		p, problem := checkRetryPolicy(p)
+		if problem != "" {
+			return errors.New("fiatramp: WithRetry: " + problem)
+		}
 		c.retry = p
-		return err
+		return nil
 	}
 }
 
