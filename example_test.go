@@ -28,6 +28,7 @@ func demoService() *httptest.Server {
 		"POST /pis/api/v1/payin/quotation":                     ok(payinQuotationData),
 		"GET /cms/api/v1/bank/list/" + customerID.String():     bankPage(2, "null", 1, 2),
 		"GET /pos/api/v1/payout/balance":                       ok(`{"available_balance":{"USDT":"1500.25"}}`),
+		"POST /org/api/v1/organizations/api-webhooks":          ok(`{"url":"https://receiver.example/webhooks/fiatramp"}`),
 		"POST /pos/api/v1/prefunded/payout/initiate":           fail("Insufficient prefunded balance", "BAD_REQUEST", `{}`),
 		"GET /cms/api/v1/kyc/configuration/" + bankID.String(): fail("Customer not found or access denied", "BAD_REQUEST", `{}`),
 	}
@@ -179,16 +180,17 @@ func ExampleClient_Do() {
 	defer srv.Close()
 	client, _ := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
 
-	// The prefunded balance operation is not typed yet; Do signs and decodes
-	// it like any other call.
-	var balance struct {
-		AvailableBalance map[string]decimal.Decimal `json:"available_balance"`
+	// The webhook registration is not typed (its payload changed between
+	// editions); Do signs and decodes it like any other call.
+	var registered struct {
+		URL string `json:"url"`
 	}
-	if err := client.Do(context.Background(), http.MethodGet, "/pos/api/v1/payout/balance", nil, &balance); err != nil {
+	body := map[string]string{"url": "https://receiver.example/webhooks/fiatramp"}
+	if err := client.Do(context.Background(), http.MethodPost, "/org/api/v1/organizations/api-webhooks", body, &registered); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(balance.AvailableBalance["USDT"])
-	// Output: 1500.25
+	fmt.Println(registered.URL)
+	// Output: https://receiver.example/webhooks/fiatramp
 }
 
 func ExampleCanonicalizeJSON() {

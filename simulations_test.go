@@ -43,6 +43,11 @@ func TestPayoutsBalanceRefusals(t *testing.T) {
 		"empty amount":        `{"available_balance":{"USDT":""}}`,
 		"not an object":       `{"available_balance":["USDT"]}`,
 		"float amount":        `{"available_balance":{"USDT":true}}`,
+		// An unknown balance is not zero: without available_balance a
+		// caller reading AvailableBalance["USDT"] would see 0.
+		"no available_balance":   `{"balance":{"USDT":"1000"}}`,
+		"null available_balance": `{"available_balance":null}`,
+		"empty data":             `{}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			h := newHarness(t)
@@ -50,8 +55,18 @@ func TestPayoutsBalanceRefusals(t *testing.T) {
 			b, err := h.client.Payouts.Balance(context.Background())
 			assert.Nil(t, b)
 			require.ErrorIs(t, err, fiatramp.ErrMalformedResponse)
+			var apiErr *fiatramp.APIError
+			require.ErrorAs(t, err, &apiErr)
+			assert.Equal(t, http.StatusOK, apiErr.StatusCode)
 		})
 	}
+	// No asset at all is a known balance: an empty map.
+	h := newHarness(t)
+	h.expect(http.MethodGet, "/pos/api/v1/payout/balance", "", http.StatusOK, ok(`{"available_balance":{}}`))
+	b, err := h.client.Payouts.Balance(context.Background())
+	require.NoError(t, err)
+	assert.NotNil(t, b.AvailableBalance)
+	assert.Empty(t, b.AvailableBalance)
 }
 
 func TestPayinsSimulateStatus(t *testing.T) {

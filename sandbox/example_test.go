@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
@@ -180,4 +182,31 @@ func ExampleSandbox_InjectDeliveryFault() {
 	// Output:
 	// PAYOUT SUCCESS delivered 2 POSTs
 	// handled 1
+}
+
+// A server started WithControl also serves the control plane under
+// /_sandbox, for tests in other languages: here its clock is set over
+// HTTP with the admin token.
+func ExampleWithControl() {
+	sb := sandbox.New()
+	srv, err := sandbox.NewServer(sb, sandbox.WithControl("")) // "": a random token
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+
+	req, _ := http.NewRequest(http.MethodPut, srv.URL+sandbox.ControlPrefix+"/clock",
+		strings.NewReader(`{"time": "2030-01-01T00:00:00Z"}`))
+	req.Header.Set("Authorization", "Bearer "+srv.ControlToken())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		log.Fatal(err)
+	}
+	answer, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	fmt.Print(resp.StatusCode, " ", string(answer))
+	fmt.Println(sb.Now().Format(time.RFC3339))
+	// Output:
+	// 200 {"now":"2030-01-01T00:00:00Z","unix":1893456000}
+	// 2030-01-01T00:00:00Z
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/google/uuid"
@@ -80,11 +81,17 @@ func (e *LoadError) Error() string {
 func (e *LoadError) Unwrap() error { return e.Err }
 
 // LoadJSON parses a fixtures document (see Fixtures). It is strict: an
-// unknown member, a second document or anything after the document is an
-// error. It only parses; Sandbox.Load adds what it read.
+// unknown member (names match exactly, case included, and the error names
+// the item holding it), a second document or anything after the document
+// is an error. It only parses; Sandbox.Load adds what it read.
 func LoadJSON(r io.Reader) (Fixtures, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
+		return Fixtures{}, &LoadError{Err: err}
+	}
+	// Members are matched exactly, as the service's JSON readers do:
+	// encoding/json alone would take "Name" for "name".
+	if err := checkKeys(data, reflect.TypeFor[Fixtures](), ""); err != nil {
 		return Fixtures{}, &LoadError{Err: err}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))

@@ -12,6 +12,10 @@
 // the 300-second signature window are testable without sleeping, and it can
 // inject faults (InjectFault) so a caller's retry logic meets 429s, 5xx and
 // dropped connections on demand. A Sandbox is safe for concurrent use.
+//
+// A Server started WithControl also serves these fixture, fault, clock and
+// state methods as JSON over HTTP under ControlPrefix, guarded by an admin
+// token, so that tests in any language can drive `fiatramp sandbox -control`.
 package sandbox
 
 import (

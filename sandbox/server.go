@@ -20,9 +20,10 @@ type Server struct {
 	// with no trailing slash: give it to fiatramp.WithBaseURL.
 	URL string
 
-	sandbox *Sandbox
-	srv     *http.Server
-	done    chan struct{}
+	sandbox      *Sandbox
+	srv          *http.Server
+	done         chan struct{}
+	controlToken string // "" when the control plane is off
 }
 
 // ServerSettings are the limits a Server holds its connections to, so that
@@ -48,6 +49,11 @@ type ServerSettings struct {
 	// MaxConns is the most connections served at once (default 256). A
 	// connection over the cap waits to be accepted until another closes.
 	MaxConns int
+	// Control serves the control plane under ControlPrefix, guarded by
+	// ControlToken (generated when empty); off by default. See
+	// WithControl.
+	Control      bool
+	ControlToken string
 }
 
 // DefaultServerSettings returns the limits NewServer and Listen use when no
@@ -100,16 +106,24 @@ func Listen(sb *Sandbox, addr string, opts ...ServerOption) (*Server, error) {
 	if err := st.check(); err != nil {
 		return nil, err
 	}
+	var h http.Handler = sb
+	if st.WriteTimeout > 0 {
+		h = writeTimeoutHandler{sb, st.WriteTimeout}
+	}
+	var token string
+	if st.Control {
+		ctl, t, err := newControl(sb, st.ControlToken, h, st.WriteTimeout)
+		if err != nil {
+			return nil, err
+		}
+		h, token = ctl, t
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
 	if st.MaxConns > 0 {
 		ln = newLimitListener(ln, st.MaxConns)
-	}
-	var h http.Handler = sb
-	if st.WriteTimeout > 0 {
-		h = writeTimeoutHandler{sb, st.WriteTimeout}
 	}
 	s := &Server{
 		URL:     "http://" + ln.Addr().String(),
@@ -122,7 +136,8 @@ func Listen(sb *Sandbox, addr string, opts ...ServerOption) (*Server, error) {
 			IdleTimeout:       st.IdleTimeout,
 			ErrorLog:          log.New(io.Discard, "", 0),
 		},
-		done: make(chan struct{}),
+		done:         make(chan struct{}),
+		controlToken: token,
 	}
 	go func() {
 		defer close(s.done)

@@ -161,6 +161,9 @@ type deliverer struct {
 	pending int
 	closed  bool
 	faults  []*deliveryFaultRule
+	// epoch counts resets (Sandbox.Reset): an attempt or a timer started
+	// before one finds it changed and leaves the new log alone.
+	epoch int
 
 	ctx    context.Context // ends on Close
 	cancel context.CancelFunc
@@ -271,7 +274,9 @@ func (s *Sandbox) Close() error {
 		d.timers = nil
 		for _, q := range d.queues {
 			for _, dv := range q {
-				dv.State = DeliveryAbandoned
+				if dv.State == DeliveryPending { // not one delivered whose duplicate is still due
+					dv.State = DeliveryAbandoned
+				}
 			}
 		}
 		d.queues, d.ready, d.pending = nil, nil, 0
@@ -385,11 +390,12 @@ func (s *Sandbox) makeReady(d *deliverer, key string) {
 func (s *Sandbox) schedule(d *deliverer, key string, wait time.Duration) {
 	d.wg.Add(1)
 	var t *time.Timer
+	epoch := d.epoch
 	t = time.AfterFunc(wait, func() {
 		defer d.wg.Done()
 		d.mu.Lock()
 		defer d.mu.Unlock()
-		if d.closed {
+		if d.closed || d.epoch != epoch {
 			return
 		}
 		delete(d.timers, t)
@@ -414,6 +420,7 @@ func (s *Sandbox) deliveryWorker(d *deliverer) {
 		a := DeliveryAttempt{Forged: dv.forgeNext, Duplicate: dv.State == DeliveryDelivered}
 		dv.forgeNext = false
 		url, body, apiKey, secret := dv.URL, dv.Body, dv.apiKey, dv.secret
+		epoch := d.epoch
 		d.mu.Unlock()
 
 		a.At = s.Now()
@@ -424,7 +431,7 @@ func (s *Sandbox) deliveryWorker(d *deliverer) {
 		a.StatusCode, a.Error = s.post(d, url, body, apiKey, secret, a.Timestamp)
 
 		d.mu.Lock()
-		if !d.closed {
+		if !d.closed && d.epoch == epoch {
 			dv.Attempts = append(dv.Attempts, a)
 			s.settle(d, dv, a)
 		}

@@ -596,3 +596,30 @@ func TestWebhookHostileReceiver(t *testing.T) {
 		assert.Equal(t, sandbox.DeliveryDelivered, d.State)
 	})
 }
+
+// An event the receiver acknowledged stays delivered in the log when the
+// sandbox closes while its duplicate copy (DeliveryFaultDuplicate) is still
+// on its way.
+func TestWebhookCloseKeepsWhatWasDelivered(t *testing.T) {
+	release := make(chan struct{})
+	e, rc := hookEnv(t, func(n int, _ hook, r *http.Request) int {
+		if n == 2 { // the duplicate copy hangs until the sandbox gives up
+			select {
+			case <-r.Context().Done():
+			case <-release:
+			}
+		}
+		return http.StatusOK
+	})
+	defer close(release)
+	require.NoError(t, e.sb.InjectDeliveryFault(sandbox.DeliveryFault{Kind: sandbox.DeliveryFaultDuplicate, Count: 1}))
+	p := e.payout()
+	_, err := e.client.Payouts.SimulateStatus(ctx(t), p.ID, types.PayoutSuccess)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return len(rc.hooks()) == 2 }, 5*time.Second, time.Millisecond)
+	require.NoError(t, e.sb.Close())
+	d := e.sb.Deliveries()[0]
+	assert.Equal(t, sandbox.DeliveryDelivered, d.State, "the receiver answered 200 before Close")
+	require.Len(t, d.Attempts, 1)
+	assert.Equal(t, http.StatusOK, d.Attempts[0].StatusCode)
+}

@@ -63,7 +63,11 @@ type Deduper interface {
 
 // MemoryDeduper is a Deduper held in memory, for a receiver that runs in
 // one process. A handled key is remembered for TTL (DefaultDedupeTTL when
-// zero), then forgotten; a running claim lasts until Finish. Its memory
+// zero), then forgotten; a running claim lasts until Finish. Keep TTL
+// longer than the service goes on delivering an event, and never shorter
+// than Handler's tolerance (300 s by default): a repeat, or a captured
+// delivery replayed within the tolerance, that arrives after its key was
+// forgotten runs the function again. Its memory
 // grows with the number of distinct events handled within TTL; every
 // event is signed by the service, so nobody else can make it grow. The
 // zero value is ready to use; set TTL before first use. It is safe for

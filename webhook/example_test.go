@@ -219,5 +219,8 @@ func ExampleDeduper_sql() {
 	mux := http.NewServeMux()
 	mux.Handle("/webhooks/fiatramp", webhook.Handler("org_key", "org_secret", handle,
 		webhook.WithDeduper(sqlDeduper{db: db, lease: 10 * time.Minute})))
-	log.Fatal(http.ListenAndServe(":8080", mux))
+	// A ReadTimeout, so that a sender trickling its body cannot hold a
+	// connection (Handler reads the whole body before verifying it).
+	srv := &http.Server{Addr: ":8080", Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second}
+	log.Fatal(srv.ListenAndServe())
 }

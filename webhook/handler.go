@@ -60,9 +60,11 @@ const finishTimeout = 10 * time.Second
 //     delivers again later, and by then the first run has either finished
 //     (the repeat is acknowledged) or failed (the repeat runs fn);
 //   - otherwise it runs fn with the request's context and the event: 200
-//     when fn returns nil, 500 when it returns an error or panics. A
-//     failed run leaves no record, so the service's next delivery runs fn
-//     again.
+//     when fn returns nil, 500 when it returns an error. When fn panics,
+//     the claim is released and the panic goes on to the http.Server,
+//     which drops the connection without an answer (a failed delivery to
+//     the service). A failed run leaves no record, so the service's next
+//     delivery runs fn again.
 //
 // fn should be quick (the service expects 2xx fast): record the event and
 // do slow work elsewhere. Serve the handler from an http.Server with a
@@ -72,11 +74,16 @@ const finishTimeout = 10 * time.Second
 // and works the same with a Deduper shared between machines.
 //
 // The handler holds the secret; printing it with any fmt verb or logging
-// it with log/slog shows only the key. Handler panics when fn is nil, so
-// that the mistake shows at start-up rather than on the first delivery.
+// it with log/slog shows only the key. Handler panics when fn is nil or
+// apiSecret is empty (an unset setting, with which anybody could sign
+// events), so that the mistake shows at start-up rather than as deliveries
+// refused or forgeries accepted.
 func Handler(apiKey, apiSecret string, fn func(ctx context.Context, ev *Event) error, opts ...Option) http.Handler {
 	if fn == nil {
 		panic("webhook: Handler called with a nil function")
+	}
+	if apiSecret == "" {
+		panic("webhook: Handler called with an empty API secret")
 	}
 	cfg := newConfig(opts)
 	if cfg.deduper == nil {

@@ -407,6 +407,11 @@ func TestHandlerEdges(t *testing.T) {
 	assert.PanicsWithValue(t, "webhook: Handler called with a nil function", func() {
 		webhook.Handler(testKey, testSecret, nil)
 	})
+	// An empty secret would accept whatever anybody signs with it: the
+	// mistake shows at start-up, not as forged events accepted.
+	assert.PanicsWithValue(t, "webhook: Handler called with an empty API secret", func() {
+		webhook.Handler(testKey, "", func(context.Context, *webhook.Event) error { return nil })
+	})
 	h := webhook.Handler(testKey, testSecret, func(context.Context, *webhook.Event) error { return nil },
 		webhook.WithClock(fixedClock()))
 	req := delivery(t, payoutEvent("p1", webhook.EventSuccess))

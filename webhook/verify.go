@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fiatramp/fiatramp-go"
@@ -15,7 +16,8 @@ import (
 
 // Header names of a delivery's signature, as the service spells them.
 // Header names are case-insensitive; http.Header holds them as
-// "X-Timestamp" and "X-Signature".
+// "X-Timestamp" and "X-Signature", and Verify also finds them under any
+// other spelling in a header map built by hand.
 const (
 	HeaderTimestamp = "X-TIMESTAMP"
 	HeaderSignature = "X-SIGNATURE"
@@ -45,7 +47,8 @@ const (
 // signature.
 var (
 	// ErrInvalidSignature: X-SIGNATURE is missing, repeated, or not the
-	// signature of the body and X-TIMESTAMP under the key and secret.
+	// signature of the body and X-TIMESTAMP under the key and secret; or
+	// the secret given to Verify is empty.
 	ErrInvalidSignature = errors.New("webhook: invalid signature")
 	// ErrStaleTimestamp: X-TIMESTAMP is further than the tolerance in the
 	// past or in the future.
@@ -108,7 +111,9 @@ func WithMaxBodyBytes(n int64) Option {
 // request's headers, body the raw bytes exactly as received, now the
 // receiver's clock.
 //
-// It refuses, in this order: an X-TIMESTAMP that is missing, repeated or
+// It refuses, in this order: everything when apiSecret is empty (an unset
+// setting; anybody can sign with the empty secret) (ErrInvalidSignature);
+// an X-TIMESTAMP that is missing, repeated or
 // not decimal Unix seconds (ErrMalformed); one further than the tolerance
 // (300 s by default) before or after now (ErrStaleTimestamp); a body larger
 // than the cap or not one JSON document (ErrMalformed); an X-SIGNATURE that
@@ -123,12 +128,21 @@ func WithMaxBodyBytes(n int64) Option {
 // received), and compared in constant time. The event is decoded from the
 // same canonical form, so keys match exactly and the last of duplicate keys
 // wins, as the service's own JSON reader does.
+//
+// Verify does not remember deliveries: a repeat, or a copy replayed within
+// the tolerance, verifies again. Deduplicate on the event (Handler does,
+// through a Deduper).
 func Verify(apiKey, apiSecret string, headers http.Header, body []byte, now time.Time, opts ...Option) (*Event, error) {
 	cfg := newConfig(opts)
 	return cfg.verify(apiKey, apiSecret, headers, body, now)
 }
 
 func (c *config) verify(apiKey, apiSecret string, headers http.Header, body []byte, now time.Time) (*Event, error) {
+	if apiSecret == "" {
+		// Anybody can sign with the empty secret: accepting what it
+		// verifies would accept forgeries.
+		return nil, fmt.Errorf("%w: the API secret is empty, so no delivery can be verified", ErrInvalidSignature)
+	}
 	ts, err := parseTimestampHeader(headers)
 	if err != nil {
 		return nil, err
@@ -148,7 +162,7 @@ func (c *config) verify(apiKey, apiSecret string, headers http.Header, body []by
 	if err != nil {
 		return nil, fmt.Errorf("%w: body is not JSON: %v", ErrMalformed, err)
 	}
-	got := headers.Values(canonicalSignature)
+	got := headerValues(headers, canonicalSignature)
 	switch {
 	case len(got) == 0 || got[0] == "":
 		return nil, fmt.Errorf("%w: no X-SIGNATURE header", ErrInvalidSignature)
@@ -174,7 +188,7 @@ func describeGap(secs int64) string {
 // parseTimestampHeader reads X-TIMESTAMP: exactly one value, decimal digits
 // as the service writes them (no sign, no leading zero), at most 18 digits.
 func parseTimestampHeader(h http.Header) (int64, error) {
-	vs := h.Values(canonicalTimestamp)
+	vs := headerValues(h, canonicalTimestamp)
 	switch {
 	case len(vs) == 0 || vs[0] == "":
 		return 0, malformed("no X-TIMESTAMP header")
@@ -193,4 +207,21 @@ func parseTimestampHeader(h http.Header) (int64, error) {
 		ts = ts*10 + int64(s[i]-'0')
 	}
 	return ts, nil
+}
+
+// headerValues returns every value of the header whose canonical name is
+// canonical, under any spelling of the name: a server's http.Header holds
+// only the canonical one, a map built by hand (from a serverless event,
+// say) may hold others, and a value under a second spelling is a second
+// header.
+func headerValues(h http.Header, canonical string) []string {
+	vs := h[canonical]
+	for k, v := range h {
+		// Equal lengths keep the match to ASCII letters: EqualFold alone
+		// would also take "ſ" (U+017F) for "s".
+		if len(k) == len(canonical) && k != canonical && strings.EqualFold(k, canonical) {
+			vs = append(vs[:len(vs):len(vs)], v...)
+		}
+	}
+	return vs
 }

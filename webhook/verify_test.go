@@ -432,3 +432,40 @@ func FuzzVerify(f *testing.F) {
 		}
 	})
 }
+
+// An empty secret (an unset environment variable) must not turn
+// verification into a formality: with key and secret both empty anybody
+// can compute the signature, so nothing is accepted, not even a delivery
+// correctly signed with the empty secret.
+func TestVerifyRefusesAnEmptySecret(t *testing.T) {
+	for _, key := range []string{"", testKey} {
+		h := signed(t, key, "", testNow.Unix(), typicalBody)
+		ev, err := webhook.Verify(key, "", h, []byte(typicalBody), testNow)
+		require.ErrorIs(t, err, webhook.ErrInvalidSignature, "key %q", key)
+		assert.Nil(t, ev)
+		assert.Contains(t, err.Error(), "API secret is empty")
+	}
+}
+
+// A header map built by hand (from a serverless event, a test) may hold
+// the names in any spelling, not only http.Header's canonical one: an
+// authentic delivery must not be refused for it, and a value under a
+// second spelling still counts as a second header.
+func TestVerifyHeaderMapBuiltByHand(t *testing.T) {
+	h := signed(t, testKey, testSecret, testNow.Unix(), typicalBody)
+	ts, sig := h.Get("X-Timestamp"), h.Get("X-Signature")
+	for _, names := range [][2]string{{"X-TIMESTAMP", "X-SIGNATURE"}, {"x-timestamp", "x-signature"}, {"X-Timestamp", "x-SIGNATURE"}} {
+		raw := http.Header{names[0]: {ts}, names[1]: {sig}, "content-type": {"application/json"}}
+		ev, err := webhook.Verify(testKey, testSecret, raw, []byte(typicalBody), testNow)
+		require.NoError(t, err, "%v", names)
+		assert.Equal(t, webhook.EventSuccess, ev.Event)
+	}
+	twice := http.Header{"X-Timestamp": {ts}, "X-Signature": {sig}, "x-signature": {sig}}
+	_, err := webhook.Verify(testKey, testSecret, twice, []byte(typicalBody), testNow)
+	require.ErrorIs(t, err, webhook.ErrInvalidSignature)
+	assert.Contains(t, err.Error(), "2 X-SIGNATURE headers")
+	twice = http.Header{"X-TIMESTAMP": {ts}, "x-timestamp": {ts}, "X-Signature": {sig}}
+	_, err = webhook.Verify(testKey, testSecret, twice, []byte(typicalBody), testNow)
+	require.ErrorIs(t, err, webhook.ErrMalformed)
+	assert.Contains(t, err.Error(), "2 X-TIMESTAMP headers")
+}

@@ -65,6 +65,8 @@ func commands() []*command {
 		payinsGetCommand(),
 		callCommand(),
 		signCommand(),
+		webhookVerifyCommand(),
+		webhookSendCommand(),
 	}
 }
 

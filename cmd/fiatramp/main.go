@@ -10,6 +10,7 @@
 //	                 [-remittance-path PATH] [-quotation-validity 10m]
 //	                 [-read-header-timeout 10s] [-read-timeout 30s]
 //	                 [-write-timeout 60s] [-idle-timeout 2m] [-max-conns 256]
+//	                 [-control]
 //	fiatramp sign [-method M] [-timestamp N] [-compare SIG | -request FILE] [BODY_FILE]
 //	fiatramp payouts get PAYOUT_ID
 //	fiatramp payouts balance
@@ -19,6 +20,8 @@
 //	fiatramp payins quote -customer ID -bank ID -method IMPS|UPI -amount N
 //	fiatramp payins get QUOTATION_ID
 //	fiatramp call METHOD PATH [BODY | @FILE | -]
+//	fiatramp webhook verify [-key K] [-secret-file F] [-now N] [DELIVERY_FILE]
+//	fiatramp webhook send [-type T] [-event E] [-id ID] [-metadata JSON] URL
 //	fiatramp help [COMMAND]
 //
 // The commands that call the service take their credentials from
@@ -60,6 +63,14 @@
 // -write-timeout, a kept-alive connection is closed after -idle-timeout
 // without a request, and at most -max-conns connections are served at once
 // (more wait to be accepted). 0 turns a limit off.
+//
+// With -control it also serves the control plane under /_sandbox: the
+// sandbox's clock, request and delivery faults, fixtures, reset and state
+// (payouts, balances, customers' KYC status, webhook deliveries) as JSON
+// over HTTP, for tests in any language; GET /_sandbox lists the operations.
+// Every control request carries "Authorization: Bearer TOKEN" with the
+// admin token from $FIATRAMP_SANDBOX_CONTROL_TOKEN, or a random one; the
+// start document holds it as "control": {"url": ..., "token": ...}.
 //
 // The fixtures file is the JSON of sandbox.Fixtures: organizations with
 // their customers (bank accounts with their payout quotations, wallets)
@@ -154,6 +165,8 @@ Usage:
 	fiatramp payins quote [flags]           create a payin quotation
 	fiatramp payins get QUOTATION_ID        fetch a payin quotation
 	fiatramp call METHOD PATH [BODY]        any operation, signed
+	fiatramp webhook verify [DELIVERY_FILE] check a captured webhook delivery, print its event
+	fiatramp webhook send URL               send a signed test event to a local receiver
 	fiatramp help [COMMAND]                 this help, or a command's flags and an example
 
 The commands that call the service read FIATRAMP_API_KEY, FIATRAMP_API_SECRET
@@ -242,6 +255,7 @@ type sandboxConfig struct {
 	remittancePath string
 	validity       time.Duration
 	server         sandbox.ServerSettings
+	control        bool
 }
 
 // sandboxFlags defines the sandbox command's flags, with usage on out.
@@ -265,10 +279,14 @@ func sandboxFlags(out io.Writer) (*flag.FlagSet, *sandboxConfig) {
 	fs.DurationVar(&c.server.WriteTimeout, "write-timeout", srv.WriteTimeout, "longest from a request's headers to the end of its answer (0: no limit)")
 	fs.DurationVar(&c.server.IdleTimeout, "idle-timeout", srv.IdleTimeout, "how long a kept-alive connection may wait for its next request (0: the read timeout)")
 	fs.IntVar(&c.server.MaxConns, "max-conns", srv.MaxConns, "most connections served at once; more wait to be accepted (0: no limit)")
+	fs.BoolVar(&c.control, "control", false, "serve the control plane under "+sandbox.ControlPrefix+" (clock, faults, fixtures, reset, state),\n"+
+		"guarded by an admin token: $"+envControlToken+", else a random one, printed at start")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: fiatramp sandbox [flags]\n\nServe a fiatramp sandbox until interrupted. Flags:\n\n")
 		fs.PrintDefaults()
-		fmt.Fprint(fs.Output(), "\nExample:\n\n\tfiatramp sandbox -quotation-validity 24h > sandbox.json &\n\tjq -r .demo.organization.api_key sandbox.json\n")
+		fmt.Fprint(fs.Output(), "\nExample:\n\n\tfiatramp sandbox -quotation-validity 24h > sandbox.json &\n\tjq -r .demo.organization.api_key sandbox.json\n"+
+			"\n\tfiatramp sandbox -control > sandbox.json &\n"+
+			"\tcurl -H \"Authorization: Bearer $(jq -r .control.token sandbox.json)\" \"$(jq -r .control.url sandbox.json)/clock\"\n")
 	}
 	return fs, &c
 }
@@ -276,6 +294,7 @@ func sandboxFlags(out io.Writer) (*flag.FlagSet, *sandboxConfig) {
 // startup is the JSON document printed on start.
 type startup struct {
 	BaseURL  string            `json:"base_url"`
+	Control  *controlInfo      `json:"control,omitempty"`
 	Demo     *sandbox.Demo     `json:"demo,omitempty"`
 	Fixtures *sandbox.Fixtures `json:"fixtures,omitempty"`
 }
@@ -333,25 +352,46 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		out.Demo = &demo
 	}
 
-	srv, err := sandbox.Listen(sb, c.addr, func(st *sandbox.ServerSettings) { *st = c.server })
+	opts := []sandbox.ServerOption{func(st *sandbox.ServerSettings) { *st = c.server }}
+	if c.control {
+		opts = append(opts, sandbox.WithControl(os.Getenv(envControlToken)))
+	}
+	srv, err := sandbox.Listen(sb, c.addr, opts...)
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
 	out.BaseURL = reachable(srv.URL)
+	if c.control {
+		out.Control = &controlInfo{URL: out.BaseURL + sandbox.ControlPrefix, Token: srv.ControlToken()}
+	}
 
 	doc, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return err
 	}
 	// The note first: once the document is out, a reader of both has both.
-	fmt.Fprintf(stderr, "fiatramp sandbox: serving %s (%s); stop with Ctrl-C\n", out.BaseURL, contents(out))
+	note := ""
+	if out.Control != nil {
+		note = "; control plane at " + out.Control.URL + " (token in the document)"
+	}
+	fmt.Fprintf(stderr, "fiatramp sandbox: serving %s (%s)%s; stop with Ctrl-C\n", out.BaseURL, contents(out), note)
 	if _, err := stdout.Write(append(doc, '\n')); err != nil {
 		return err
 	}
 
 	<-ctx.Done()
 	return nil
+}
+
+// envControlToken names the variable that fixes the control plane's admin
+// token (a flag value would land in shell history).
+const envControlToken = "FIATRAMP_SANDBOX_CONTROL_TOKEN"
+
+// controlInfo is where the control plane is and its admin token.
+type controlInfo struct {
+	URL   string `json:"url"`
+	Token string `json:"token"`
 }
 
 // check refuses flag values the sandbox cannot run with.

@@ -370,7 +370,7 @@ func TestRunErrors(t *testing.T) {
 	require.NoError(t, os.WriteFile(badJSON, []byte(`{"organizations": [{"nmae": "typo"}]}`), 0o600))
 	_, err = runNow("-fixtures", badJSON)
 	require.Error(t, err)
-	assert.Equal(t, badJSON+`: sandbox: load: json: unknown field "nmae"`, err.Error())
+	assert.Equal(t, badJSON+`: sandbox: load: organizations[0]: unknown field "nmae"`, err.Error())
 
 	badTree := dir + "/tree.json"
 	require.NoError(t, os.WriteFile(badTree, []byte(`{"organizations": [{"customers": [{"kyc_status": "DONE"}]}]}`), 0o600))
@@ -409,4 +409,63 @@ func TestSandboxQuotationValidity(t *testing.T) {
 	err := run(context.Background(), []string{"sandbox", "-addr", "127.0.0.1:0", "-quotation-validity", "0s"}, io.Discard, &stderr)
 	require.Error(t, err)
 	assert.Contains(t, stderr.String(), "-quotation-validity 0s is not positive")
+}
+
+func TestSandboxControlFlag(t *testing.T) {
+	type doc struct {
+		BaseURL string `json:"base_url"`
+		Control *struct {
+			URL   string `json:"url"`
+			Token string `json:"token"`
+		} `json:"control"`
+	}
+	get := func(url, token string) int {
+		req, err := http.NewRequest(http.MethodGet, url, nil)
+		require.NoError(t, err)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+
+	// Off by default: no control member, and /_sandbox is unknown.
+	r := start(t)
+	var d doc
+	require.NoError(t, json.Unmarshal(r.raw, &d))
+	assert.Nil(t, d.Control)
+	assert.Equal(t, http.StatusNotFound, get(d.BaseURL+"/_sandbox/clock", "anything"))
+	require.NoError(t, r.stop(t))
+
+	// -control: a random token, printed in the document only.
+	r = start(t, "-control")
+	require.NoError(t, json.Unmarshal(r.raw, &d))
+	require.NotNil(t, d.Control)
+	assert.Equal(t, d.BaseURL+"/_sandbox", d.Control.URL)
+	assert.Regexp(t, `^sbx_admin_[0-9a-f]{48}$`, d.Control.Token)
+	assert.NotEqual(t, r.doc.Demo.Organization.APISecret, d.Control.Token)
+	assert.Equal(t, http.StatusOK, get(d.Control.URL+"/clock", d.Control.Token))
+	assert.Equal(t, http.StatusUnauthorized, get(d.Control.URL+"/clock", ""))
+	assert.Contains(t, r.stderr.String(), "control plane at "+d.Control.URL)
+	assert.NotContains(t, r.stderr.String(), d.Control.Token)
+	require.NoError(t, r.stop(t))
+
+	// The token from the environment.
+	t.Setenv("FIATRAMP_SANDBOX_CONTROL_TOKEN", "my-own-admin-token-1234")
+	r = start(t, "-control")
+	require.NoError(t, json.Unmarshal(r.raw, &d))
+	assert.Equal(t, "my-own-admin-token-1234", d.Control.Token)
+	assert.Equal(t, http.StatusOK, get(d.Control.URL+"/clock", "my-own-admin-token-1234"))
+	require.NoError(t, r.stop(t))
+
+	t.Setenv("FIATRAMP_SANDBOX_CONTROL_TOKEN", "short")
+	var out, errOut bytes.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := run(ctx, []string{"sandbox", "-addr", "127.0.0.1:0", "-control"}, &out, &errOut)
+	require.Error(t, err)
+	assert.Empty(t, out.String(), "nothing printed on a failed start")
+	assert.Contains(t, err.Error(), "control token: 5 characters, want at least 16")
 }

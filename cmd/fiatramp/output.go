@@ -27,6 +27,21 @@ func writeJSON(w io.Writer, raw json.RawMessage) error {
 	return err
 }
 
+// report prints a command's report: indented JSON when output is "json",
+// else its text form.
+func report(w io.Writer, output string, v interface{ writeText(io.Writer) }) error {
+	if output != "json" {
+		v.writeText(w)
+		return nil
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
 // writeJSONArray prints items as one indented JSON array.
 func writeJSONArray(w io.Writer, items []json.RawMessage) error {
 	var b bytes.Buffer

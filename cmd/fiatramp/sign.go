@@ -152,16 +152,8 @@ fiatramp sign -request captured.http -secret-file ~/.fiatramp-secret`,
 			if err != nil {
 				return misuse(s, c, "%v", err)
 			}
-			if output == "json" {
-				b, err := json.MarshalIndent(rep, "", "  ")
-				if err != nil {
-					return err
-				}
-				if _, err := s.out.Write(append(b, '\n')); err != nil {
-					return err
-				}
-			} else {
-				rep.writeText(s.out)
+			if err := report(s.out, output, rep); err != nil {
+				return err
 			}
 			if in.compare && !*rep.Match {
 				return &mismatchError{"signature does not match: " + rep.Verdict}
@@ -291,6 +283,10 @@ type signInput struct {
 	now                 int64
 	captured            *captured
 	droppedNewline      bool // one trailing line break of the input was dropped
+	// anyForm says the checker signs the canonical form of whatever body
+	// arrives (a webhook receiver), so a body not in canonical form is no
+	// fault of its own.
+	anyForm bool
 }
 
 // signReport is sign's answer (also its JSON output).
@@ -373,7 +369,7 @@ func (in *signInput) report() (*signReport, error) {
 		}
 	}
 	notCanonical := ""
-	if !getLike && canonErr == nil && len(in.body) > 0 && !bytes.Equal(canonical, in.body) {
+	if !getLike && !in.anyForm && canonErr == nil && len(in.body) > 0 && !bytes.Equal(canonical, in.body) {
 		notCanonical = firstDifference(in.body, canonical)
 	}
 	if !in.compare {

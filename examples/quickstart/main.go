@@ -201,7 +201,7 @@ func receive(o sandbox.Organization, now func() time.Time, events chan<- *webhoo
 		}
 		return nil
 	}, webhook.WithClock(now))
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	return "http://" + ln.Addr().String() + "/webhooks", func() { _ = srv.Close() }, nil
 }

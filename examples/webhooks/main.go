@@ -85,7 +85,9 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/webhooks/fiatramp", webhook.Handler(org.APIKey, org.APISecret, rc.handle, webhook.WithClock(sb.Now)))
-	hooks := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	// ReadTimeout bounds a sender that trickles its body, as Handler's
+	// documentation asks.
+	hooks := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second}
 	go func() { _ = hooks.Serve(ln) }()
 	defer hooks.Close()
 	hookURL := "http://" + ln.Addr().String() + "/webhooks/fiatramp"
