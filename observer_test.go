@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -356,4 +357,34 @@ func TestObserverConcurrentCalls(t *testing.T) {
 	assert.Len(t, rec.results, 16)
 	assert.Len(t, rec.attempts, 16)
 	assert.Equal(t, 16, strings.Count(strings.Join(rec.events, ","), "done"))
+}
+
+// nilContexts is an Observer that returns nil contexts, which keep the
+// ones passed in.
+type nilContexts struct{ ended atomic.Int32 }
+
+func (*nilContexts) StartCall(context.Context, fiatramp.CallInfo) context.Context { return nil }
+func (*nilContexts) StartAttempt(context.Context, fiatramp.CallInfo, int) context.Context {
+	return nil
+}
+func (*nilContexts) EndAttempt(context.Context, fiatramp.AttemptInfo) {}
+func (o *nilContexts) EndCall(ctx context.Context, _ fiatramp.CallResult) {
+	if ctx != nil && ctx.Value(ctxKey("call")) == "caller" {
+		o.ended.Add(1)
+	}
+}
+
+func TestObserverNilContextsKeepTheCallers(t *testing.T) {
+	obs := new(nilContexts)
+	h := newHarness(t, fiatramp.WithObserver(obs))
+	var seen atomic.Value
+	h.mock.RegisterResponder(http.MethodGet, testBase+payoutGetPath, func(req *http.Request) (*http.Response, error) {
+		seen.Store(req.Context().Value(ctxKey("call")))
+		return httpmock.NewStringResponse(200, ok(gotPayout)), nil
+	})
+	ctx := context.WithValue(context.Background(), ctxKey("call"), "caller")
+	_, err := h.client.Payouts.Get(ctx, payoutID)
+	require.NoError(t, err)
+	assert.Equal(t, "caller", seen.Load())
+	assert.EqualValues(t, 1, obs.ended.Load())
 }
