@@ -171,11 +171,15 @@ func WithRateLimiter(l RateLimiter) Option {
 	}
 }
 
-// limiterError is an attempt the rate limiter refused: it was never sent.
+// errHeldBack marks an attempt the rate limiter refused: it was never
+// sent, and is not retried.
+var errHeldBack = errors.New("request held back by the rate limiter")
+
+// limiterError is an attempt the rate limiter refused.
 type limiterError struct{ err error }
 
 func (e *limiterError) Error() string   { return "rate limiter: " + e.err.Error() }
-func (e *limiterError) Unwrap() []error { return []error{errNotSendable, e.err} }
+func (e *limiterError) Unwrap() []error { return []error{errHeldBack, e.err} }
 
 // waitTurn waits for the Client's rate limiter, if any.
 func (c *Client) waitTurn(ctx context.Context) error {

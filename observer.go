@@ -135,7 +135,6 @@ const (
 	ErrorClassConnection   ErrorClass = "connection"         // no answer, or one broken off
 	ErrorClassCertificate  ErrorClass = "certificate"        // a failed TLS certificate check
 	ErrorClassRateLimiter  ErrorClass = "rate_limiter"       // the client-side rate limiter refused (WithRateLimiter)
-	ErrorClassNotSendable  ErrorClass = "not_sendable"       // the request could not be built
 )
 
 // classify names the class of a failed attempt's or call's error.
@@ -159,8 +158,6 @@ func classify(err error) ErrorClass {
 		return ErrorClassTimeout
 	case isCertificateError(err):
 		return ErrorClassCertificate
-	case errors.Is(err, errNotSendable):
-		return ErrorClassNotSendable
 	case !errors.As(err, &apiErr):
 		return ErrorClassConnection
 	case errors.Is(err, ErrClockSkew):

@@ -196,7 +196,7 @@ func judge(parent context.Context, res *attemptResult, err error) verdict {
 	case parent.Err() != nil:
 		// The caller gave up; the request may have been sent already.
 		return verdict{acted: !notSent(err)}
-	case isCertificateError(err), errors.Is(err, errNotSendable):
+	case isCertificateError(err), errors.Is(err, errNotSendable), errors.Is(err, errHeldBack):
 		return verdict{}
 	case notSent(err):
 		return verdict{retry: true}
@@ -221,7 +221,7 @@ var errNotSendable = errors.New("request could not be built")
 // notSent reports whether err proves that the request never left: a failed
 // DNS lookup or connection set-up. Anything else may have sent it.
 func notSent(err error) bool {
-	if errors.Is(err, errNotSendable) { // not built, or held back by the rate limiter
+	if errors.Is(err, errHeldBack) {
 		return true
 	}
 	var dnsErr *net.DNSError
