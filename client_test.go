@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -387,4 +388,84 @@ func TestDoKeepsEscapedPath(t *testing.T) {
 func TestZeroClientFormats(t *testing.T) {
 	var c fiatramp.Client
 	assert.Equal(t, "fiatramp.Client{baseURL: , apiKey: ****, apiSecret: [redacted]}", fmt.Sprintf("%+v", c))
+}
+
+// TestAttemptDeadline: each attempt is bounded by the sooner of the
+// caller's deadline and WithTimeout (none with WithTimeout(0) and no
+// deadline), as the request's context shows to the transport.
+func TestAttemptDeadline(t *testing.T) {
+	seen := func(t *testing.T, ctx context.Context, timeout time.Duration) (time.Time, bool) {
+		t.Helper()
+		h := newHarness(t, fiatramp.WithTimeout(timeout))
+		var deadline time.Time
+		var has bool
+		h.mock.RegisterResponder(http.MethodGet, testBase+"/pos/api/v1/payout/balance", func(req *http.Request) (*http.Response, error) {
+			deadline, has = req.Context().Deadline()
+			return httpmock.NewStringResponse(200, ok(`{}`)), nil
+		})
+		_, _ = h.client.Payouts.Balance(ctx)
+		return deadline, has
+	}
+	t.Run("caller's deadline first", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		want, _ := ctx.Deadline()
+		got, has := seen(t, ctx, time.Hour)
+		require.True(t, has)
+		require.Equal(t, want, got)
+	})
+	t.Run("timeout first", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+		defer cancel()
+		start := time.Now()
+		got, has := seen(t, ctx, time.Minute)
+		require.True(t, has)
+		require.WithinDuration(t, start.Add(time.Minute), got, 5*time.Second)
+	})
+	t.Run("no caller deadline", func(t *testing.T) {
+		start := time.Now()
+		got, has := seen(t, context.Background(), time.Minute)
+		require.True(t, has)
+		require.WithinDuration(t, start.Add(time.Minute), got, 5*time.Second)
+	})
+	t.Run("no bound at all", func(t *testing.T) {
+		_, has := seen(t, context.Background(), 0)
+		require.False(t, has)
+	})
+}
+
+// lyingTransport answers with body but declares contentLength.
+type lyingTransport struct {
+	body          string
+	contentLength int64
+}
+
+func (l lyingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: 200, Header: http.Header{}, Request: req, ContentLength: l.contentLength,
+		Body: io.NopCloser(strings.NewReader(l.body))}, nil
+}
+
+// TestDeclaredLengthIsOnlyAHint: the response is read by its bytes, not by
+// its Content-Length: a body longer or shorter than declared, or without a
+// declared length, decodes alike, and the size cap holds whatever is
+// declared.
+func TestDeclaredLengthIsOnlyAHint(t *testing.T) {
+	body := ok(`{"available_balance":{"USDT":"1500.25"}}`)
+	for _, declared := range []int64{-1, 0, 5, int64(len(body)), int64(len(body)) + 100, 1 << 40} {
+		for _, limit := range []int64{int64(len(body)), int64(len(body)) - 1} {
+			c, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL(testBase),
+				fiatramp.WithHTTPClient(&http.Client{Transport: lyingTransport{body, declared}}),
+				fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 1}), fiatramp.WithMaxResponseBytes(limit))
+			require.NoError(t, err)
+			var resp fiatramp.Response
+			_, err = c.Payouts.Balance(context.Background(), fiatramp.CaptureResponse(&resp))
+			if limit < int64(len(body)) {
+				require.ErrorIs(t, err, fiatramp.ErrMalformedResponse, "declared %d", declared)
+				require.ErrorContains(t, err, "exceeds")
+				continue
+			}
+			require.NoError(t, err, "declared %d", declared)
+			require.Equal(t, body, string(resp.Body))
+		}
+	}
 }

@@ -2,6 +2,7 @@ package fiatramp
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"iter"
 	"net/http"
@@ -39,7 +40,7 @@ func (s *CustomersService) AddWallet(ctx context.Context, req types.AddWalletReq
 	if err := requireText("wallet_address", req.WalletAddress); err != nil {
 		return nil, err
 	}
-	return call[types.Wallet](ctx, s.client, http.MethodPost, cmsBase+"/wallet/add", req, opts)
+	return call[types.Wallet](ctx, s.client, http.MethodPost, cmsBase+"/wallet/add", addWalletBody(req), opts)
 }
 
 // GetBankAccount fetches one bank account of a customer:
@@ -99,14 +100,16 @@ func (s *CustomersService) BankAccounts(ctx context.Context, customerID uuid.UUI
 			return
 		}
 		cur, err := s.client.resolve(bankListPath(customerID))
-		seen := make(map[string]bool)
+		// Visited links by digest: a link may be nearly as long as a body,
+		// and the page cap allows many, so their text is not kept.
+		seen := make(map[[sha256.Size]byte]bool)
 		for pages := 1; err == nil; pages++ {
 			if pages > s.client.cfg.maxPages {
 				err = fmt.Errorf("%w: more than %d pages (the cap of WithMaxPages): next link %q not followed",
 					ErrPagination, s.client.cfg.maxPages, cur.String())
 				break
 			}
-			seen[cur.String()] = true
+			seen[sha256.Sum256([]byte(cur.String()))] = true
 			page := new(types.BankAccountPage)
 			if err = s.client.send(ctx, operation{method: http.MethodGet, url: cur}, page, opts); err != nil {
 				break
@@ -120,7 +123,7 @@ func (s *CustomersService) BankAccounts(ctx context.Context, customerID uuid.UUI
 				return
 			}
 			cur, err = s.client.pageURL(cur, *page.Next)
-			if err == nil && seen[cur.String()] {
+			if err == nil && seen[sha256.Sum256([]byte(cur.String()))] {
 				err = fmt.Errorf("%w: next link %q repeats an earlier page", ErrPagination, *page.Next)
 			}
 		}
@@ -201,10 +204,6 @@ func (s *CustomersService) SimulateBankVerification(ctx context.Context, custome
 	if !status.IsKnown() {
 		return nil, invalid("bank_account_status", "unknown bank account status "+quote(string(status)))
 	}
-	body := struct {
-		CustomerID        uuid.UUID               `json:"customer_id"`
-		BankID            uuid.UUID               `json:"bank_id"`
-		BankAccountStatus types.BankAccountStatus `json:"bank_account_status"`
-	}{customerID, bankID, status}
+	body := bankVerificationBody(customerID, bankID, status)
 	return call[types.BankVerificationSimulation](ctx, s.client, http.MethodPost, cmsBase+"/bank/mock-bank-verification", body, opts)
 }

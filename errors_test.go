@@ -441,3 +441,13 @@ func TestSentinelTexts(t *testing.T) {
 		seen[s.err.Error()] = true
 	}
 }
+
+// newAPIError is the *APIError that decodeResponse returns for an error
+// status with body.
+func newAPIError(statusCode int, body []byte, extra map[string]error) *APIError {
+	var e *APIError
+	if !errors.As(decodeResponse(statusCode, body, nil, extra), &e) {
+		panic(fmt.Sprint("newAPIError: no *APIError for status ", statusCode))
+	}
+	return e
+}

@@ -46,7 +46,7 @@ func (s *PayinsService) CreateQuotation(ctx context.Context, req types.CreatePay
 	if !req.PaymentMethod.IsKnown() {
 		return nil, invalid("payment_method", "want IMPS or UPI, got "+quote(string(req.PaymentMethod)))
 	}
-	return call[types.PayinQuotation](ctx, s.client, http.MethodPost, pisBase+"/payin/quotation", req, opts)
+	return call[types.PayinQuotation](ctx, s.client, http.MethodPost, pisBase+"/payin/quotation", createPayinQuotationBody(req), opts)
 }
 
 // GetQuotation fetches a payin quotation with its order id and status:
@@ -70,9 +70,6 @@ func (s *PayinsService) SimulateStatus(ctx context.Context, quotationID uuid.UUI
 	if !status.IsKnown() {
 		return nil, invalid("payin_status", "unknown payin status "+quote(string(status)))
 	}
-	body := struct {
-		QuotationID uuid.UUID         `json:"quotation_id"`
-		PayinStatus types.PayinStatus `json:"payin_status"`
-	}{quotationID, status}
+	body := idStatusBody("quotation_id", quotationID, "payin_status", string(status))
 	return call[types.PayinStatusSimulation](ctx, s.client, http.MethodPatch, pisBase+"/payin/mock-payin-status", body, opts)
 }

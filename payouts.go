@@ -43,7 +43,7 @@ func (s *PayoutsService) Create(ctx context.Context, req types.CreatePayoutReque
 	if err != nil {
 		return nil, err
 	}
-	p, err := callOp[types.Payout](ctx, s.client, payoutCreate(posBase+"/payout/initiate", req, ref, req.QuotationID), opts)
+	p, err := callOp[types.Payout](ctx, s.client, payoutCreate(posBase+"/payout/initiate", createPayoutBody(req), ref, req.QuotationID), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +69,7 @@ func (s *PayoutsService) CreatePrefunded(ctx context.Context, req types.CreatePr
 	if err != nil {
 		return nil, err
 	}
-	p, err := callOp[types.PrefundedPayout](ctx, s.client, payoutCreate(posBase+"/prefunded/payout/initiate", req, ref, req.QuotationID), opts)
+	p, err := callOp[types.PrefundedPayout](ctx, s.client, payoutCreate(posBase+"/prefunded/payout/initiate", createPrefundedPayoutBody(req), ref, req.QuotationID), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func (s *PayoutsService) CreateRemittance(ctx context.Context, req types.CreateR
 	if err != nil {
 		return nil, err
 	}
-	p, err := callOp[types.RemittancePayout](ctx, s.client, payoutCreate(s.client.cfg.remittancePath, req, ref, req.QuotationID), opts)
+	p, err := callOp[types.RemittancePayout](ctx, s.client, payoutCreate(s.client.cfg.remittancePath, createRemittancePayoutBody(req), ref, req.QuotationID), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -124,8 +124,8 @@ func (c *Client) reference(ref *string) (string, error) {
 // payoutCreate describes a payout create: guarded by its reference when it
 // has one, else never repeated once an attempt may have reached the
 // service.
-func payoutCreate(path string, body any, ref string, quotationID uuid.UUID) operation {
-	op := operation{method: http.MethodPost, path: path, body: body, safety: guarded, reference: ref, quotationID: quotationID}
+func payoutCreate(path string, payload []byte, ref string, quotationID uuid.UUID) operation {
+	op := operation{method: http.MethodPost, path: path, payload: payload, safety: guarded, reference: ref, quotationID: quotationID}
 	if ref == "" {
 		op.safety = oneShot
 	}
@@ -158,10 +158,7 @@ func (s *PayoutsService) SimulateStatus(ctx context.Context, payoutID uuid.UUID,
 	if !status.IsKnown() {
 		return nil, invalid("payout_status", "unknown payout status "+quote(string(status)))
 	}
-	body := struct {
-		PayoutID     uuid.UUID          `json:"payout_id"`
-		PayoutStatus types.PayoutStatus `json:"payout_status"`
-	}{payoutID, status}
+	body := idStatusBody("payout_id", payoutID, "payout_status", string(status))
 	return call[types.PayoutStatusSimulation](ctx, s.client, http.MethodPatch, posBase+"/payout/mock-payout-status", body, opts)
 }
 

@@ -196,7 +196,7 @@ func judge(parent context.Context, res *attemptResult, err error) verdict {
 	case parent.Err() != nil:
 		// The caller gave up; the request may have been sent already.
 		return verdict{acted: !notSent(err)}
-	case isCertificateError(err), errors.Is(err, errNotSendable), errors.Is(err, errHeldBack):
+	case isCertificateError(err), errors.Is(err, errHeldBack):
 		return verdict{}
 	case notSent(err):
 		return verdict{retry: true}
@@ -214,9 +214,6 @@ func endsEarly(body []byte) bool {
 	return errors.As(json.Unmarshal(body, &struct{}{}), &syntaxErr) &&
 		syntaxErr.Offset == int64(len(body)) && strings.HasPrefix(syntaxErr.Error(), "unexpected end")
 }
-
-// errNotSendable marks a request that could not be built.
-var errNotSendable = errors.New("request could not be built")
 
 // notSent reports whether err proves that the request never left: a failed
 // DNS lookup or connection set-up. Anything else may have sent it.

@@ -52,8 +52,12 @@ const (
 	// maxIntDigits is CPython's default int_max_str_digits: json.loads refuses
 	// an integer literal with more digits than this.
 	maxIntDigits = 4300
-	// maxPooledBuffer is the largest scratch buffer kept for reuse.
+	// maxPooledBuffer is the largest key prefix Sign keeps for reuse.
 	maxPooledBuffer = 64 << 10
+	// directOutput is the input size from which canonicalize writes into a
+	// buffer of the input's size that it returns, rather than into its
+	// pooled buffer that it copies out.
+	directOutput = 4 << 10
 )
 
 // CanonicalizeJSON returns the canonical form of one JSON document: the bytes
@@ -194,27 +198,32 @@ var canonPool = sync.Pool{New: func() any { return new(canonState) }}
 func canonicalize(raw []byte, exact bool) ([]byte, error) {
 	st := canonPool.Get().(*canonState)
 	st.src, st.exact, st.depth = raw, exact, 0
-	st.out, st.keys, st.mems = st.out[:0], st.keys[:0], st.mems[:0]
+	st.keys, st.mems = st.keys[:0], st.mems[:0]
+	pooledOut := st.out
+	direct := len(raw) >= directOutput
+	if direct {
+		// Canonical text is about as long as its input: one allocation,
+		// which becomes the result.
+		st.out = make([]byte, 0, len(raw)+len(raw)/8+16)
+	} else {
+		st.out = st.out[:0]
+	}
 
 	var res []byte
 	err := st.document()
-	if err == nil {
-		res = make([]byte, len(st.out))
-		copy(res, st.out)
+	switch {
+	case err != nil:
+	case direct:
+		res = st.out
+	default:
+		res = append(make([]byte, 0, len(st.out)), st.out...)
 	}
 
+	// The scratch is kept at any size, so that the cost per byte does not
+	// jump above some size; the pool lets it go at the next collections.
 	st.src = nil
-	if cap(st.out) > maxPooledBuffer {
-		st.out = nil
-	}
-	if cap(st.keys) > maxPooledBuffer {
-		st.keys = nil
-	}
-	if cap(st.tmp) > maxPooledBuffer {
-		st.tmp = nil
-	}
-	if cap(st.mems) > maxPooledBuffer/32 {
-		st.mems = nil
+	if direct {
+		st.out = pooledOut
 	}
 	canonPool.Put(st)
 	return res, err
@@ -819,77 +828,10 @@ func appendPyFloat(out []byte, f float64) []byte {
 	}
 }
 
-// decimalValue is a finite decimal number: 0.digits * 10^exp, digits without
-// leading or trailing zeros (empty for zero).
-type decimalValue struct {
-	neg    bool
-	digits []byte
-	exp    int64
-}
-
-// parseDecimal reads a JSON number literal (already validated) or a repr
-// output into its exact decimal value. It allocates only for the digits.
-func parseDecimal(lit []byte, scratch []byte) decimalValue {
-	var v decimalValue
-	i := 0
-	if i < len(lit) && lit[i] == '-' {
-		v.neg = true
-		i++
-	}
-	digits := scratch[:0]
-	var pointPos int64 = -1
-	for ; i < len(lit); i++ {
-		c := lit[i]
-		if c == '.' {
-			pointPos = int64(len(digits))
-			continue
-		}
-		if !jsonscan.IsDigit(c) {
-			break
-		}
-		digits = append(digits, c)
-	}
-	if pointPos < 0 {
-		pointPos = int64(len(digits))
-	}
-	var exp int64
-	if i < len(lit) && (lit[i] == 'e' || lit[i] == 'E') {
-		i++
-		eneg := false
-		if lit[i] == '+' || lit[i] == '-' {
-			eneg = lit[i] == '-'
-			i++
-		}
-		for ; i < len(lit); i++ {
-			if exp < 1e15 { // saturate: such exponents overflow or underflow anyway
-				exp = exp*10 + int64(lit[i]-'0')
-			}
-		}
-		if eneg {
-			exp = -exp
-		}
-	}
-	lead := 0
-	for lead < len(digits) && digits[lead] == '0' {
-		lead++
-	}
-	trail := len(digits)
-	for trail > lead && digits[trail-1] == '0' {
-		trail--
-	}
-	v.digits = digits[lead:trail]
-	v.exp = pointPos - int64(lead) + exp
-	return v
-}
-
-// sameDecimal reports whether number literal lit and Python's rendering of
-// it (repr) denote the same decimal value.
+// sameDecimal reports whether number literal lit (a JSON number) and
+// Python's rendering of it (repr) denote the same decimal value.
 func sameDecimal(lit, repr []byte) bool {
-	var s1, s2 [64]byte
-	a := parseDecimal(lit, s1[:])
-	b := parseDecimal(repr, s2[:])
-	if len(a.digits) == 0 || len(b.digits) == 0 {
-		return len(a.digits) == len(b.digits) && a.neg == b.neg
-	}
-	return a.neg == b.neg && a.exp == b.exp && bytes.Equal(a.digits, b.digits)
+	a, okA := jsonscan.ParseNumber(lit, true)
+	b, okB := jsonscan.ParseNumber(repr, false)
+	return okA && okB && a.SameValue(b)
 }

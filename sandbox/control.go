@@ -82,7 +82,7 @@ func (s *Sandbox) Reset() {
 	s.quotations = map[uuid.UUID]*quotation{}
 	s.remitters = map[uuid.UUID]*Remitter{}
 	s.payouts = map[uuid.UUID]*payout{}
-	s.payoutOrder = nil
+	s.payoutsCreated = 0
 	s.payinQuotations = map[uuid.UUID]*payinQuotation{}
 	s.faults = nil
 	s.stats = Stats{}

@@ -1,9 +1,11 @@
 package sandbox
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -549,11 +551,16 @@ func (s *Sandbox) Payout(id uuid.UUID) (Payout, bool) {
 func (s *Sandbox) Payouts(orgID uuid.UUID) []Payout {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Payout
-	for _, p := range s.payoutOrder {
+	var own []*payout
+	for _, p := range s.payouts {
 		if p.OrganizationID == orgID {
-			out = append(out, p.snapshot())
+			own = append(own, p)
 		}
+	}
+	slices.SortFunc(own, func(a, b *payout) int { return cmp.Compare(a.seq, b.seq) })
+	var out []Payout
+	for _, p := range own {
+		out = append(out, p.snapshot())
 	}
 	return out
 }

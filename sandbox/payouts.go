@@ -346,8 +346,7 @@ func (s *Sandbox) newPayout(rq *request, kind PayoutKind, q *quotation, ref, ord
 		CreatedAt:         rq.now,
 		UpdatedAt:         rq.now,
 	}}
-	s.payouts[p.ID] = p
-	s.payoutOrder = append(s.payoutOrder, p)
+	s.storePayout(p)
 	q.payoutID = p.ID
 	if ref != nil {
 		rq.org.refs[*ref] = p.ID
@@ -524,4 +523,12 @@ func feesJSON(f Fees) feeNumbers {
 		num(f.ClientGSTFiat), num(f.ClientGSTCrypto), num(f.ServiceGST), num(f.PGGST),
 		num(f.TDS), num(f.GrossEffectiveExchangeRate),
 	}
+}
+
+// storePayout stores a new payout, numbered in creation order. Payouts are
+// kept in the map alone, so that removing one removes it everywhere.
+func (s *Sandbox) storePayout(p *payout) {
+	s.payoutsCreated++
+	p.seq = s.payoutsCreated
+	s.payouts[p.ID] = p
 }

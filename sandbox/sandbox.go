@@ -183,7 +183,7 @@ type Sandbox struct {
 	quotations      map[uuid.UUID]*quotation
 	remitters       map[uuid.UUID]*Remitter
 	payouts         map[uuid.UUID]*payout
-	payoutOrder     []*payout // creation order, for Payouts
+	payoutsCreated  int // numbers payouts in creation order, for Payouts
 	payinQuotations map[uuid.UUID]*payinQuotation
 
 	faults []*faultRule
@@ -353,4 +353,5 @@ type payinQuotation struct {
 // payout is a payout's state.
 type payout struct {
 	Payout
+	seq int // creation order among all payouts
 }

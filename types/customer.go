@@ -242,7 +242,7 @@ func (p *BankAccountPage) UnmarshalJSON(data []byte) error {
 		case "previous":
 			m.nullableString(&out.Previous)
 		case "results":
-			m.json(&out.Results)
+			memberList(&m, &out.Results)
 		default:
 			m.skip()
 		}

@@ -132,7 +132,7 @@ func parseDecimal(raw []byte) (d decimal.Decimal, set bool, err error) {
 			return decimal.Decimal{}, false, nil
 		}
 		text = s
-	case c == '-' || (c >= '0' && c <= '9'):
+	case c == '-' || jsonscan.IsDigit(c):
 		if !jsonscan.ValidNumber(raw) {
 			return decimal.Decimal{}, false, typeError(raw, decimalType)
 		}
@@ -146,7 +146,7 @@ func parseDecimal(raw []byte) (d decimal.Decimal, set bool, err error) {
 			Value: "decimal of more than " + strconv.Itoa(MaxDecimalDigits) + " digits", Type: decimalType,
 		}
 	}
-	if !validDecimalText(text) {
+	if _, ok := jsonscan.ParseNumber(text, false); !ok {
 		return decimal.Decimal{}, false, typeError(raw, decimalType)
 	}
 	d, err = decimal.NewFromString(string(text))
@@ -165,28 +165,6 @@ func countDigits(s []byte) int {
 		}
 	}
 	return n
-}
-
-// validDecimalText reports whether s is [+-]digits[.digits][(e|E)[+-]digits]
-// with at least one mantissa digit (".5" and "5." are accepted). Every JSON
-// number matches.
-func validDecimalText(s []byte) bool {
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	start := i
-	i = jsonscan.SkipDigits(s, i)
-	digits := i - start
-	if i < len(s) && s[i] == '.' {
-		start = i + 1
-		i = jsonscan.SkipDigits(s, start)
-		digits += i - start
-	}
-	if digits == 0 {
-		return false
-	}
-	return jsonscan.ExponentEnds(s, i)
 }
 
 // ---- timestamps ----

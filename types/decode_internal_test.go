@@ -6,15 +6,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestValidDecimalText(t *testing.T) {
-	for _, s := range []string{"0", "+1", "-1", ".5", "5.", "01", "1e5", "1E-5", "-.5e+3"} {
-		require.True(t, validDecimalText([]byte(s)), s)
-	}
-	for _, s := range []string{"", "+", ".", "e5", "1e", "1.2.3", "1,5", " 1", "1 ", "NaN", "Inf", "0x10", "1_000", "١"} {
-		require.False(t, validDecimalText([]byte(s)), s)
-	}
-}
-
 func TestBrandKind(t *testing.T) {
 	for key, want := range map[string]byte{
 		"acme_fee": 'f', "acme_gst": 'g', "a1_fee": 'f', "9_gst": 'g',

@@ -33,9 +33,10 @@
 //     ignored (and kept in Raw).
 //   - An object nested deeper than 64 levels (the object itself counting
 //     as one) is a decode error naming the member that nests too deep.
-//   - Request types encode, through their MarshalJSON methods, the exact wire
-//     body of interface.md section 4. They do no validation; the root package
-//     validates before sending.
+//   - Request types hold the fields of a request body; the client writes
+//     the body itself, in the canonical form it signs. Their json tags name
+//     the wire fields. They do no validation; the client validates before
+//     sending.
 //
 // A response type decoded from JSON null is left unchanged, as encoding/json
 // does for its own types.

@@ -1,5 +1,7 @@
 package types
 
+import "slices"
+
 // PayoutStatus is the status of a payout (interface.md section 3.1). A value
 // the interface document does not list decodes unchanged; see IsKnown.
 type PayoutStatus string
@@ -26,17 +28,21 @@ const (
 // Values returns every payout status of interface.md section 3.1, in the
 // document's order. The slice is new on every call.
 func (PayoutStatus) Values() []PayoutStatus {
-	return []PayoutStatus{PayoutProcessing, PayoutSuccess, PayoutFailed, PayoutRefunded, PayoutInReview}
+	l := payoutStatusList()
+	return l[:]
 }
 
 // IsKnown reports whether s is one of the values of interface.md section 3.1
 // (compared exactly, case-sensitively).
 func (s PayoutStatus) IsKnown() bool {
-	switch s {
-	case PayoutProcessing, PayoutSuccess, PayoutFailed, PayoutRefunded, PayoutInReview:
-		return true
-	}
-	return false
+	l := payoutStatusList()
+	return slices.Contains(l[:], s)
+}
+
+// payoutStatusList is every PayoutStatus value, in the document's order:
+// the one list from which Values and IsKnown derive.
+func payoutStatusList() [5]PayoutStatus {
+	return [...]PayoutStatus{PayoutProcessing, PayoutSuccess, PayoutFailed, PayoutRefunded, PayoutInReview}
 }
 
 // IsFinal reports whether a payout in status s has reached a final status
@@ -77,17 +83,21 @@ const (
 // Values returns every KYC status of interface.md section 3.2, in the
 // document's order. The slice is new on every call.
 func (KYCStatus) Values() []KYCStatus {
-	return []KYCStatus{KYCUnverified, KYCProcessing, KYCVerified, KYCFailed, KYCTaxVerificationFailed, KYCDocumentVerificationFailed}
+	l := kYCStatusList()
+	return l[:]
 }
 
 // IsKnown reports whether s is one of the values of interface.md section 3.2
 // (compared exactly, case-sensitively).
 func (s KYCStatus) IsKnown() bool {
-	switch s {
-	case KYCUnverified, KYCProcessing, KYCVerified, KYCFailed, KYCTaxVerificationFailed, KYCDocumentVerificationFailed:
-		return true
-	}
-	return false
+	l := kYCStatusList()
+	return slices.Contains(l[:], s)
+}
+
+// kYCStatusList is every KYCStatus value, in the document's order:
+// the one list from which Values and IsKnown derive.
+func kYCStatusList() [6]KYCStatus {
+	return [...]KYCStatus{KYCUnverified, KYCProcessing, KYCVerified, KYCFailed, KYCTaxVerificationFailed, KYCDocumentVerificationFailed}
 }
 
 // PaymentMethod is the payment method of a payin quotation (interface.md
@@ -107,13 +117,21 @@ const (
 // Values returns every payment method of interface.md section 2.5. The slice
 // is new on every call.
 func (PaymentMethod) Values() []PaymentMethod {
-	return []PaymentMethod{PaymentMethodIMPS, PaymentMethodUPI}
+	l := paymentMethodList()
+	return l[:]
 }
 
 // IsKnown reports whether m is one of the values of interface.md section 2.5
 // (compared exactly, case-sensitively).
 func (m PaymentMethod) IsKnown() bool {
-	return m == PaymentMethodIMPS || m == PaymentMethodUPI
+	l := paymentMethodList()
+	return slices.Contains(l[:], m)
+}
+
+// paymentMethodList is every PaymentMethod value, in the document's order:
+// the one list from which Values and IsKnown derive.
+func paymentMethodList() [2]PaymentMethod {
+	return [...]PaymentMethod{PaymentMethodIMPS, PaymentMethodUPI}
 }
 
 // WalletStatus is the status of a customer wallet (interface.md sections 2.6
@@ -127,13 +145,21 @@ const WalletActive WalletStatus = "ACTIVE"
 // Values returns every wallet status of interface.md section 3.3. The slice
 // is new on every call.
 func (WalletStatus) Values() []WalletStatus {
-	return []WalletStatus{WalletActive}
+	l := walletStatusList()
+	return l[:]
 }
 
 // IsKnown reports whether s is a value of interface.md section 3.3
 // (compared exactly, case-sensitively).
 func (s WalletStatus) IsKnown() bool {
-	return s == WalletActive
+	l := walletStatusList()
+	return slices.Contains(l[:], s)
+}
+
+// walletStatusList is every WalletStatus value, in the document's order:
+// the one list from which Values and IsKnown derive.
+func walletStatusList() [1]WalletStatus {
+	return [...]WalletStatus{WalletActive}
 }
 
 // BankAccountStatus is the verification status of a bank account
@@ -157,18 +183,22 @@ const (
 // Values returns every bank account status of interface.md section 3.3 and
 // the public notes. The slice is new on every call.
 func (BankAccountStatus) Values() []BankAccountStatus {
-	return []BankAccountStatus{BankAccountProcessing, BankAccountVerified, BankAccountFailed}
+	l := bankAccountStatusList()
+	return l[:]
 }
 
 // IsKnown reports whether s is one of the bank account statuses of
 // interface.md section 3.3 and the public notes (compared exactly,
 // case-sensitively).
 func (s BankAccountStatus) IsKnown() bool {
-	switch s {
-	case BankAccountProcessing, BankAccountVerified, BankAccountFailed:
-		return true
-	}
-	return false
+	l := bankAccountStatusList()
+	return slices.Contains(l[:], s)
+}
+
+// bankAccountStatusList is every BankAccountStatus value, in the document's order:
+// the one list from which Values and IsKnown derive.
+func bankAccountStatusList() [3]BankAccountStatus {
+	return [...]BankAccountStatus{BankAccountProcessing, BankAccountVerified, BankAccountFailed}
 }
 
 // BankAccountType is the type of a bank account (interface.md section 2.7).
@@ -193,17 +223,21 @@ const (
 // Values returns every bank account type of interface.md section 2.7. The
 // slice is new on every call.
 func (BankAccountType) Values() []BankAccountType {
-	return []BankAccountType{BankAccountTypeAccountDetails, BankAccountTypeBankAccount, BankAccountTypeVPA}
+	l := bankAccountTypeList()
+	return l[:]
 }
 
 // IsKnown reports whether t is one of the values of interface.md section 2.7
 // (compared exactly, case-sensitively).
 func (t BankAccountType) IsKnown() bool {
-	switch t {
-	case BankAccountTypeAccountDetails, BankAccountTypeBankAccount, BankAccountTypeVPA:
-		return true
-	}
-	return false
+	l := bankAccountTypeList()
+	return slices.Contains(l[:], t)
+}
+
+// bankAccountTypeList is every BankAccountType value, in the document's order:
+// the one list from which Values and IsKnown derive.
+func bankAccountTypeList() [3]BankAccountType {
+	return [...]BankAccountType{BankAccountTypeAccountDetails, BankAccountTypeBankAccount, BankAccountTypeVPA}
 }
 
 // QuotationStatus is the status of a payin quotation (interface.md sections
@@ -230,17 +264,21 @@ const (
 // Values returns every quotation status of interface.md section 3.3 and the
 // public notes. The slice is new on every call.
 func (QuotationStatus) Values() []QuotationStatus {
-	return []QuotationStatus{QuotationProcessing, QuotationUnlinked, QuotationLinked, QuotationExpired}
+	l := quotationStatusList()
+	return l[:]
 }
 
 // IsKnown reports whether s is one of the quotation statuses of interface.md
 // section 3.3 and the public notes (compared exactly, case-sensitively).
 func (s QuotationStatus) IsKnown() bool {
-	switch s {
-	case QuotationProcessing, QuotationUnlinked, QuotationLinked, QuotationExpired:
-		return true
-	}
-	return false
+	l := quotationStatusList()
+	return slices.Contains(l[:], s)
+}
+
+// quotationStatusList is every QuotationStatus value, in the document's order:
+// the one list from which Values and IsKnown derive.
+func quotationStatusList() [4]QuotationStatus {
+	return [...]QuotationStatus{QuotationProcessing, QuotationUnlinked, QuotationLinked, QuotationExpired}
 }
 
 // PayinStatus is the status of a payin, moved in the sandbox by the payin
@@ -265,15 +303,19 @@ const (
 
 // Values returns every payin status. The slice is new on every call.
 func (PayinStatus) Values() []PayinStatus {
-	return []PayinStatus{PayinProcessing, PayinSuccess, PayinFailed, PayinRefunded, PayinOnHold}
+	l := payinStatusList()
+	return l[:]
 }
 
 // IsKnown reports whether s is one of the listed payin statuses (compared
 // exactly, case-sensitively).
 func (s PayinStatus) IsKnown() bool {
-	switch s {
-	case PayinProcessing, PayinSuccess, PayinFailed, PayinRefunded, PayinOnHold:
-		return true
-	}
-	return false
+	l := payinStatusList()
+	return slices.Contains(l[:], s)
+}
+
+// payinStatusList is every PayinStatus value, in the document's order:
+// the one list from which Values and IsKnown derive.
+func payinStatusList() [5]PayinStatus {
+	return [...]PayinStatus{PayinProcessing, PayinSuccess, PayinFailed, PayinRefunded, PayinOnHold}
 }

@@ -5,6 +5,8 @@ import (
 	"reflect"
 
 	"github.com/google/uuid"
+
+	"github.com/fiatramp/fiatramp-go/internal/jsonscan"
 )
 
 // KYCConfiguration is the KYC configuration of a customer (interface.md
@@ -60,8 +62,54 @@ type InfoRequirement struct {
 
 var (
 	additionalInfoRequiredType = reflect.TypeFor[AdditionalInfoRequired]()
+	additionalInfoRulesType    = reflect.TypeFor[AdditionalInfoRules]()
+	infoRequirementType        = reflect.TypeFor[InfoRequirement]()
 	kycConfigurationType       = reflect.TypeFor[KYCConfiguration]()
+	boolType                   = reflect.TypeFor[bool]()
 )
+
+// UnmarshalJSON decodes additional_info_required.rules with exact member
+// names, the last of a repeated one winning. null leaves r unchanged; on
+// error r is unchanged.
+func (r *AdditionalInfoRules) UnmarshalJSON(data []byte) error {
+	var out AdditionalInfoRules
+	m := objectMembers("AdditionalInfoRules", additionalInfoRulesType, data)
+	for m.next() {
+		switch string(m.key) {
+		case "type":
+			memberString(&m, &out.Type)
+		case "min_required":
+			m.int(&out.MinRequired)
+		default:
+			m.skip()
+		}
+	}
+	return finishObject(&m, r, &out, nil)
+}
+
+// UnmarshalJSON decodes one requirement ({"type", "required"}) with exact
+// member names, the last of a repeated one winning; a null required is
+// false. null leaves q unchanged; on error q is unchanged.
+func (q *InfoRequirement) UnmarshalJSON(data []byte) error {
+	var out InfoRequirement
+	m := objectMembers("InfoRequirement", infoRequirementType, data)
+	for m.next() {
+		switch string(m.key) {
+		case "type":
+			memberString(&m, &out.Type)
+		case "required":
+			switch raw := string(jsonscan.TrimSpace(m.raw)); raw {
+			case "true", "false", "null":
+				out.Required = raw == "true"
+			default:
+				m.fail(typeError(m.raw, boolType))
+			}
+		default:
+			m.skip()
+		}
+	}
+	return finishObject(&m, q, &out, nil)
+}
 
 // UnmarshalJSON decodes additional_info_required (interface.md section 2.8).
 // null leaves a unchanged; on error a is unchanged.
@@ -75,10 +123,10 @@ func (a *AdditionalInfoRequired) UnmarshalJSON(data []byte) error {
 			m.json(&out.Options)
 		case m.keyIs("rules"):
 			out.Rules = AdditionalInfoRules{}
-			m.json(&out.Rules)
+			m.value(&out.Rules)
 		case len(m.raw) > 0 && m.raw[0] == '{':
 			var req InfoRequirement
-			m.json(&req)
+			m.value(&req)
 			if out.Fields == nil {
 				out.Fields = make(map[string]InfoRequirement)
 			}

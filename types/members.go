@@ -229,3 +229,46 @@ func memberString[T ~string](m *members, dst *T) {
 	}
 	*dst = T(s)
 }
+
+// memberList decodes an array of a type of this package that decodes
+// itself, item by item in one pass, as encoding/json would: null gives
+// nil, [] an empty slice, anything but an array a type error against []T,
+// and an item's error is the member's. An item that is not valid JSON
+// fails the member.
+func memberList[T any, P interface {
+	*T
+	json.Unmarshaler
+}](m *members, dst *[]T) {
+	raw := jsonscan.TrimSpace(m.raw)
+	switch {
+	case string(raw) == "null":
+		*dst = nil
+		return
+	case len(raw) == 0 || raw[0] != '[':
+		m.fail(typeError(raw, reflect.TypeFor[[]T]()))
+		return
+	}
+	list := make([]T, 0, 4)
+	it := jsonscan.NewArrayIter(raw)
+	for {
+		item, ok := it.Next()
+		if !ok {
+			break
+		}
+		// Decoded in place: a local passed through P would move to the
+		// heap, one allocation per item.
+		var zero T
+		list = append(list, zero)
+		if err := P(&list[len(list)-1]).UnmarshalJSON(item); err != nil {
+			m.fail(err)
+			return
+		}
+	}
+	if err := it.Err(); err != nil {
+		if m.err == nil {
+			m.err = fmt.Errorf("types: decoding %s: %w", m.typ, err)
+		}
+		return
+	}
+	*dst = list
+}

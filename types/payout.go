@@ -214,9 +214,31 @@ type PartyRef struct {
 }
 
 var (
-	partyRefType        = reflect.TypeFor[PartyRef]()
-	prefundedPayoutType = reflect.TypeFor[PrefundedPayout]()
+	partyRefType               = reflect.TypeFor[PartyRef]()
+	prefundedPayoutPartiesType = reflect.TypeFor[PrefundedPayoutParties]()
+	prefundedPayoutType        = reflect.TypeFor[PrefundedPayout]()
 )
+
+// UnmarshalJSON decodes {"sender": {"id"}, "receiver": {"id"}} with exact
+// member names, the last of a repeated one winning (a later null clears
+// it). null leaves p unchanged; on error p is unchanged.
+func (p *PrefundedPayoutParties) UnmarshalJSON(data []byte) error {
+	var out PrefundedPayoutParties
+	m := objectMembers("PrefundedPayoutParties", prefundedPayoutPartiesType, data)
+	for m.next() {
+		switch string(m.key) {
+		case "sender":
+			out.Sender = PartyRef{}
+			m.value(&out.Sender)
+		case "receiver":
+			out.Receiver = PartyRef{}
+			m.value(&out.Receiver)
+		default:
+			m.skip()
+		}
+	}
+	return finishObject(&m, p, &out, nil)
+}
 
 // UnmarshalJSON decodes {"id": uuid or null} (interface.md section 2.3);
 // null and "" give a nil ID. null leaves r unchanged.
@@ -279,7 +301,8 @@ func (p *PrefundedPayout) UnmarshalJSON(data []byte) error {
 		case "created_at":
 			m.time(&out.CreatedAt)
 		case "customer":
-			m.json(&out.Customer)
+			out.Customer = PrefundedPayoutParties{} // a later null clears it
+			m.value(&out.Customer)
 		default:
 			m.skip()
 		}

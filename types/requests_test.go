@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
-	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fiatramp/fiatramp-go/types"
@@ -88,75 +87,6 @@ func TestCreateRemittancePayoutRequestJSON(t *testing.T) {
 	  "customer_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
 	  "remitter_id": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f"
 	}`), marshal(t, r))
-}
-
-func TestCreatePayinQuotationRequestJSON(t *testing.T) {
-	r := types.CreatePayinQuotationRequest{
-		Asset:         "USDT",
-		Fiat:          "InR",
-		SendingAmount: decimal.RequireFromString("2600.50"),
-		CustomerID:    idCustomer,
-		BankID:        idBank,
-		PaymentMethod: types.PaymentMethodIMPS,
-		RiskParameters: types.RiskParameters{
-			IPAddress:                "203.0.113.7",
-			DeviceID:                 "device-1",
-			SuspiciousActivityReport: true,
-		},
-	}
-	want := compact(t, `{
-	  "asset": "usdt",
-	  "fiat": "inr",
-	  "sending_amount": "2600.50",
-	  "customer_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-	  "bank_id": "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",
-	  "payment_method": "IMPS",
-	  "risk_parameters": {
-	    "ip_address": "203.0.113.7",
-	    "device_id": "device-1",
-	    "suspicious_activity_report": true,
-	    "law_enforcement_agency_report": false
-	  }
-	}`)
-	require.Equal(t, want, marshal(t, r))
-
-	// Empty optional risk strings are omitted; the booleans and the object
-	// itself are always sent.
-	r.RiskParameters = types.RiskParameters{}
-	r.PaymentMethod = types.PaymentMethodUPI
-	r.SendingAmount = decimal.RequireFromString("123456789012345678901234567890.123456789")
-	require.Equal(t, compact(t, `{
-	  "asset": "usdt",
-	  "fiat": "inr",
-	  "sending_amount": "123456789012345678901234567890.123456789",
-	  "customer_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-	  "bank_id": "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",
-	  "payment_method": "UPI",
-	  "risk_parameters": {"suspicious_activity_report": false, "law_enforcement_agency_report": false}
-	}`), marshal(t, r))
-}
-
-// TestSendingAmountIgnoresDecimalSwitches flips decimal's global switches:
-// sending_amount must stay a JSON string with the exact digits. Not
-// parallel: it changes package-level state of the decimal package.
-func TestSendingAmountIgnoresDecimalSwitches(t *testing.T) {
-	oldQuotes, oldTrim, oldSci := decimal.MarshalJSONWithoutQuotes, decimal.TrimTrailingZeros, decimal.UseScientificNotation
-	decimal.MarshalJSONWithoutQuotes, decimal.TrimTrailingZeros, decimal.UseScientificNotation = true, false, true
-	t.Cleanup(func() {
-		decimal.MarshalJSONWithoutQuotes, decimal.TrimTrailingZeros, decimal.UseScientificNotation = oldQuotes, oldTrim, oldSci
-	})
-	for amount, want := range map[string]string{"1500": "1500", "1.5E3": "1500", "2600.50": "2600.50", "0.000001": "0.000001", "-0.10": "-0.10"} {
-		r := types.CreatePayinQuotationRequest{SendingAmount: decimal.RequireFromString(amount)}
-		require.Contains(t, marshal(t, r), `"sending_amount":"`+want+`"`, amount)
-	}
-	require.Equal(t, "1.5E3", decimal.New(15, 2).String(), "the switch really is on")
-	require.Contains(t, marshal(t, types.CreatePayinQuotationRequest{SendingAmount: decimal.New(15, 2)}), `"sending_amount":"1500"`)
-
-	r := types.CreatePayinQuotationRequest{Asset: "usdt", Fiat: "inr", SendingAmount: decimal.RequireFromString("0.1"), PaymentMethod: types.PaymentMethodUPI}
-	require.Equal(t, `{"asset":"usdt","fiat":"inr","sending_amount":"0.1","customer_id":"00000000-0000-0000-0000-000000000000","bank_id":"00000000-0000-0000-0000-000000000000","payment_method":"UPI","risk_parameters":{"suspicious_activity_report":false,"law_enforcement_agency_report":false}}`,
-		marshal(t, r))
-	// The switch really is on: decimal itself now writes a bare number.
-	require.Equal(t, `0.1`, marshal(t, decimal.RequireFromString("0.1")))
 }
 
 func TestRiskParametersJSON(t *testing.T) {

@@ -53,15 +53,17 @@ func SkipDigits(s []byte, i int) int {
 	return i
 }
 
-// LongestDigitRun returns the length of the longest run of ASCII digits in
-// b, wherever it is: in a number, a string or a key.
+// LongestDigitRun returns the most ASCII digits in one run in b, wherever
+// it is: in a number, a string or a key. An underscore does not end a run
+// (nor counts), since math/big reads "1_000" as one number.
 func LongestDigitRun(b []byte) int {
 	longest, run := 0, 0
 	for _, c := range b {
-		if IsDigit(c) {
+		switch {
+		case IsDigit(c):
 			run++
 			longest = max(longest, run)
-		} else {
+		case c != '_':
 			run = 0
 		}
 	}
@@ -187,46 +189,122 @@ func plainString(s []byte) bool {
 	return true
 }
 
-// ValidNumber reports whether s is a JSON number token (RFC 8259):
-// -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
-func ValidNumber(s []byte) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		i = SkipDigits(s, i)
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		start := i + 1
-		i = SkipDigits(s, start)
-		if i == start {
-			return false
-		}
-	}
-	return ExponentEnds(s, i)
+// Number is a decimal number text split into its parts,
+// [sign] Int [. Frac] [(e|E) [sign] Exp]: the one number parser of the
+// module, for JSON number tokens and the decimal strings of money fields.
+type Number struct {
+	Neg    bool   // a leading '-'
+	Int    []byte // the digits before the point (aliases the text)
+	Frac   []byte // the digits after the point
+	ExpNeg bool   // the exponent's sign is '-'
+	Exp    []byte // the exponent's digits
 }
 
-// ExponentEnds reports whether s[i:] is an optional exponent,
-// (e|E)[+-]digits, and nothing after it: the tail of every number form.
-func ExponentEnds(s []byte, i int) bool {
+// ParseNumber splits s, which must be one number and nothing else. Strict
+// is the JSON grammar (RFC 8259), -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?;
+// otherwise a leading '+', leading zeros and an empty side of the point
+// (".5", "5.") are accepted too, as long as the mantissa has a digit.
+func ParseNumber(s []byte, strict bool) (n Number, ok bool) {
+	i := 0
+	if i < len(s) && (s[i] == '-' || (s[i] == '+' && !strict)) {
+		n.Neg = s[i] == '-'
+		i++
+	}
+	start := i
+	i = SkipDigits(s, i)
+	n.Int = s[start:i]
+	if strict && (len(n.Int) == 0 || (len(n.Int) > 1 && n.Int[0] == '0')) {
+		return Number{}, false
+	}
+	if i < len(s) && s[i] == '.' {
+		start = i + 1
+		i = SkipDigits(s, start)
+		n.Frac = s[start:i]
+		if strict && len(n.Frac) == 0 {
+			return Number{}, false
+		}
+	}
+	if len(n.Int)+len(n.Frac) == 0 {
+		return Number{}, false
+	}
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		i++
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			n.ExpNeg = s[i] == '-'
 			i++
 		}
-		start := i
+		start = i
 		i = SkipDigits(s, i)
-		if i == start {
+		n.Exp = s[start:i]
+		if len(n.Exp) == 0 {
+			return Number{}, false
+		}
+	}
+	return n, i == len(s)
+}
+
+// ValidNumber reports whether s is a JSON number token (RFC 8259).
+func ValidNumber(s []byte) bool {
+	_, ok := ParseNumber(s, true)
+	return ok
+}
+
+// Digits returns how many digits n has, exponent included.
+func (n Number) Digits() int { return len(n.Int) + len(n.Frac) + len(n.Exp) }
+
+// SameValue reports whether n and m denote the same decimal value (zero of
+// either sign equal only to zero of the same sign), without allocating.
+func (n Number) SameValue(m Number) bool {
+	a, b := n.normal(), m.normal()
+	if a.digits == 0 || b.digits == 0 {
+		return a.digits == b.digits && n.Neg == m.Neg
+	}
+	if n.Neg != m.Neg || a.exp != b.exp || a.digits != b.digits {
+		return false
+	}
+	for k := 0; k < a.digits; k++ {
+		if n.digit(a.first+k) != m.digit(b.first+k) {
 			return false
 		}
 	}
-	return i == len(s)
+	return true
+}
+
+// normalNumber places a Number's significant digits: digits of them
+// starting at mantissa index first, the value being 0.digits * 10^exp.
+type normalNumber struct {
+	first, digits int
+	exp           int64
+}
+
+// digit returns the k-th digit of the mantissa Int+Frac.
+func (n Number) digit(k int) byte {
+	if k < len(n.Int) {
+		return n.Int[k]
+	}
+	return n.Frac[k-len(n.Int)]
+}
+
+func (n Number) normal() normalNumber {
+	total := len(n.Int) + len(n.Frac)
+	lead := 0
+	for lead < total && n.digit(lead) == '0' {
+		lead++
+	}
+	trail := total
+	for trail > lead && n.digit(trail-1) == '0' {
+		trail--
+	}
+	var exp int64
+	for _, c := range n.Exp {
+		if exp < 1e15 { // saturate: such exponents overflow or underflow anyway
+			exp = exp*10 + int64(c-'0')
+		}
+	}
+	if n.ExpNeg {
+		exp = -exp
+	}
+	return normalNumber{first: lead, digits: trail - lead, exp: int64(len(n.Int)) - int64(lead) + exp}
 }
 
 // ObjectIter walks the members of one JSON object without allocating

@@ -185,7 +185,40 @@ func TestLongestDigitRun(t *testing.T) {
 	for s, want := range map[string]int{
 		``: 0, `{}`: 0, `1`: 1, `{"a":12,"b":"12345"}`: 5, `"x1234y"`: 4,
 		`1.5e10`: 2, `"` + strings.Repeat("9", 5000) + `"`: 5000, `{"k1234567":1}`: 7,
+		`"1_000_000"`: 7, `"12_ab_34"`: 2,
 	} {
 		require.Equal(t, want, LongestDigitRun([]byte(s)), s)
+	}
+}
+
+func TestParseNumberLoose(t *testing.T) {
+	for _, s := range []string{"0", "+1", "-1", ".5", "5.", "01", "1e5", "1E-5", "-.5e+3"} {
+		_, ok := ParseNumber([]byte(s), false)
+		require.True(t, ok, s)
+	}
+	for _, s := range []string{"", "+", ".", "e5", "1e", "1.2.3", "1,5", " 1", "1 ", "NaN", "Inf", "0x10", "1_000", "١", "-", "+-1"} {
+		_, ok := ParseNumber([]byte(s), false)
+		require.False(t, ok, s)
+	}
+	n, ok := ParseNumber([]byte("-12.340e-7"), true)
+	require.True(t, ok)
+	require.Equal(t, Number{Neg: true, Int: []byte("12"), Frac: []byte("340"), ExpNeg: true, Exp: []byte("7")}, n)
+	require.Equal(t, 6, n.Digits())
+}
+
+func TestNumberSameValue(t *testing.T) {
+	same := func(a, b string) bool {
+		x, okA := ParseNumber([]byte(a), false)
+		y, okB := ParseNumber([]byte(b), false)
+		require.True(t, okA && okB, a+" "+b)
+		return x.SameValue(y)
+	}
+	for _, p := range [][2]string{{"1.10", "1.1"}, {"1E2", "100.0"}, {"0.0001", "1e-04"}, {"12345678901234567", "1.2345678901234567e+16"},
+		{"0", "0.0"}, {"-0", "-0.0"}, {"000.5", ".5"}, {"5.", "5"}, {"1e400", "10e399"}} {
+		require.True(t, same(p[0], p[1]), p)
+	}
+	for _, p := range [][2]string{{"12345678901234567.5", "1.2345678901234568e+16"}, {"1", "-1"}, {"0", "-0.0"}, {"0", "1e-400"},
+		{"1.5", "1.50001"}, {"10", "1"}, {"2", "3"}} {
+		require.False(t, same(p[0], p[1]), p)
 	}
 }

@@ -1,0 +1,136 @@
+package fiatramp_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+var updateGolden = flag.Bool("update-request-golden", false, "rewrite testdata/requests.golden from the current code")
+
+// recordTransport answers every request with a bare success envelope and
+// records what was sent: method, path, body and signature.
+type recordTransport struct{ log *strings.Builder }
+
+func (rt recordTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil {
+		body, _ = io.ReadAll(req.Body)
+		_ = req.Body.Close()
+	}
+	fmt.Fprintf(rt.log, "%s %s\nbody %s\nsig %s\n", req.Method, req.URL.Path, strconv.Quote(string(body)), req.Header.Get("X-Signature"))
+	return &http.Response{
+		StatusCode: 200, Header: http.Header{}, Request: req,
+		Body: io.NopCloser(strings.NewReader(`{"status":true,"data":{}}`)),
+	}, nil
+}
+
+// TestRequestBytesGolden pins the exact bytes sent (and signed) for every
+// request type, over inputs that exercise the service's escaping (non-ASCII,
+// control characters, HTML characters, invalid UTF-8, long decimals). The
+// golden file was written by the code before request types wrote their own
+// canonical JSON; any change to a body byte fails here.
+func TestRequestBytesGolden(t *testing.T) {
+	var log strings.Builder
+	c, err := fiatramp.New(testKey, testSecret,
+		fiatramp.WithBaseURL(testBase),
+		fiatramp.WithHTTPClient(&http.Client{Transport: recordTransport{&log}}),
+		fiatramp.WithClock(func() time.Time { return testNow }),
+		fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 1}),
+		fiatramp.WithClientReferenceGenerator(nil),
+	)
+	require.NoError(t, err)
+	ctx := context.Background()
+	texts := []string{
+		"", "ref-1", "é€😀", `<a href="x">&amp;</a>`, "tab\tnl\ncr\rbs\\q\"/", "\x00\x01\x1f\x7f",
+		"\u2028\u2029\ufeff", "bad\xffutf8\xc3", "\U0010ffff\ud7ff\ue000", strings.Repeat("z", 300),
+	}
+	amounts := []string{"2600.50", "0.000000001", "1", "123456789012345678901234567890.1200", "5e3", "-0", "1.5E-7", "100"}
+	step := func(name string) { fmt.Fprintf(&log, "== %s\n", name) }
+	for i, s := range texts {
+		step("payout create " + strconv.Itoa(i))
+		_, _ = c.Payouts.Create(ctx, types.CreatePayoutRequest{QuotationID: quotationID, CustomerID: customerID, ExchangeOrderID: s, ClientReferenceID: s})
+		step("prefunded create " + strconv.Itoa(i))
+		_, _ = c.Payouts.CreatePrefunded(ctx, types.CreatePrefundedPayoutRequest{QuotationID: quotationID,
+			Customer: types.PrefundedCustomer{Sender: types.CustomerRef{ID: senderID}, Receiver: types.CustomerRef{ID: customerID}}, ClientReferenceID: s})
+		step("remittance create " + strconv.Itoa(i))
+		_, _ = c.Payouts.CreateRemittance(ctx, types.CreateRemittancePayoutRequest{QuotationID: quotationID, CustomerID: customerID,
+			RemitterID: remitterID, ClientReferenceID: s, TransactionHash: s + "0xabc"})
+		step("add wallet " + strconv.Itoa(i))
+		_, _ = c.Customers.AddWallet(ctx, types.AddWalletRequest{CustomerID: customerID, WalletAddress: "w" + s})
+		step("payin quotation " + strconv.Itoa(i))
+		_, _ = c.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{
+			Asset: "USDT" + s, Fiat: "InR" + s, SendingAmount: decimal.RequireFromString(amounts[i%len(amounts)]),
+			CustomerID: customerID, BankID: bankID, PaymentMethod: []types.PaymentMethod{types.PaymentMethodIMPS, types.PaymentMethodUPI}[i%2],
+			RiskParameters: types.RiskParameters{IPAddress: s, DeviceID: s, SuspiciousActivityReport: i%2 == 0, LawEnforcementAgencyReport: i%3 == 0},
+		})
+	}
+	for _, a := range amounts {
+		step("payin quotation amount " + a)
+		_, _ = c.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{
+			Asset: "usdt", Fiat: "inr", SendingAmount: decimal.RequireFromString(a).Abs().Add(decimal.New(1, -30)),
+			CustomerID: customerID, BankID: bankID, PaymentMethod: types.PaymentMethodUPI,
+		})
+	}
+	step("payin quotation exponent")
+	_, _ = c.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{Asset: "usdt", Fiat: "inr", SendingAmount: decimal.New(5, 3),
+		CustomerID: customerID, BankID: bankID, PaymentMethod: types.PaymentMethodUPI})
+	for _, st := range types.PayoutStatus("").Values() {
+		step("payout simulate " + string(st))
+		_, _ = c.Payouts.SimulateStatus(ctx, payoutID, st)
+	}
+	for _, st := range types.PayinStatus("").Values() {
+		step("payin simulate " + string(st))
+		_, _ = c.Payins.SimulateStatus(ctx, payinQuotation, st)
+	}
+	for _, st := range types.KYCStatus("").Values() {
+		step("kyc simulate " + string(st))
+		_, _ = c.KYC.SimulateStatus(ctx, customerID, st)
+	}
+	for _, st := range types.BankAccountStatus("").Values() {
+		step("bank simulate " + string(st))
+		_, _ = c.Customers.SimulateBankVerification(ctx, customerID, bankID, st)
+	}
+	step("gets")
+	_, _ = c.Payouts.Get(ctx, payoutID)
+	_, _ = c.Payouts.Balance(ctx)
+	_, _ = c.Payins.GetQuotation(ctx, payinQuotation)
+	_, _ = c.Customers.GetBankAccount(ctx, customerID, bankID)
+	_, _ = c.Customers.ListBankAccounts(ctx, customerID)
+	_, _ = c.KYC.GetConfiguration(ctx, customerID)
+	for i, body := range []any{
+		map[string]any{"z": 1, "a": []any{"é", 1.5, nil, true}, "m": map[string]string{"k": "<&>"}},
+		json.RawMessage(` {"b" : 1.10, "a":"\u00e9\ud83d\ude00", "a":2, "c":1E2} `),
+		[]byte(`[1,2,{"y":"x","x":"y"}]`),
+		struct {
+			B string `json:"b"`
+			A int    `json:"a"`
+		}{"<>", 3},
+	} {
+		step("do " + strconv.Itoa(i))
+		_ = c.Do(ctx, http.MethodPost, "/pos/api/v1/anything", body, nil)
+	}
+
+	const path = "testdata/requests.golden"
+	if *updateGolden {
+		require.NoError(t, os.WriteFile(path, []byte(log.String()), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), log.String())
+}
