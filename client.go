@@ -67,6 +67,7 @@ func New(apiKey, apiSecret string, opts ...Option) (*Client, error) {
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	cfg.httpClient = &hc
 	cfg.creds = newCredentials(apiKey, apiSecret)
+	cfg.bucket = newTokenBucket(cfg.budget, cfg.budgetOff)
 	c := &Client{cfg: cfg, clock: new(clockOffset)}
 	c.Payouts = &PayoutsService{client: c}
 	c.Payins = &PayinsService{client: c}

@@ -19,5 +19,14 @@
 // client_reference_id so that a retry cannot pay twice; one that may have
 // taken effect without the library learning it ends in an
 // *OutcomeUnknownError (ErrOutcomeUnknown), to be reconciled, never taken
-// for a failure.
+// for a failure. All calls of a Client share a retry budget
+// (WithRetryBudget), so that an outage does not multiply the load;
+// WithRateLimiter paces requests, and WithCallRetry and WithCallTimeout
+// tune one call.
+//
+// WithObserver reports every call and attempt (operation, method, path
+// template, status, duration, error class, retry delay, outcome) to an
+// Observer, never a body, a header or a credential; the module
+// github.com/fiatramp/fiatramp-go/otel turns them into OpenTelemetry spans
+// and metrics.
 package fiatramp

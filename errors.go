@@ -2,6 +2,7 @@ package fiatramp
 
 import (
 	"errors"
+	"net/http"
 	"sort"
 	"strconv"
 	"strings"
@@ -209,6 +210,13 @@ type APIError struct {
 	ErrorText string
 	// RawBody is the response body as received, capped at 64 KiB.
 	RawBody []byte
+	// Header is a copy of the response's headers.
+	Header http.Header
+	// RequestID is the id the service or a gateway gave the request, for
+	// quoting to support: the first of the response headers X-Request-Id,
+	// Request-Id, X-Correlation-Id and X-Amzn-Requestid present, when it is
+	// printable ASCII of at most 128 bytes; else "".
+	RequestID string
 
 	problem  string  // why the body could not be understood; "" if it could
 	err      error   // the decoding error behind problem, returned by Unwrap

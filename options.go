@@ -64,6 +64,11 @@ type config struct {
 	newReference   func() (string, error)
 	jitter         func(n int64) int64
 	sleep          func(ctx context.Context, d time.Duration) error
+	observer       Observer
+	limiter        RateLimiter
+	budget         RetryBudget // settings, from WithRetryBudget
+	budgetOff      bool
+	bucket         *tokenBucket // the Client's retry budget; nil when off
 }
 
 // Option configures a Client in New or NewFromEnv.

@@ -11,12 +11,13 @@ import (
 
 // TestReadmeSnippetsAreExamples keeps every Go snippet of README.md
 // compiled: each must stand, line for line, in an Example function of
-// this package, of package sandbox or of package webhook.
+// this package (example_test.go, example_control_test.go), of package
+// sandbox or of package webhook.
 func TestReadmeSnippetsAreExamples(t *testing.T) {
 	readme, err := os.ReadFile("README.md")
 	require.NoError(t, err)
 	var examples []byte
-	for _, f := range []string{"example_test.go", "sandbox/example_test.go", "webhook/example_test.go"} {
+	for _, f := range []string{"example_test.go", "example_control_test.go", "sandbox/example_test.go", "webhook/example_test.go"} {
 		b, err := os.ReadFile(f)
 		require.NoError(t, err)
 		examples = append(examples, b...)

@@ -24,8 +24,11 @@ import (
 type RequestOption func(*requestConfig) error
 
 type requestConfig struct {
-	header   http.Header
-	response *Response
+	header     http.Header
+	response   *Response
+	retry      *RetryPolicy // from WithCallRetry
+	timeout    time.Duration
+	timeoutSet bool // WithCallTimeout
 }
 
 // Response is the HTTP response of one call, as received.
@@ -127,6 +130,9 @@ type operation struct {
 	// *OutcomeUnknownError.
 	reference   string
 	quotationID uuid.UUID
+	timeout     time.Duration    // per attempt (WithTimeout, WithCallTimeout)
+	obs         *callObservation // nil without an Observer
+	retryCost   int              // tokens the last retry took from the budget
 }
 
 // call sends one operation that is safe to repeat, with payload (its
@@ -199,7 +205,7 @@ func requestBody(body any) ([]byte, error) {
 // way no repeat can mend, the retry policy or the context's deadline says
 // stop, or (for an operation that must not run twice) an attempt may have
 // acted.
-func (c *Client) send(ctx context.Context, op operation, out any, opts []RequestOption) error {
+func (c *Client) send(ctx context.Context, op operation, out any, opts []RequestOption) (err error) {
 	var rc requestConfig
 	for _, opt := range opts {
 		if err := opt(&rc); err != nil {
@@ -236,10 +242,13 @@ func (c *Client) send(ctx context.Context, op operation, out any, opts []Request
 		return fmt.Errorf("fiatramp: %s %s: %w", op.method, op.url.Path, err)
 	}
 
-	policy := c.cfg.retry
+	policy := c.callSettings(&rc, &op)
+	if ctx = c.observeCall(ctx, &op); op.obs != nil {
+		defer op.obs.endCall(&err)
+	}
 	var mayHaveActed, corrected bool
 	for n := 1; ; n++ {
-		res := c.attempt(ctx, &op, signed, payload)
+		res := c.attempt(op.obs.attemptContext(ctx, n), &op, signed, payload)
 		if rc.response != nil {
 			*rc.response = Response{StatusCode: res.status, Header: res.header, Body: res.body}
 		}
@@ -247,8 +256,10 @@ func (c *Client) send(ctx context.Context, op operation, out any, opts []Request
 		if res.status != 0 {
 			err = decodedInTime(ctx, &op, res.status, err)
 		}
+		attachResponse(err, res.header)
 		if err == nil {
 			c.logAttempt(ctx, &op, n, &res, nil, -1)
+			c.cfg.bucket.succeeded(&op)
 			return nil
 		}
 		v := judge(ctx, &res, err)
@@ -279,6 +290,10 @@ func (c *Client) send(ctx context.Context, op operation, out any, opts []Request
 			c.logAttempt(ctx, &op, n, &res, err, -1)
 			return stop.final(fmt.Errorf("fiatramp: %s %s: no retry: the context's deadline comes before attempt %d (in %s): %w",
 				op.method, op.url.Path, n+1, delay, err))
+		}
+		if !c.cfg.bucket.spend(&op, &res) {
+			c.logAttempt(ctx, &op, n, &res, err, -1)
+			return stop.final(budgetError(&op, n, err))
 		}
 		c.logAttempt(ctx, &op, n, &res, err, delay)
 		if serr := c.cfg.sleep(ctx, delay); serr != nil {
@@ -336,7 +351,10 @@ func (r *attemptResult) responseDate() (time.Time, bool) {
 // attempt signs and sends the request once, within the per-attempt timeout,
 // and reads at most maxResponse+1 bytes of the answer.
 func (c *Client) attempt(ctx context.Context, op *operation, signed, payload []byte) attemptResult {
-	if t := c.cfg.timeout; t > 0 {
+	if err := c.waitTurn(ctx); err != nil {
+		return attemptResult{err: err}
+	}
+	if t := op.timeout; t > 0 {
 		// No timer when the context's own deadline comes first.
 		if deadline, ok := ctx.Deadline(); !ok || time.Until(deadline) > t {
 			var cancel context.CancelFunc
@@ -469,6 +487,7 @@ func (c *Client) now() time.Time {
 // logAttempt logs one attempt at debug level. retryIn >= 0 is the wait
 // before the next attempt; -1 means none follows.
 func (c *Client) logAttempt(ctx context.Context, op *operation, n int, res *attemptResult, err error, retryIn time.Duration) {
+	op.obs.endAttempt(n, res, err, retryIn)
 	if c.cfg.logger == nil || !c.cfg.logger.Enabled(ctx, slog.LevelDebug) {
 		return
 	}

@@ -6,7 +6,6 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -49,12 +48,9 @@ type RetryPolicy struct {
 // context's deadline.
 func WithRetry(p RetryPolicy) Option {
 	return func(c *config) error {
-		if p.MaxAttempts < 0 || p.InitialBackoff < 0 || p.MaxBackoff < 0 {
-			return fmt.Errorf("fiatramp: WithRetry: negative value in %+v", p)
-		}
-		p = p.withDefaults()
-		if p.InitialBackoff > p.MaxBackoff {
-			return fmt.Errorf("fiatramp: WithRetry: InitialBackoff %s exceeds MaxBackoff %s", p.InitialBackoff, p.MaxBackoff)
+		p, problem := checkRetryPolicy(p)
+		if problem != "" {
+			return errors.New("fiatramp: WithRetry: " + problem)
 		}
 		c.retry = p
 		return nil
@@ -200,7 +196,7 @@ func judge(parent context.Context, res *attemptResult, err error) verdict {
 	case parent.Err() != nil:
 		// The caller gave up; the request may have been sent already.
 		return verdict{acted: !notSent(err)}
-	case isCertificateError(err):
+	case isCertificateError(err), errors.Is(err, errHeldBack):
 		return verdict{}
 	case notSent(err):
 		return verdict{retry: true}
@@ -222,6 +218,9 @@ func endsEarly(body []byte) bool {
 // notSent reports whether err proves that the request never left: a failed
 // DNS lookup or connection set-up. Anything else may have sent it.
 func notSent(err error) bool {
+	if errors.Is(err, errHeldBack) {
+		return true
+	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
 		return true

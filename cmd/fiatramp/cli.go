@@ -363,6 +363,7 @@ func sentinels() []sentinel {
 		{"ErrOutcomeUnknown", fiatramp.ErrOutcomeUnknown},
 		{"ErrRedirect", fiatramp.ErrRedirect},
 		{"ErrClockSkew", fiatramp.ErrClockSkew},
+		{"ErrRetryBudgetExhausted", fiatramp.ErrRetryBudgetExhausted},
 	}
 }
 

@@ -1,0 +1,193 @@
+package fiatramp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync/atomic"
+)
+
+// Retry budget defaults, those of the large cloud SDKs' retry quota: a
+// Client starts with 500 tokens; a retry spends 5, a retry after a timeout
+// 10; a call that succeeds at once puts 1 back, one that succeeds after
+// retries puts back what its last retry spent. An outage thus stops retries
+// after about 100 of them, client-wide, until successes refill the bucket.
+const (
+	DefaultRetryBudgetCapacity = 500
+	DefaultRetryCost           = 5
+	DefaultRetryTimeoutCost    = 10
+	DefaultRetrySuccessRefill  = 1
+)
+
+// ErrRetryBudgetExhausted matches a call that stopped retrying because the
+// Client's retry budget was empty (see WithRetryBudget). The error also
+// wraps the last attempt's error.
+var ErrRetryBudgetExhausted = errors.New("fiatramp: retry budget exhausted")
+
+// RetryBudget is a token bucket shared by every call of a Client, so that
+// an outage does not multiply the load each call's retry policy would put
+// on the service. Every retry spends tokens; when too few are left, calls
+// stop retrying and fail at once with their last error (a payout create
+// that may have reached the service still ends with an
+// *OutcomeUnknownError). Successes refill the bucket. A zero field means
+// its default.
+type RetryBudget struct {
+	// Capacity is the bucket's size, and its content when the Client is
+	// made. Zero means DefaultRetryBudgetCapacity.
+	Capacity int
+	// RetryCost is what a retry spends. Zero means DefaultRetryCost.
+	RetryCost int
+	// TimeoutCost is what a retry after a timed-out attempt spends. Zero
+	// means DefaultRetryTimeoutCost.
+	TimeoutCost int
+	// SuccessRefill is what a call that succeeds at its first attempt puts
+	// back. Zero means DefaultRetrySuccessRefill.
+	SuccessRefill int
+}
+
+// WithRetryBudget replaces the Client's retry budget, which by default
+// follows the Default* retry budget constants. The budget belongs to the
+// Client: every call through it (and its services) draws on it.
+func WithRetryBudget(b RetryBudget) Option {
+	return func(c *config) error {
+		if b.Capacity < 0 || b.RetryCost < 0 || b.TimeoutCost < 0 || b.SuccessRefill < 0 {
+			return fmt.Errorf("fiatramp: WithRetryBudget: negative value in %+v", b)
+		}
+		c.budget = b.withDefaults()
+		c.budgetOff = false
+		return nil
+	}
+}
+
+// WithoutRetryBudget switches the retry budget off: every call retries as
+// its retry policy allows, however many others are retrying.
+func WithoutRetryBudget() Option {
+	return func(c *config) error {
+		c.budgetOff = true
+		return nil
+	}
+}
+
+func (b RetryBudget) withDefaults() RetryBudget {
+	if b.Capacity == 0 {
+		b.Capacity = DefaultRetryBudgetCapacity
+	}
+	if b.RetryCost == 0 {
+		b.RetryCost = DefaultRetryCost
+	}
+	if b.TimeoutCost == 0 {
+		b.TimeoutCost = DefaultRetryTimeoutCost
+	}
+	if b.SuccessRefill == 0 {
+		b.SuccessRefill = DefaultRetrySuccessRefill
+	}
+	return b
+}
+
+// tokenBucket is a Client's retry budget.
+type tokenBucket struct {
+	RetryBudget
+	tokens atomic.Int64
+}
+
+// newTokenBucket returns a full bucket, or nil when the budget is off.
+func newTokenBucket(b RetryBudget, off bool) *tokenBucket {
+	if off {
+		return nil
+	}
+	t := &tokenBucket{RetryBudget: b.withDefaults()}
+	t.tokens.Store(int64(t.Capacity))
+	return t
+}
+
+// spend takes the cost of retrying after res from the bucket and records it
+// on op; false when too few tokens are left. A nil bucket always allows.
+func (t *tokenBucket) spend(op *operation, res *attemptResult) bool {
+	if t == nil {
+		return true
+	}
+	cost := t.RetryCost
+	var netErr net.Error
+	if res.status == 0 && (errors.Is(res.err, context.DeadlineExceeded) || errors.As(res.err, &netErr) && netErr.Timeout()) {
+		cost = t.TimeoutCost
+	}
+	for {
+		cur := t.tokens.Load()
+		if cur < int64(cost) {
+			if op.obs != nil {
+				op.obs.exhausted = true
+			}
+			return false
+		}
+		if t.tokens.CompareAndSwap(cur, cur-int64(cost)) {
+			op.retryCost = cost
+			return true
+		}
+	}
+}
+
+// succeeded refills the bucket after op succeeded: what its last retry
+// spent, or SuccessRefill when it made none.
+func (t *tokenBucket) succeeded(op *operation) {
+	if t == nil {
+		return
+	}
+	refill := int64(t.SuccessRefill)
+	if op.retryCost > 0 {
+		refill = int64(op.retryCost)
+	}
+	for {
+		cur := t.tokens.Load()
+		next := min(cur+refill, int64(t.Capacity))
+		if next == cur || t.tokens.CompareAndSwap(cur, next) {
+			return
+		}
+	}
+}
+
+// budgetError is the error of a call whose retry the budget refused after
+// attempt n failed with err.
+func budgetError(op *operation, n int, err error) error {
+	return fmt.Errorf("fiatramp: %s %s: no retry after attempt %d: %w: %w", op.method, op.url.Path, n, ErrRetryBudgetExhausted, err)
+}
+
+// RateLimiter paces a Client's requests: Wait returns when the next request
+// may go, or an error (the context ended, or the wait would outlast its
+// deadline). golang.org/x/time/rate's *Limiter satisfies it.
+type RateLimiter interface {
+	Wait(ctx context.Context) error
+}
+
+// WithRateLimiter makes every attempt of every call wait for l before it is
+// sent (retries included). An attempt l refuses is not sent, and the call
+// returns an error wrapping l's error; a call that earlier attempts may have
+// completed (a payout create) still ends with an *OutcomeUnknownError. nil,
+// the default, sends at once.
+func WithRateLimiter(l RateLimiter) Option {
+	return func(c *config) error {
+		c.limiter = l
+		return nil
+	}
+}
+
+// errHeldBack marks an attempt the rate limiter refused: it was never
+// sent, and is not retried.
+var errHeldBack = errors.New("request held back by the rate limiter")
+
+// limiterError is an attempt the rate limiter refused.
+type limiterError struct{ err error }
+
+func (e *limiterError) Error() string   { return "rate limiter: " + e.err.Error() }
+func (e *limiterError) Unwrap() []error { return []error{errHeldBack, e.err} }
+
+// waitTurn waits for the Client's rate limiter, if any.
+func (c *Client) waitTurn(ctx context.Context) error {
+	if c.cfg.limiter == nil {
+		return nil
+	}
+	if err := c.cfg.limiter.Wait(ctx); err != nil {
+		return &limiterError{err}
+	}
+	return nil
+}

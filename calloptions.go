@@ -1,0 +1,133 @@
+package fiatramp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+// WithCallRetry replaces the Client's retry policy (WithRetry) for this
+// call; RetryPolicy{MaxAttempts: 1} makes one attempt only. A zero field
+// means its default, as in WithRetry. The Client's retry budget still
+// applies.
+func WithCallRetry(p RetryPolicy) RequestOption {
+	return func(rc *requestConfig) error {
+		p, problem := checkRetryPolicy(p)
+		if problem != "" {
+			return invalid("WithCallRetry", problem)
+		}
+		rc.retry = &p
+		return nil
+	}
+}
+
+// WithCallTimeout bounds each attempt of this call instead of the Client's
+// WithTimeout; zero means no bound beyond the call's context.
+func WithCallTimeout(d time.Duration) RequestOption {
+	return func(rc *requestConfig) error {
+		if d < 0 {
+			return invalid("WithCallTimeout", fmt.Sprintf("negative duration %s", d))
+		}
+		rc.timeout, rc.timeoutSet = d, true
+		return nil
+	}
+}
+
+// checkRetryPolicy fills p's defaults, or says what is wrong with it: a
+// negative field, or a first wait longer than the cap.
+func checkRetryPolicy(p RetryPolicy) (RetryPolicy, string) {
+	if p.MaxAttempts < 0 || p.InitialBackoff < 0 || p.MaxBackoff < 0 {
+		return p, fmt.Sprintf("negative value in %+v", p)
+	}
+	p = p.withDefaults()
+	if p.InitialBackoff > p.MaxBackoff {
+		return p, fmt.Sprintf("InitialBackoff %s exceeds MaxBackoff %s", p.InitialBackoff, p.MaxBackoff)
+	}
+	return p, ""
+}
+
+// callSettings applies the call's retry policy and per-attempt timeout to
+// op and returns the policy.
+func (c *Client) callSettings(rc *requestConfig, op *operation) RetryPolicy {
+	op.timeout = c.cfg.timeout
+	if rc.timeoutSet {
+		op.timeout = rc.timeout
+	}
+	if rc.retry != nil {
+		return *rc.retry
+	}
+	return c.cfg.retry
+}
+
+// requestIDHeaders are the response headers APIError.RequestID is read
+// from, first match first.
+var requestIDHeaders = [...]string{"X-Request-Id", "Request-Id", "X-Correlation-Id", "X-Amzn-Requestid"}
+
+// maxRequestID caps the length of a request id kept in APIError.RequestID.
+const maxRequestID = 128
+
+// attachResponse gives an *APIError err (not one it wraps) a copy of the
+// answer's headers and its request id.
+func attachResponse(err error, header http.Header) {
+	if err == nil || header == nil {
+		return // before apiErr, which escapes: no allocation on success
+	}
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) || apiErr.Header != nil {
+		return
+	}
+	apiErr.Header = header.Clone()
+	apiErr.RequestID = requestID(header)
+}
+
+// requestID returns the first of requestIDHeaders the header carries, when
+// it is printable ASCII of at most maxRequestID bytes; else "".
+func requestID(h http.Header) string {
+	for _, name := range requestIDHeaders {
+		v := strings.TrimSpace(h.Get(name))
+		if v == "" {
+			continue
+		}
+		if len(v) > maxRequestID || strings.IndexFunc(v, func(r rune) bool { return r < 0x21 || r > 0x7e }) >= 0 {
+			return ""
+		}
+		return v
+	}
+	return ""
+}
+
+// ListBankAccountsPage fetches the page of a customer's bank accounts that
+// next, the Next link of an earlier page, points to: GET on that link. It
+// resumes a listing where a stored link left it. The link is checked as
+// BankAccounts checks every link it follows: it must stay under the base
+// address (scheme, host and path, with no escaped separator or dot segment
+// in its path), and it must lead to this customer's list,
+// /cms/api/v1/bank/list/{customer_id}, with its query (e.g. "?page=3");
+// otherwise it is not sent and the error matches ErrPagination.
+func (s *CustomersService) ListBankAccountsPage(ctx context.Context, customerID uuid.UUID, next string, opts ...RequestOption) (*types.BankAccountPage, error) {
+	if err := requireID("customer_id", customerID); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(next) == "" {
+		return nil, invalid("next", "empty page link")
+	}
+	first, err := s.client.resolve(bankListPath(customerID))
+	if err != nil {
+		return nil, err
+	}
+	u, err := s.client.pageURL(first, next)
+	if err != nil {
+		return nil, err
+	}
+	if u.EscapedPath() != first.EscapedPath() {
+		return nil, fmt.Errorf("%w: next link %q is not customer %s's bank account list", ErrPagination, next, customerID)
+	}
+	return callOp[types.BankAccountPage](ctx, s.client, operation{method: http.MethodGet, url: u}, opts)
+}

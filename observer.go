@@ -1,0 +1,346 @@
+package fiatramp
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Observer watches the calls of a Client and their attempts, e.g. to
+// record traces and metrics (the module github.com/fiatramp/fiatramp-go/otel
+// does so for OpenTelemetry). It sees the operation's name, method and path
+// template, the attempt number, the status, durations, an error class, the
+// retry delay and the call's outcome; never a body, a header, an id from
+// the path, a query or a credential.
+//
+// The methods run on the calling goroutine, in order: StartCall once, then
+// StartAttempt and EndAttempt for each attempt, then EndCall. They must be
+// quick and safe for concurrent use, since calls run in parallel. The
+// context StartCall returns is the parent of the call's attempts and of
+// EndCall; the one StartAttempt returns carries the attempt's HTTP request
+// (so transport instrumentation nests under it). Each must be derived from
+// the context passed in; nil keeps the one passed in.
+//
+// A call refused before anything is sent (bad input, a context already
+// done) is not observed.
+type Observer interface {
+	StartCall(ctx context.Context, call CallInfo) context.Context
+	StartAttempt(ctx context.Context, call CallInfo, attempt int) context.Context
+	EndAttempt(ctx context.Context, attempt AttemptInfo)
+	EndCall(ctx context.Context, result CallResult)
+}
+
+// WithObserver makes the Client report every call and attempt to o. nil
+// (the default) reports nothing and costs nothing.
+func WithObserver(o Observer) Option {
+	return func(c *config) error {
+		c.observer = o
+		return nil
+	}
+}
+
+// CallInfo names one call.
+type CallInfo struct {
+	// Operation is the library's name for the operation, e.g.
+	// "Payouts.Create" or "Customers.ListBankAccounts". A call through
+	// Client.Do to a path the library knows carries that operation's name;
+	// to any other path, "Client.Do".
+	Operation string
+	// Method is the HTTP method.
+	Method string
+	// Route is the path template from the base address, with
+	// placeholders instead of ids, e.g. "/pos/api/v1/payout/{payout_id}".
+	// For a path the library does not know (Client.Do), every segment that
+	// looks like an id (a UUID, a number, or eight or more characters with
+	// a digit) reads "{id}". Never a query.
+	Route string
+	// Server is the host (and port, when the base address has one) of the
+	// base address.
+	Server string
+}
+
+// AttemptInfo describes one finished attempt.
+type AttemptInfo struct {
+	CallInfo
+	// Attempt is the attempt's number, from 1.
+	Attempt int
+	// StatusCode is the HTTP status of the answer; 0 when none came.
+	StatusCode int
+	// Duration runs from sending the request to reading the last byte of
+	// the answer (or the transport's failure).
+	Duration time.Duration
+	// ErrorClass says why the attempt failed; "" when it succeeded.
+	ErrorClass ErrorClass
+	// Retry is true when another attempt follows, after RetryDelay.
+	Retry      bool
+	RetryDelay time.Duration
+}
+
+// CallResult describes a finished call.
+type CallResult struct {
+	CallInfo
+	// Attempts is how many attempts the call made.
+	Attempts int
+	// StatusCode is the HTTP status of the last attempt's answer; 0 when
+	// none came.
+	StatusCode int
+	// Duration runs from the call's start to its end, waits included.
+	Duration time.Duration
+	// Outcome says whether the call succeeded, failed, or may have acted.
+	Outcome Outcome
+	// ErrorClass says why the call failed; "" when it succeeded.
+	ErrorClass ErrorClass
+	// RetryBudgetExhausted is true when the Client's retry budget stopped
+	// a retry the policy allowed (see WithRetryBudget).
+	RetryBudgetExhausted bool
+}
+
+// Outcome is how a call ended.
+type Outcome string
+
+// Outcomes of a call.
+const (
+	// OutcomeSuccess: the call returned its result.
+	OutcomeSuccess Outcome = "success"
+	// OutcomeFailure: the call returned an error, and the operation did
+	// not run or is safe to repeat.
+	OutcomeFailure Outcome = "failure"
+	// OutcomeUnknown: the call returned an *OutcomeUnknownError: an
+	// operation that must not run twice may have run.
+	OutcomeUnknown Outcome = "unknown"
+)
+
+// ErrorClass is a short, fixed name for why an attempt or a call failed,
+// fit for a metric attribute.
+type ErrorClass string
+
+// Error classes.
+const (
+	ErrorClassRateLimited  ErrorClass = "rate_limited"       // HTTP 429
+	ErrorClassUnavailable  ErrorClass = "unavailable"        // HTTP 502, 503, 504
+	ErrorClassInternal     ErrorClass = "internal"           // HTTP 500
+	ErrorClassServerError  ErrorClass = "server_error"       // another 5xx, or a status of no class
+	ErrorClassUnauthorized ErrorClass = "unauthorized"       // HTTP 401
+	ErrorClassClockSkew    ErrorClass = "clock_skew"         // the timestamp was refused
+	ErrorClassRefused      ErrorClass = "refused"            // another 4xx, or status false in a 2xx envelope
+	ErrorClassMalformed    ErrorClass = "malformed_response" // an answer the library cannot read
+	ErrorClassRedirect     ErrorClass = "redirect"           // a 3xx, not followed
+	ErrorClassTimeout      ErrorClass = "timeout"            // the per-attempt timeout, a deadline, a network timeout, HTTP 408
+	ErrorClassCanceled     ErrorClass = "canceled"           // the caller's context was canceled
+	ErrorClassConnection   ErrorClass = "connection"         // no answer, or one broken off
+	ErrorClassCertificate  ErrorClass = "certificate"        // a failed TLS certificate check
+	ErrorClassRateLimiter  ErrorClass = "rate_limiter"       // the client-side rate limiter refused (WithRateLimiter)
+)
+
+// classify names the class of a failed attempt's or call's error.
+func classify(err error) ErrorClass {
+	if err == nil {
+		return ""
+	}
+	var unknown *OutcomeUnknownError
+	if errors.As(err, &unknown) { // which does not unwrap
+		return classify(unknown.Err)
+	}
+	var apiErr *APIError
+	var netErr net.Error
+	var limErr *limiterError
+	switch {
+	case errors.As(err, &limErr):
+		return ErrorClassRateLimiter
+	case errors.Is(err, context.Canceled):
+		return ErrorClassCanceled
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+		return ErrorClassTimeout
+	case isCertificateError(err):
+		return ErrorClassCertificate
+	case !errors.As(err, &apiErr):
+		return ErrorClassConnection
+	case errors.Is(err, ErrClockSkew):
+		return ErrorClassClockSkew
+	case errors.Is(err, ErrRedirect):
+		return ErrorClassRedirect
+	}
+	switch s := apiErr.StatusCode; {
+	case s == http.StatusUnauthorized:
+		return ErrorClassUnauthorized
+	case s == http.StatusRequestTimeout:
+		return ErrorClassTimeout
+	case s == http.StatusTooManyRequests:
+		return ErrorClassRateLimited
+	case s == http.StatusInternalServerError:
+		return ErrorClassInternal
+	case s == http.StatusBadGateway, s == http.StatusServiceUnavailable, s == http.StatusGatewayTimeout:
+		return ErrorClassUnavailable
+	case s < 200 || s > 499:
+		return ErrorClassServerError
+	case errors.Is(err, ErrMalformedResponse):
+		return ErrorClassMalformed
+	}
+	return ErrorClassRefused
+}
+
+// callObservation follows one call for its Observer.
+type callObservation struct {
+	obs        Observer
+	info       CallInfo
+	callCtx    context.Context
+	attemptCtx context.Context
+	start      time.Time
+	attempts   int
+	status     int
+	exhausted  bool // the retry budget stopped a retry
+}
+
+// observeCall starts observing op, when the Client has an Observer, and
+// returns the context the call continues with.
+func (c *Client) observeCall(ctx context.Context, op *operation) context.Context {
+	if c.cfg.observer == nil {
+		return ctx
+	}
+	info := c.callInfo(op)
+	o := &callObservation{obs: c.cfg.observer, info: info, start: time.Now()}
+	if cctx := o.obs.StartCall(ctx, info); cctx != nil {
+		ctx = cctx
+	}
+	o.callCtx = ctx
+	op.obs = o
+	return ctx
+}
+
+// attemptContext starts observing attempt n and returns the context its
+// request carries; without an Observer, ctx itself.
+func (o *callObservation) attemptContext(ctx context.Context, n int) context.Context {
+	if o == nil {
+		return ctx
+	}
+	o.attemptCtx = ctx
+	if actx := o.obs.StartAttempt(ctx, o.info, n); actx != nil {
+		o.attemptCtx = actx
+	}
+	return o.attemptCtx
+}
+
+// endAttempt reports attempt n; retryIn >= 0 is the wait before the next
+// attempt, -1 means none follows.
+func (o *callObservation) endAttempt(n int, res *attemptResult, err error, retryIn time.Duration) {
+	if o == nil {
+		return
+	}
+	o.attempts, o.status = n, res.status
+	ctx := o.attemptCtx
+	if ctx == nil {
+		ctx = o.callCtx
+	}
+	o.obs.EndAttempt(ctx, AttemptInfo{
+		CallInfo: o.info, Attempt: n, StatusCode: res.status, Duration: res.duration,
+		ErrorClass: classify(err), Retry: retryIn >= 0, RetryDelay: max(retryIn, 0),
+	})
+	o.attemptCtx = nil
+}
+
+// endCall reports the call's end with its error *errp.
+func (o *callObservation) endCall(errp *error) {
+	err := *errp
+	r := CallResult{
+		CallInfo: o.info, Attempts: o.attempts, StatusCode: o.status,
+		Duration: time.Since(o.start), Outcome: OutcomeSuccess, ErrorClass: classify(err),
+		RetryBudgetExhausted: o.exhausted,
+	}
+	var unknown *OutcomeUnknownError
+	switch {
+	case errors.As(err, &unknown):
+		r.Outcome = OutcomeUnknown
+	case err != nil:
+		r.Outcome = OutcomeFailure
+	}
+	o.obs.EndCall(o.callCtx, r)
+}
+
+// route is an operation the library knows, for naming calls.
+type route struct {
+	name, method, template string
+}
+
+// routes are the operations of the services, by method and path template
+// (from the base address). The remittance payout's path is configurable
+// and matched apart.
+var routes = [...]route{
+	{"Payouts.Create", http.MethodPost, posBase + "/payout/initiate"},
+	{"Payouts.CreatePrefunded", http.MethodPost, posBase + "/prefunded/payout/initiate"},
+	{"Payouts.Balance", http.MethodGet, posBase + "/payout/balance"},
+	{"Payouts.SimulateStatus", http.MethodPatch, posBase + "/payout/mock-payout-status"},
+	{"Payouts.Get", http.MethodGet, posBase + "/payout/{payout_id}"},
+	{"Payins.CreateQuotation", http.MethodPost, pisBase + "/payin/quotation"},
+	{"Payins.GetQuotation", http.MethodGet, pisBase + "/payin/quotation/{quotation_id}"},
+	{"Payins.SimulateStatus", http.MethodPatch, pisBase + "/payin/mock-payin-status"},
+	{"Customers.AddWallet", http.MethodPost, cmsBase + "/wallet/add"},
+	{"Customers.SimulateBankVerification", http.MethodPost, cmsBase + "/bank/mock-bank-verification"},
+	{"Customers.ListBankAccounts", http.MethodGet, cmsBase + "/bank/list/{customer_id}"},
+	{"Customers.GetBankAccount", http.MethodGet, cmsBase + "/bank/{customer_id}/{bank_id}"},
+	{"KYC.GetConfiguration", http.MethodGet, cmsBase + "/kyc/configuration/{customer_id}"},
+	{"KYC.SimulateStatus", http.MethodPatch, cmsBase + "/kyc/mock-kyc-status"},
+}
+
+// callInfo names op for an Observer. Only templates and the base address's
+// host reach it: never the path's ids, the query, a header or a body.
+func (c *Client) callInfo(op *operation) CallInfo {
+	info := CallInfo{Method: op.method, Server: c.cfg.baseURL.Host}
+	rel := strings.TrimPrefix(op.url.Path, c.cfg.baseURL.Path)
+	if op.method == http.MethodPost && rel == c.cfg.remittancePath {
+		info.Operation, info.Route = "Payouts.CreateRemittance", c.cfg.remittancePath
+		return info
+	}
+	for _, r := range routes {
+		if r.method == op.method && matchTemplate(r.template, rel) {
+			info.Operation, info.Route = r.name, r.template
+			return info
+		}
+	}
+	info.Operation, info.Route = "Client.Do", anonymousPath(rel)
+	return info
+}
+
+// matchTemplate reports whether path fits template, whose "{...}" segments
+// stand for one non-empty segment each.
+func matchTemplate(template, path string) bool {
+	if strings.Count(template, "/") != strings.Count(path, "/") {
+		return false
+	}
+	for template != "" {
+		var t, p string
+		t, template, _ = strings.Cut(template, "/")
+		p, path, _ = strings.Cut(path, "/")
+		if t != p && (p == "" || !strings.HasPrefix(t, "{") || !strings.HasSuffix(t, "}")) {
+			return false
+		}
+	}
+	return true
+}
+
+// anonymousPath replaces every segment of path that looks like an id with
+// "{id}".
+func anonymousPath(path string) string {
+	segs := strings.Split(path, "/")
+	for i, s := range segs {
+		if looksLikeID(s) {
+			segs[i] = "{id}"
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+func looksLikeID(s string) bool {
+	if s == "" {
+		return false
+	}
+	if _, err := uuid.Parse(s); err == nil {
+		return true
+	}
+	digits := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0
+	return digits || (len(s) >= 8 && strings.ContainsAny(s, "0123456789"))
+}

@@ -1,0 +1,390 @@
+package fiatramp_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jarcoal/httpmock"
+	"github.com/shopspring/decimal"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+type ctxKey string
+
+// recorder is an Observer that records every event, and tags the contexts
+// it returns so that a test can see which context reaches what.
+type recorder struct {
+	mu       sync.Mutex
+	events   []string // "start", "attempt N", "end N", "done"
+	calls    []fiatramp.CallInfo
+	attempts []fiatramp.AttemptInfo
+	results  []fiatramp.CallResult
+	ctxSeen  []string // the tags on the context of each event
+}
+
+func tags(ctx context.Context) string {
+	call, _ := ctx.Value(ctxKey("call")).(string)
+	attempt, _ := ctx.Value(ctxKey("attempt")).(string)
+	return call + "/" + attempt
+}
+
+func (r *recorder) StartCall(ctx context.Context, call fiatramp.CallInfo) context.Context {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, "start")
+	r.calls = append(r.calls, call)
+	r.ctxSeen = append(r.ctxSeen, tags(ctx))
+	return context.WithValue(ctx, ctxKey("call"), call.Operation)
+}
+
+func (r *recorder) StartAttempt(ctx context.Context, call fiatramp.CallInfo, n int) context.Context {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, fmt.Sprintf("attempt %d", n))
+	r.ctxSeen = append(r.ctxSeen, tags(ctx))
+	return context.WithValue(ctx, ctxKey("attempt"), fmt.Sprint(n))
+}
+
+func (r *recorder) EndAttempt(ctx context.Context, a fiatramp.AttemptInfo) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, fmt.Sprintf("end %d", a.Attempt))
+	r.attempts = append(r.attempts, a)
+	r.ctxSeen = append(r.ctxSeen, tags(ctx))
+}
+
+func (r *recorder) EndCall(ctx context.Context, res fiatramp.CallResult) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, "done")
+	r.results = append(r.results, res)
+	r.ctxSeen = append(r.ctxSeen, tags(ctx))
+}
+
+// dump is everything the observer was given, formatted every way a
+// careless exporter might.
+func (r *recorder) dump() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return fmt.Sprintf("%#v %+v %v %#v %+v %#v %+v", r.calls, r.calls, r.attempts, r.attempts, r.results, r.results, r.events)
+}
+
+func TestObserverSeesEveryAttemptAndTheOutcome(t *testing.T) {
+	rec := new(recorder)
+	h, s := retryHarness(t, fiatramp.RetryPolicy{}, fiatramp.WithObserver(rec))
+	kind := createKinds(t)[0]
+	var transportTags []string
+	var mu sync.Mutex
+	replies := []mockReply{
+		{status: 503, body: bodyUnavailable, header: map[string]string{"X-Request-Id": "req-HEADER-VALUE-1"}},
+		{status: 429, body: bodyRateLimited, header: map[string]string{"Retry-After": "2"}},
+		{status: 201, body: ok(kind.data)},
+	}
+	var hits int
+	h.mock.RegisterResponder(http.MethodPost, testBase+kind.path, func(req *http.Request) (*http.Response, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		transportTags = append(transportTags, tags(req.Context()))
+		r := replies[hits]
+		hits++
+		resp := httpmock.NewStringResponse(r.status, r.body)
+		for k, v := range r.header {
+			resp.Header.Set(k, v)
+		}
+		return resp, nil
+	})
+	const ref = "ref-OBSERVED-9c1d"
+	_, err := kind.create(context.Background(), h.client, ref)
+	require.NoError(t, err)
+
+	assert.Equal(t, []string{"start", "attempt 1", "end 1", "attempt 2", "end 2", "attempt 3", "end 3", "done"}, rec.events)
+	// StartCall's context is the attempts' parent; StartAttempt's reaches
+	// the transport and EndAttempt; EndCall gets the call's.
+	assert.Equal(t, []string{"/", "Payouts.Create/", "Payouts.Create/1", "Payouts.Create/", "Payouts.Create/2",
+		"Payouts.Create/", "Payouts.Create/3", "Payouts.Create/"}, rec.ctxSeen)
+	assert.Equal(t, []string{"Payouts.Create/1", "Payouts.Create/2", "Payouts.Create/3"}, transportTags)
+
+	info := fiatramp.CallInfo{Operation: "Payouts.Create", Method: "POST", Route: "/pos/api/v1/payout/initiate", Server: "api.fiatramp.test"}
+	assert.Equal(t, []fiatramp.CallInfo{info}, rec.calls)
+	require.Len(t, rec.attempts, 3)
+	assert.Equal(t, []time.Duration{time.Second, 2 * time.Second}, s.got())
+	want := []fiatramp.AttemptInfo{
+		{CallInfo: info, Attempt: 1, StatusCode: 503, ErrorClass: fiatramp.ErrorClassUnavailable, Retry: true, RetryDelay: time.Second},
+		{CallInfo: info, Attempt: 2, StatusCode: 429, ErrorClass: fiatramp.ErrorClassRateLimited, Retry: true, RetryDelay: 2 * time.Second},
+		{CallInfo: info, Attempt: 3, StatusCode: 201},
+	}
+	for i := range rec.attempts {
+		assert.GreaterOrEqual(t, rec.attempts[i].Duration, time.Duration(0))
+		rec.attempts[i].Duration = 0
+	}
+	assert.Equal(t, want, rec.attempts)
+	require.Len(t, rec.results, 1)
+	res := rec.results[0]
+	assert.Positive(t, res.Duration)
+	res.Duration = 0
+	assert.Equal(t, fiatramp.CallResult{CallInfo: info, Attempts: 3, StatusCode: 201, Outcome: fiatramp.OutcomeSuccess}, res)
+
+	// No body, header, id, reference or credential reaches the observer.
+	out := rec.dump()
+	for _, secret := range []string{testSecret, testKey, ref, "req-HEADER-VALUE-1", "upstream down", "Service unavailable",
+		quotationID.String(), customerID.String(), payoutID.String(), "PROCESSING", sign(testNow.Unix(), "{}")[:12]} {
+		assert.NotContains(t, out, secret)
+	}
+}
+
+func TestObserverNamesEveryOperationWithoutIDs(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		op, method, route string
+		call              func(c *fiatramp.Client) error
+	}{
+		{"Payouts.Create", "POST", "/pos/api/v1/payout/initiate", func(c *fiatramp.Client) error {
+			_, err := c.Payouts.Create(ctx, types.CreatePayoutRequest{QuotationID: quotationID, CustomerID: customerID})
+			return err
+		}},
+		{"Payouts.CreatePrefunded", "POST", "/pos/api/v1/prefunded/payout/initiate", func(c *fiatramp.Client) error {
+			_, err := c.Payouts.CreatePrefunded(ctx, types.CreatePrefundedPayoutRequest{QuotationID: quotationID,
+				Customer: types.PrefundedCustomer{Sender: types.CustomerRef{ID: senderID}, Receiver: types.CustomerRef{ID: customerID}}})
+			return err
+		}},
+		{"Payouts.CreateRemittance", "POST", fiatramp.DefaultRemittancePayoutPath, func(c *fiatramp.Client) error {
+			_, err := c.Payouts.CreateRemittance(ctx, types.CreateRemittancePayoutRequest{QuotationID: quotationID, CustomerID: customerID, RemitterID: remitterID})
+			return err
+		}},
+		{"Payouts.Get", "GET", "/pos/api/v1/payout/{payout_id}", func(c *fiatramp.Client) error {
+			_, err := c.Payouts.Get(ctx, payoutID)
+			return err
+		}},
+		{"Payouts.SimulateStatus", "PATCH", "/pos/api/v1/payout/mock-payout-status", func(c *fiatramp.Client) error {
+			_, err := c.Payouts.SimulateStatus(ctx, payoutID, types.PayoutSuccess)
+			return err
+		}},
+		{"Payouts.Balance", "GET", "/pos/api/v1/payout/balance", func(c *fiatramp.Client) error {
+			_, err := c.Payouts.Balance(ctx)
+			return err
+		}},
+		{"Payins.CreateQuotation", "POST", "/pis/api/v1/payin/quotation", func(c *fiatramp.Client) error {
+			_, err := c.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{
+				Asset: "USDT", Fiat: "INR", SendingAmount: decimal.RequireFromString("2500.01"),
+				CustomerID: customerID, BankID: bankID, PaymentMethod: types.PaymentMethodUPI,
+				RiskParameters: types.RiskParameters{IPAddress: "203.0.113.7", DeviceID: "dev-42"},
+			})
+			return err
+		}},
+		{"Payins.GetQuotation", "GET", "/pis/api/v1/payin/quotation/{quotation_id}", func(c *fiatramp.Client) error {
+			_, err := c.Payins.GetQuotation(ctx, payinQuotation)
+			return err
+		}},
+		{"Payins.SimulateStatus", "PATCH", "/pis/api/v1/payin/mock-payin-status", func(c *fiatramp.Client) error {
+			_, err := c.Payins.SimulateStatus(ctx, payinQuotation, types.PayinSuccess)
+			return err
+		}},
+		{"Customers.AddWallet", "POST", "/cms/api/v1/wallet/add", func(c *fiatramp.Client) error {
+			_, err := c.Customers.AddWallet(ctx, types.AddWalletRequest{CustomerID: customerID, WalletAddress: "TXYZ"})
+			return err
+		}},
+		{"Customers.GetBankAccount", "GET", "/cms/api/v1/bank/{customer_id}/{bank_id}", func(c *fiatramp.Client) error {
+			_, err := c.Customers.GetBankAccount(ctx, customerID, bankID)
+			return err
+		}},
+		{"Customers.ListBankAccounts", "GET", "/cms/api/v1/bank/list/{customer_id}", func(c *fiatramp.Client) error {
+			_, err := c.Customers.ListBankAccounts(ctx, customerID)
+			return err
+		}},
+		{"Customers.ListBankAccounts", "GET", "/cms/api/v1/bank/list/{customer_id}", func(c *fiatramp.Client) error {
+			_, err := c.Customers.ListBankAccountsPage(ctx, customerID, testBase+"/cms/api/v1/bank/list/"+customerID.String()+"?page=7")
+			return err
+		}},
+		{"Customers.SimulateBankVerification", "POST", "/cms/api/v1/bank/mock-bank-verification", func(c *fiatramp.Client) error {
+			_, err := c.Customers.SimulateBankVerification(ctx, customerID, bankID, types.BankAccountVerified)
+			return err
+		}},
+		{"KYC.GetConfiguration", "GET", "/cms/api/v1/kyc/configuration/{customer_id}", func(c *fiatramp.Client) error {
+			_, err := c.KYC.GetConfiguration(ctx, customerID)
+			return err
+		}},
+		{"KYC.SimulateStatus", "PATCH", "/cms/api/v1/kyc/mock-kyc-status", func(c *fiatramp.Client) error {
+			_, err := c.KYC.SimulateStatus(ctx, customerID, types.KYCVerified)
+			return err
+		}},
+		{"Payouts.Get", "GET", "/pos/api/v1/payout/{payout_id}", func(c *fiatramp.Client) error {
+			return c.Do(ctx, "GET", "/pos/api/v1/payout/"+payoutID.String()+"?secret=q", nil, nil)
+		}},
+		{"Client.Do", "DELETE", "/pos/api/v2/thing/{id}/{id}/x/{id}", func(c *fiatramp.Client) error {
+			return c.Do(ctx, "DELETE", "/pos/api/v2/thing/"+payoutID.String()+"/123456/x/ab12cd34ef?q=1", nil, nil)
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.op, func(t *testing.T) {
+			rec := new(recorder)
+			h := newHarness(t, fiatramp.WithObserver(rec))
+			// An answer the library refuses: every operation ends with
+			// one attempt, whatever it decodes.
+			h.mock.RegisterNoResponder(httpmock.NewStringResponder(400, fail("Refused", "BAD_REQUEST", `{}`)))
+			err := tc.call(h.client)
+			require.Error(t, err)
+			require.Equal(t, 1, h.mock.GetTotalCallCount(), "sent: %v", err)
+			require.Len(t, rec.calls, 1)
+			assert.Equal(t, fiatramp.CallInfo{Operation: tc.op, Method: tc.method, Route: tc.route, Server: "api.fiatramp.test"}, rec.calls[0])
+			require.Len(t, rec.results, 1)
+			assert.Equal(t, fiatramp.OutcomeFailure, rec.results[0].Outcome)
+			assert.Equal(t, fiatramp.ErrorClassRefused, rec.results[0].ErrorClass)
+			out := rec.dump()
+			for _, id := range []uuid.UUID{customerID, bankID, quotationID, payoutID, payinQuotation, senderID, remitterID, walletID} {
+				assert.NotContains(t, out, id.String())
+			}
+			for _, s := range []string{"?", "secret", "Refused", "123456", "ab12cd34ef", "page=7", "/gateway"} {
+				assert.NotContains(t, out, s)
+			}
+		})
+	}
+}
+
+func TestObserverErrorClassesAndOutcomes(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		status int
+		body   string
+		class  fiatramp.ErrorClass
+	}{
+		{400, fail("Bad", "BAD_REQUEST", `{}`), fiatramp.ErrorClassRefused},
+		{200, fail("Bad", "BAD_REQUEST", `{}`), fiatramp.ErrorClassRefused},
+		{401, fail("Unauthorized", "AUTH", `{}`), fiatramp.ErrorClassUnauthorized},
+		{401, fail("Request timestamp expired", "AUTH_TIMESTAMP_EXPIRED", `{}`), fiatramp.ErrorClassClockSkew},
+		{408, "", fiatramp.ErrorClassTimeout},
+		{429, bodyRateLimited, fiatramp.ErrorClassRateLimited},
+		{500, bodyInternal, fiatramp.ErrorClassInternal},
+		{502, bodyHTML, fiatramp.ErrorClassUnavailable},
+		{503, bodyUnavailable, fiatramp.ErrorClassUnavailable},
+		{504, "", fiatramp.ErrorClassUnavailable},
+		{501, "", fiatramp.ErrorClassServerError},
+		{302, "", fiatramp.ErrorClassRedirect},
+		{200, `{"status":true,"data":`, fiatramp.ErrorClassMalformed},
+	} {
+		t.Run(fmt.Sprint(tc.status, " ", tc.class), func(t *testing.T) {
+			rec := new(recorder)
+			h := newHarness(t, fiatramp.WithObserver(rec))
+			h.script(http.MethodGet, payoutGetPath, mockReply{status: tc.status, body: tc.body})
+			_, err := h.client.Payouts.Get(ctx, payoutID)
+			require.Error(t, err)
+			require.Len(t, rec.attempts, 1)
+			assert.Equal(t, tc.class, rec.attempts[0].ErrorClass, "%v", err)
+			assert.Equal(t, tc.status, rec.attempts[0].StatusCode)
+			assert.Equal(t, tc.class, rec.results[0].ErrorClass)
+			assert.Equal(t, fiatramp.OutcomeFailure, rec.results[0].Outcome)
+		})
+	}
+
+	t.Run("a create that may have acted is unknown", func(t *testing.T) {
+		rec := new(recorder)
+		h, _ := retryHarness(t, fiatramp.RetryPolicy{MaxAttempts: 2}, fiatramp.WithObserver(rec))
+		kind := createKinds(t)[0]
+		h.script(http.MethodPost, kind.path, mockReply{status: 503, body: bodyUnavailable})
+		_, err := kind.create(ctx, h.client, "ref-unknown")
+		requireOutcomeUnknown(t, err)
+		require.Len(t, rec.results, 1)
+		assert.Equal(t, fiatramp.OutcomeUnknown, rec.results[0].Outcome)
+		assert.Equal(t, fiatramp.ErrorClassUnavailable, rec.results[0].ErrorClass)
+		assert.Equal(t, 2, rec.results[0].Attempts)
+		assert.Equal(t, 503, rec.results[0].StatusCode)
+	})
+
+	t.Run("a connection broken and an attempt timed out", func(t *testing.T) {
+		srv := newService(t, drop, hang)
+		rec := new(recorder)
+		c, _ := serviceClient(t, srv.URL, newTransport(t), fiatramp.WithObserver(rec),
+			fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 2}), fiatramp.WithTimeout(50*time.Millisecond))
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		_, err := c.Payouts.Get(ctx, payoutID)
+		require.Error(t, err)
+		require.Len(t, rec.attempts, 2)
+		assert.Equal(t, fiatramp.ErrorClassConnection, rec.attempts[0].ErrorClass)
+		assert.Equal(t, fiatramp.ErrorClassTimeout, rec.attempts[1].ErrorClass)
+		assert.Equal(t, 0, rec.results[0].StatusCode)
+		assert.Equal(t, fiatramp.ErrorClassTimeout, rec.results[0].ErrorClass)
+	})
+
+	t.Run("a canceled call", func(t *testing.T) {
+		rec := new(recorder)
+		h := newHarness(t, fiatramp.WithObserver(rec))
+		cctx, cancel := context.WithCancel(ctx)
+		h.mock.RegisterResponder(http.MethodGet, testBase+payoutGetPath, func(*http.Request) (*http.Response, error) {
+			cancel()
+			return nil, context.Canceled
+		})
+		_, err := h.client.Payouts.Get(cctx, payoutID)
+		require.ErrorIs(t, err, context.Canceled)
+		assert.Equal(t, fiatramp.ErrorClassCanceled, rec.results[0].ErrorClass)
+	})
+
+	t.Run("a call refused before sending is not observed", func(t *testing.T) {
+		rec := new(recorder)
+		h := newHarness(t, fiatramp.WithObserver(rec))
+		_, err := h.client.Payouts.Get(ctx, uuid.Nil)
+		require.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
+		assert.Empty(t, rec.events)
+	})
+}
+
+// TestObserverConcurrentCalls: one Observer, many calls at once; each
+// call's events stay its own (run with -race).
+func TestObserverConcurrentCalls(t *testing.T) {
+	rec := new(recorder)
+	h := newHarness(t, fiatramp.WithObserver(rec))
+	h.script(http.MethodGet, payoutGetPath, mockReply{status: 200, body: ok(gotPayout)})
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := h.client.Payouts.Get(context.Background(), payoutID)
+			assert.NoError(t, err)
+		}()
+	}
+	wg.Wait()
+	assert.Len(t, rec.results, 16)
+	assert.Len(t, rec.attempts, 16)
+	assert.Equal(t, 16, strings.Count(strings.Join(rec.events, ","), "done"))
+}
+
+// nilContexts is an Observer that returns nil contexts, which keep the
+// ones passed in.
+type nilContexts struct{ ended atomic.Int32 }
+
+func (*nilContexts) StartCall(context.Context, fiatramp.CallInfo) context.Context { return nil }
+func (*nilContexts) StartAttempt(context.Context, fiatramp.CallInfo, int) context.Context {
+	return nil
+}
+func (*nilContexts) EndAttempt(context.Context, fiatramp.AttemptInfo) {}
+func (o *nilContexts) EndCall(ctx context.Context, _ fiatramp.CallResult) {
+	if ctx != nil && ctx.Value(ctxKey("call")) == "caller" {
+		o.ended.Add(1)
+	}
+}
+
+func TestObserverNilContextsKeepTheCallers(t *testing.T) {
+	obs := new(nilContexts)
+	h := newHarness(t, fiatramp.WithObserver(obs))
+	var seen atomic.Value
+	h.mock.RegisterResponder(http.MethodGet, testBase+payoutGetPath, func(req *http.Request) (*http.Response, error) {
+		seen.Store(req.Context().Value(ctxKey("call")))
+		return httpmock.NewStringResponse(200, ok(gotPayout)), nil
+	})
+	ctx := context.WithValue(context.Background(), ctxKey("call"), "caller")
+	_, err := h.client.Payouts.Get(ctx, payoutID)
+	require.NoError(t, err)
+	assert.Equal(t, "caller", seen.Load())
+	assert.EqualValues(t, 1, obs.ended.Load())
+}

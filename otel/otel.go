@@ -1,0 +1,193 @@
+// Package fiatrampotel reports the calls of a fiatramp.Client to
+// OpenTelemetry: a span per call with a child span per attempt, and
+// metrics of call durations, attempts and outcomes. It lives in its own
+// module, so that the fiatramp module itself depends on no telemetry
+// library.
+//
+//	obs, err := fiatrampotel.NewObserver()
+//	client, err := fiatramp.New(key, secret, fiatramp.WithBaseURL(base), fiatramp.WithObserver(obs))
+//
+// Attributes follow the OpenTelemetry semantic conventions for HTTP
+// clients (http.request.method, url.template, server.address, server.port,
+// http.response.status_code, error.type, http.request.resend_count) and add
+// fiatramp.operation, fiatramp.outcome and fiatramp.attempts. No body,
+// header, id from the path, query or credential is recorded: the observer
+// receives none.
+package fiatrampotel
+
+import (
+	"context"
+	"net"
+	"strconv"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	semconv "go.opentelemetry.io/otel/semconv/v1.37.0"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// ScopeName is the instrumentation scope of the tracer and the meter.
+const ScopeName = "github.com/fiatramp/fiatramp-go/otel"
+
+// Attribute keys this package adds to the semantic conventions'.
+const (
+	OperationKey       = attribute.Key("fiatramp.operation")              // e.g. "Payouts.Create"
+	OutcomeKey         = attribute.Key("fiatramp.outcome")                // success, failure, unknown
+	AttemptsKey        = attribute.Key("fiatramp.attempts")               // attempts of a call
+	RetryDelayKey      = attribute.Key("fiatramp.retry.delay")            // seconds before the next attempt
+	BudgetExhaustedKey = attribute.Key("fiatramp.retry.budget_exhausted") // the retry budget stopped a retry
+)
+
+// Metric names.
+const (
+	CallDurationMetric    = "fiatramp.client.call.duration" // histogram, s, per call, waits included
+	CallsMetric           = "fiatramp.client.calls"         // counter, per call, by outcome
+	AttemptsMetric        = "fiatramp.client.attempts"      // counter, per attempt
+	RequestDurationMetric = "http.client.request.duration"  // histogram, s, per attempt (semantic conventions)
+)
+
+// Option configures NewObserver.
+type Option func(*settings)
+
+type settings struct {
+	tp trace.TracerProvider
+	mp metric.MeterProvider
+}
+
+// WithTracerProvider sets where spans go; the default is the global
+// provider (otel.GetTracerProvider).
+func WithTracerProvider(tp trace.TracerProvider) Option {
+	return func(s *settings) { s.tp = tp }
+}
+
+// WithMeterProvider sets where metrics go; the default is the global
+// provider (otel.GetMeterProvider).
+func WithMeterProvider(mp metric.MeterProvider) Option {
+	return func(s *settings) { s.mp = mp }
+}
+
+// Observer is a fiatramp.Observer that records spans and metrics. It is
+// safe for concurrent use; one serves any number of Clients.
+type Observer struct {
+	tracer          trace.Tracer
+	callDuration    metric.Float64Histogram
+	calls           metric.Int64Counter
+	attempts        metric.Int64Counter
+	requestDuration metric.Float64Histogram
+}
+
+var _ fiatramp.Observer = (*Observer)(nil)
+
+// NewObserver returns an Observer recording to the given (or the global)
+// providers. It fails only when an instrument cannot be created.
+func NewObserver(opts ...Option) (*Observer, error) {
+	s := settings{}
+	for _, opt := range opts {
+		opt(&s)
+	}
+	if s.tp == nil {
+		s.tp = otel.GetTracerProvider()
+	}
+	if s.mp == nil {
+		s.mp = otel.GetMeterProvider()
+	}
+	meter := s.mp.Meter(ScopeName, metric.WithSchemaURL(semconv.SchemaURL))
+	o := &Observer{tracer: s.tp.Tracer(ScopeName, trace.WithSchemaURL(semconv.SchemaURL))}
+	var err error
+	if o.callDuration, err = meter.Float64Histogram(CallDurationMetric, metric.WithUnit("s"),
+		metric.WithDescription("Duration of fiatramp calls, every attempt and wait included.")); err != nil {
+		return nil, err
+	}
+	if o.calls, err = meter.Int64Counter(CallsMetric, metric.WithUnit("{call}"),
+		metric.WithDescription("fiatramp calls, by operation and outcome.")); err != nil {
+		return nil, err
+	}
+	if o.attempts, err = meter.Int64Counter(AttemptsMetric, metric.WithUnit("{attempt}"),
+		metric.WithDescription("HTTP attempts of fiatramp calls, retries included.")); err != nil {
+		return nil, err
+	}
+	if o.requestDuration, err = meter.Float64Histogram(RequestDurationMetric, metric.WithUnit("s"),
+		metric.WithDescription("Duration of HTTP client requests.")); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// callAttrs are the attributes every span and metric of a call carries.
+func callAttrs(c fiatramp.CallInfo) []attribute.KeyValue {
+	attrs := []attribute.KeyValue{
+		OperationKey.String(c.Operation),
+		semconv.HTTPRequestMethodKey.String(c.Method),
+		semconv.URLTemplate(c.Route),
+	}
+	host, port, err := net.SplitHostPort(c.Server)
+	if err != nil {
+		return append(attrs, semconv.ServerAddress(c.Server))
+	}
+	attrs = append(attrs, semconv.ServerAddress(host))
+	if p, err := strconv.Atoi(port); err == nil {
+		attrs = append(attrs, semconv.ServerPort(p))
+	}
+	return attrs
+}
+
+// StartCall starts the call's span.
+func (o *Observer) StartCall(ctx context.Context, call fiatramp.CallInfo) context.Context {
+	ctx, _ = o.tracer.Start(ctx, call.Operation, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(callAttrs(call)...))
+	return ctx
+}
+
+// StartAttempt starts an attempt's span, a client span named
+// "{method} {url.template}" under the call's.
+func (o *Observer) StartAttempt(ctx context.Context, call fiatramp.CallInfo, attempt int) context.Context {
+	attrs := callAttrs(call)
+	if attempt > 1 {
+		attrs = append(attrs, semconv.HTTPRequestResendCount(attempt-1))
+	}
+	ctx, _ = o.tracer.Start(ctx, call.Method+" "+call.Route, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+	return ctx
+}
+
+// EndAttempt ends the attempt's span and counts the attempt.
+func (o *Observer) EndAttempt(ctx context.Context, a fiatramp.AttemptInfo) {
+	span := trace.SpanFromContext(ctx)
+	var extra []attribute.KeyValue
+	if a.StatusCode != 0 {
+		extra = append(extra, semconv.HTTPResponseStatusCode(a.StatusCode))
+	}
+	if a.ErrorClass != "" {
+		extra = append(extra, semconv.ErrorTypeKey.String(string(a.ErrorClass)))
+		span.SetStatus(codes.Error, string(a.ErrorClass))
+	}
+	span.SetAttributes(extra...)
+	if a.Retry {
+		span.SetAttributes(RetryDelayKey.Float64(a.RetryDelay.Seconds()))
+	}
+	span.End()
+	set := metric.WithAttributes(append(callAttrs(a.CallInfo), extra...)...)
+	o.attempts.Add(ctx, 1, set)
+	o.requestDuration.Record(ctx, a.Duration.Seconds(), set)
+}
+
+// EndCall ends the call's span and records its duration and outcome.
+func (o *Observer) EndCall(ctx context.Context, r fiatramp.CallResult) {
+	span := trace.SpanFromContext(ctx)
+	attrs := append(callAttrs(r.CallInfo), OutcomeKey.String(string(r.Outcome)))
+	if r.ErrorClass != "" {
+		attrs = append(attrs, semconv.ErrorTypeKey.String(string(r.ErrorClass)))
+	}
+	if r.StatusCode != 0 {
+		attrs = append(attrs, semconv.HTTPResponseStatusCode(r.StatusCode))
+	}
+	span.SetAttributes(append(attrs, AttemptsKey.Int(r.Attempts), BudgetExhaustedKey.Bool(r.RetryBudgetExhausted))...)
+	if r.Outcome != fiatramp.OutcomeSuccess {
+		span.SetStatus(codes.Error, string(r.Outcome)+": "+string(r.ErrorClass))
+	}
+	span.End()
+	set := metric.WithAttributes(attrs...)
+	o.callDuration.Record(ctx, r.Duration.Seconds(), set)
+	o.calls.Add(ctx, 1, set)
+}
