@@ -16,6 +16,8 @@ import (
 )
 
 // CustomersAPI is the method set of CustomersService, for substituting a fake.
+// Methods may be added in minor versions: embed CustomersAPI in the fake's
+// struct so that it keeps compiling.
 type CustomersAPI interface {
 	AddWallet(ctx context.Context, req types.AddWalletRequest, opts ...RequestOption) (*types.Wallet, error)
 	GetBankAccount(ctx context.Context, customerID, bankID uuid.UUID, opts ...RequestOption) (*types.BankAccount, error)
@@ -27,12 +29,18 @@ type CustomersAPI interface {
 var _ CustomersAPI = (*CustomersService)(nil)
 
 // CustomersService manages a customer's crypto wallets and reads their bank
-// accounts (interface.md §4.6, §4.8, §4.9).
+// accounts: POST /cms/api/v1/wallet/add, GET
+// /cms/api/v1/bank/{customer_id}/{bank_id} and GET
+// /cms/api/v1/bank/list/{customer_id}. A customer that does not exist or
+// belongs to another organization is refused with ErrCustomerNotFound.
 type CustomersService struct{ client *Client }
 
 // AddWallet adds a crypto wallet address to a customer; wallets are the
-// deposit source of on-ramp transactions: POST /cms/api/v1/wallet/add
-// (interface.md §4.6).
+// deposit source of on-ramp transactions: POST /cms/api/v1/wallet/add with
+// {"customer_id", "wallet_address"}. A nil CustomerID or a blank
+// WalletAddress is refused before sending (ErrInvalidRequest); a field the
+// service finds missing is refused with ErrFieldMissing. Deposits of an
+// unsupported asset/blockchain pair, or to a wrong address, are lost.
 func (s *CustomersService) AddWallet(ctx context.Context, req types.AddWalletRequest, opts ...RequestOption) (*types.Wallet, error) {
 	if err := requireID("customer_id", req.CustomerID); err != nil {
 		return nil, err
@@ -44,7 +52,11 @@ func (s *CustomersService) AddWallet(ctx context.Context, req types.AddWalletReq
 }
 
 // GetBankAccount fetches one bank account of a customer:
-// GET /cms/api/v1/bank/{customer_id}/{bank_id} (interface.md §4.8).
+// GET /cms/api/v1/bank/{customer_id}/{bank_id}, no body. A nil id is
+// refused before sending (ErrInvalidRequest). The service refuses with
+// ErrCustomerNotFound ("Customer not found or access denied") or
+// ErrBankNotFound ("Bank not found or access denied": absent or not the
+// customer's).
 func (s *CustomersService) GetBankAccount(ctx context.Context, customerID, bankID uuid.UUID, opts ...RequestOption) (*types.BankAccount, error) {
 	if err := requireID("customer_id", customerID); err != nil {
 		return nil, err
@@ -57,8 +69,11 @@ func (s *CustomersService) GetBankAccount(ctx context.Context, customerID, bankI
 }
 
 // ListBankAccounts fetches the first page of a customer's bank accounts:
-// GET /cms/api/v1/bank/list/{customer_id} (interface.md §4.9). BankAccounts
-// walks every page.
+// GET /cms/api/v1/bank/list/{customer_id}, no body. The page holds count,
+// the next and previous links (nil at either end) and the results.
+// BankAccounts walks every page. A nil customerID is refused before
+// sending (ErrInvalidRequest); the service refuses an unknown or foreign
+// customer with ErrCustomerNotFound.
 func (s *CustomersService) ListBankAccounts(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.BankAccountPage, error) {
 	if err := requireID("customer_id", customerID); err != nil {
 		return nil, err
@@ -86,7 +101,7 @@ func WithMaxPages(n int) Option {
 }
 
 // BankAccounts yields every bank account of a customer, following each page's
-// next link (interface.md §4.9). It stops at the first error, which it
+// next link, starting from GET /cms/api/v1/bank/list/{customer_id}. It stops at the first error, which it
 // yields, at a page with no results, or when next is null. A next link that
 // leaves the base address (scheme, host or path) or repeats an earlier one,
 // or a page beyond the cap of WithMaxPages (DefaultMaxPages), is not

@@ -12,8 +12,8 @@ import (
 	"github.com/google/uuid"
 )
 
-// Sentinel errors, one per documented condition (interface.md section 7 and
-// the service's public notes). An *APIError matches every sentinel whose
+// Sentinel errors, one per condition the service documents (its err_codes,
+// HTTP statuses and refusal messages) plus the library's own. An *APIError matches every sentinel whose
 // err_code, HTTP status or documented message it carries, so test with
 // errors.Is(err, fiatramp.ErrCustomerUnverified) rather than by comparing
 // texts. One error may match several sentinels.

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"time"
 
@@ -339,4 +341,134 @@ func ExampleWithMaxPages() {
 	// 002
 	// 003
 	// not followed past the cap
+}
+
+// settledUTR is code under test in a user's program: it takes the
+// fiatramp.PayoutsAPI interface rather than *fiatramp.PayoutsService, so
+// that a test can hand it a fake.
+func settledUTR(ctx context.Context, payouts fiatramp.PayoutsAPI, id uuid.UUID) (string, error) {
+	p, err := payouts.Get(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if p.Status != types.PayoutSuccess || p.UTR == nil {
+		return "", fmt.Errorf("payout %s is %s, not paid", id, p.Status)
+	}
+	return *p.UTR, nil
+}
+
+// fakePayouts embeds fiatramp.PayoutsAPI, so it satisfies the interface
+// however many methods later versions add, and overrides only Get. A
+// method it does not override calls the nil embedded interface and
+// panics, which a test notices at once.
+type fakePayouts struct {
+	fiatramp.PayoutsAPI
+	payouts map[uuid.UUID]*types.Payout
+}
+
+func (f fakePayouts) Get(_ context.Context, id uuid.UUID, _ ...fiatramp.RequestOption) (*types.Payout, error) {
+	p, found := f.payouts[id]
+	if !found {
+		return nil, fmt.Errorf("fake: no payout %s", id)
+	}
+	return p, nil
+}
+
+// ExamplePayoutsAPI shows a fake PayoutsAPI in a user's test: production
+// code passes client.Payouts, the test passes the fake.
+func ExamplePayoutsAPI() {
+	paid := uuid.MustParse("3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34")
+	pending := uuid.MustParse("5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d")
+	utr := "UTR123456789"
+	fake := fakePayouts{payouts: map[uuid.UUID]*types.Payout{
+		paid:    {ID: paid, Status: types.PayoutSuccess, UTR: &utr},
+		pending: {ID: pending, Status: types.PayoutProcessing},
+	}}
+
+	utr, err := settledUTR(context.Background(), fake, paid)
+	fmt.Println(utr, err)
+	_, err = settledUTR(context.Background(), fake, pending)
+	fmt.Println(err)
+	// Output:
+	// UTR123456789 <nil>
+	// payout 5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d is PROCESSING, not paid
+}
+
+func ExampleNewFromEnv() {
+	// A deployment sets these (from its secret store); the example sets
+	// them itself so that it runs.
+	os.Setenv(fiatramp.EnvAPIKey, "my-api-key")
+	os.Setenv(fiatramp.EnvAPISecret, "my-api-secret")
+	os.Setenv(fiatramp.EnvBaseURL, "https://sandbox.fiatramp.example")
+	defer func() {
+		for _, k := range []string{fiatramp.EnvAPIKey, fiatramp.EnvAPISecret, fiatramp.EnvBaseURL} {
+			os.Unsetenv(k)
+		}
+	}()
+
+	// Options given here win over the environment.
+	client, err := fiatramp.NewFromEnv(fiatramp.WithTimeout(20 * time.Second))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(client.BaseURL())
+
+	os.Unsetenv(fiatramp.EnvAPISecret)
+	_, err = fiatramp.NewFromEnv()
+	fmt.Println(err)
+	// Output:
+	// https://sandbox.fiatramp.example
+	// fiatramp: FIATRAMP_API_KEY and FIATRAMP_API_SECRET must be set
+}
+
+func ExampleCaptureResponse() {
+	srv := demoService()
+	defer srv.Close()
+	client, _ := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
+
+	// The response of the last attempt is kept, also when the call fails.
+	var resp fiatramp.Response
+	_, err := client.Payouts.CreatePrefunded(context.Background(), types.CreatePrefundedPayoutRequest{
+		QuotationID: uuid.MustParse("2d8e1d3a-5b6c-4e77-9c90-4f3b8a0c1d23"),
+		Customer: types.PrefundedCustomer{
+			Sender:   types.CustomerRef{ID: uuid.MustParse("6f7e8d9c-0b1a-4c2d-9e3f-4a5b6c7d8e9f")},
+			Receiver: types.CustomerRef{ID: uuid.MustParse("0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01")},
+		},
+	}, fiatramp.CaptureResponse(&resp))
+	fmt.Println(errors.Is(err, fiatramp.ErrInsufficientBalance))
+	fmt.Println(resp.StatusCode, strings.Contains(string(resp.Body), `"err_code":"BAD_REQUEST"`))
+	// Output:
+	// true
+	// 400 true
+}
+
+func ExampleWithLogger() {
+	srv := demoService()
+	defer srv.Close()
+
+	// Every attempt is logged at debug level: method, path, attempt,
+	// status, duration, and the error and the wait before a retry when
+	// there are. The time and the duration are dropped here so that the
+	// output is the same on every run.
+	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
+		Level: slog.LevelDebug,
+		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey || a.Key == "duration" {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
+	client, err := fiatramp.New("my-api-key", "my-api-secret",
+		fiatramp.WithBaseURL(srv.URL),
+		fiatramp.WithLogger(logger),
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = client.Payouts.Get(context.Background(), uuid.MustParse("3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Output: level=DEBUG msg="fiatramp request" method=GET path=/pos/api/v1/payout/3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34 attempt=1 status=200
 }

@@ -10,6 +10,8 @@ import (
 )
 
 // KYCAPI is the method set of KYCService, for substituting a fake.
+// Methods may be added in minor versions: embed KYCAPI in the fake's
+// struct so that it keeps compiling.
 type KYCAPI interface {
 	GetConfiguration(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.KYCConfiguration, error)
 	SimulateStatus(ctx context.Context, customerID uuid.UUID, status types.KYCStatus, opts ...RequestOption) (*types.KYCStatusSimulation, error)
@@ -17,13 +19,16 @@ type KYCAPI interface {
 
 var _ KYCAPI = (*KYCService)(nil)
 
-// KYCService reads a customer's KYC requirements and, in the sandbox,
-// simulates KYC outcomes (interface.md §4.7, §4.10).
+// KYCService reads a customer's KYC requirements
+// (GET /cms/api/v1/kyc/configuration/{customer_id}) and, in the sandbox,
+// simulates KYC outcomes (PATCH /cms/api/v1/kyc/mock-kyc-status).
 type KYCService struct{ client *Client }
 
 // GetConfiguration fetches the documents and additional information a
-// customer's KYC needs: GET /cms/api/v1/kyc/configuration/{customer_id}
-// (interface.md §4.10).
+// customer's KYC needs: GET /cms/api/v1/kyc/configuration/{customer_id},
+// no body. A nil customerID is refused before sending (ErrInvalidRequest).
+// A customer that does not exist or belongs to another organization is
+// refused with ErrCustomerNotFound ("Customer not found or access denied").
 func (s *KYCService) GetConfiguration(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.KYCConfiguration, error) {
 	if err := requireID("customer_id", customerID); err != nil {
 		return nil, err
@@ -32,8 +37,12 @@ func (s *KYCService) GetConfiguration(ctx context.Context, customerID uuid.UUID,
 }
 
 // SimulateStatus sets a customer's KYC status, in the sandbox only:
-// PATCH /cms/api/v1/kyc/mock-kyc-status (interface.md §4.7). The service
-// allows only the moves of interface.md §3.2.
+// PATCH /cms/api/v1/kyc/mock-kyc-status with {"customer_id", "kyc_status"}.
+// A nil customerID or a status that is not one of the KYCStatus constants
+// is refused before sending (ErrInvalidRequest). The service allows only
+// these moves: PROCESSING to VERIFIED, UNVERIFIED,
+// TAX_VERIFICATION_FAILED or DOCUMENT_VERIFICATION_FAILED; VERIFIED or
+// FAILED back to UNVERIFIED; none out of UNVERIFIED.
 func (s *KYCService) SimulateStatus(ctx context.Context, customerID uuid.UUID, status types.KYCStatus, opts ...RequestOption) (*types.KYCStatusSimulation, error) {
 	if err := requireID("customer_id", customerID); err != nil {
 		return nil, err

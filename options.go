@@ -27,8 +27,8 @@ const (
 )
 
 // DefaultRemittancePayoutPath is the path of the remittance payout operation.
-// The interface document does not show it; this one comes from the service's
-// public documentation. Override it with WithRemittancePayoutPath.
+// The service's interface description leaves it out; this one comes from
+// the service's public documentation. Override it with WithRemittancePayoutPath.
 const DefaultRemittancePayoutPath = posBase + "/remittance-payout/initiate"
 
 // DefaultTimeout bounds each attempt of a call, so that no call hangs
@@ -213,7 +213,7 @@ func WithRemittancePayoutPath(path string) Option {
 
 // WithErrorMessage makes errors.Is(err, sentinel) true for every APIError
 // whose body carries message (case, surrounding space and trailing full
-// stops ignored). It is for messages the interface document does not show,
+// stops ignored). It is for messages the service does not document,
 // such as the exact text of the prefunded insufficient-balance refusal.
 func WithErrorMessage(message string, sentinel error) Option {
 	return func(c *config) error {

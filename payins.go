@@ -10,6 +10,8 @@ import (
 )
 
 // PayinsAPI is the method set of PayinsService, for substituting a fake.
+// Methods may be added in minor versions: embed PayinsAPI in the fake's
+// struct so that it keeps compiling.
 type PayinsAPI interface {
 	CreateQuotation(ctx context.Context, req types.CreatePayinQuotationRequest, opts ...RequestOption) (*types.PayinQuotation, error)
 	GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayinQuotation, error)
@@ -19,14 +21,29 @@ type PayinsAPI interface {
 var _ PayinsAPI = (*PayinsService)(nil)
 
 // PayinsService quotes payins: a customer pays fiat over IMPS or UPI from a
-// verified bank account at a locked rate (interface.md §4.11–4.12).
+// verified bank account at a locked rate. A quotation is created with
+// POST /pis/api/v1/payin/quotation and read back with
+// GET /pis/api/v1/payin/quotation/{quotation_id}.
 type PayinsService struct{ client *Client }
 
 // CreateQuotation locks an exchange rate and returns deposit instructions and
-// an expiry time: POST /pis/api/v1/payin/quotation (interface.md §4.11).
-// Asset and fiat are sent in lower case and the amount as a decimal string.
-// BankID must name a bank account of type bank_account for IMPS and of type
-// vpa for UPI.
+// an expiry time: POST /pis/api/v1/payin/quotation with {"asset",
+// "bank_id", "customer_id", "fiat", "payment_method", "risk_parameters":
+// {"device_id", "ip_address", "law_enforcement_agency_report",
+// "suspicious_activity_report"}, "sending_amount"}. Asset and fiat are sent
+// in lower case and the amount as a JSON string with every digit kept;
+// device_id and ip_address only when set. BankID must name a bank account
+// of type bank_account for IMPS and of type vpa for UPI. The quotation is
+// expired from its ExpiryTime on.
+//
+// A blank asset or fiat, an amount that is not positive, a nil CustomerID
+// or BankID, or a payment method other than IMPS or UPI is refused before
+// sending (ErrInvalidRequest). The service's refusals match
+// ErrCustomerUnverified (KYC not verified, or not the organization's
+// customer), ErrBankUnverified, ErrOnrampDisabled, ErrAmountBelowMinimum
+// (the amount must exceed INR 2500), ErrAmountAboveMaximum (INR 500,000 for
+// IMPS, INR 100,000 for UPI), ErrAMLScreeningFailed, ErrEDDRequired,
+// ErrDailyLimitExhausted, ErrInternal (500) and ErrUnavailable (503).
 func (s *PayinsService) CreateQuotation(ctx context.Context, req types.CreatePayinQuotationRequest, opts ...RequestOption) (*types.PayinQuotation, error) {
 	if err := requireText("asset", req.Asset); err != nil {
 		return nil, err
@@ -50,7 +67,9 @@ func (s *PayinsService) CreateQuotation(ctx context.Context, req types.CreatePay
 }
 
 // GetQuotation fetches a payin quotation with its order id and status:
-// GET /pis/api/v1/payin/quotation/{quotation_id} (interface.md §4.12).
+// GET /pis/api/v1/payin/quotation/{quotation_id}, no body. A nil
+// quotationID is refused before sending (ErrInvalidRequest); the service
+// refuses a missing or invalid id with ErrQuotationIDInvalid.
 func (s *PayinsService) GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayinQuotation, error) {
 	if err := requireID("quotation_id", quotationID); err != nil {
 		return nil, err

@@ -13,6 +13,8 @@ import (
 )
 
 // PayoutsAPI is the method set of PayoutsService, for substituting a fake.
+// Methods may be added in minor versions: a fake that embeds PayoutsAPI in
+// a struct and overrides only the methods a test uses keeps compiling.
 type PayoutsAPI interface {
 	Create(ctx context.Context, req types.CreatePayoutRequest, opts ...RequestOption) (*types.Payout, error)
 	CreatePrefunded(ctx context.Context, req types.CreatePrefundedPayoutRequest, opts ...RequestOption) (*types.PrefundedPayout, error)
@@ -26,12 +28,35 @@ type PayoutsAPI interface {
 var _ PayoutsAPI = (*PayoutsService)(nil)
 
 // PayoutsService pays fiat to a customer's bank account against a quotation
-// (interface.md §4.1–4.5).
+// that locks the exchange rate: standard, prefunded and remittance creates
+// (POST), fetch by id (GET /pos/api/v1/payout/{payout_id}), the prefunded
+// balance, and, in the sandbox, the payout status simulation. A payout is
+// created PROCESSING and is paid to the bank account attached to its
+// quotation.
 type PayoutsService struct{ client *Client }
 
 // Create initiates a standard payout against a valid, unexpired quotation:
-// POST /pos/api/v1/payout/initiate (interface.md §4.2). The payout is paid to
-// the bank account attached to the quotation.
+// POST /pos/api/v1/payout/initiate with {"client_reference_id",
+// "customer_id", "exchange_order_id", "quotation_id"} (client_reference_id
+// and exchange_order_id only when set). The payout is paid to the bank
+// account attached to the quotation and starts PROCESSING.
+//
+// A nil QuotationID or CustomerID is refused before sending
+// (ErrInvalidRequest). Without a ClientReferenceID one is generated (see
+// WithClientReferenceGenerator), sent, and set on the result if the
+// response leaves it out. With a reference, a repeat cannot pay twice, so
+// the call is retried like any other; without one, it is repeated only when
+// no earlier attempt can have reached the service. When an attempt may
+// have acted and no later attempt settled it, the error is an
+// *OutcomeUnknownError (ErrOutcomeUnknown): reconcile, never treat it as a
+// failure.
+//
+// The service's refusals match ErrClientReferenceExists (reference reused),
+// ErrQuotationNotFound (absent or another organization's quotation),
+// ErrCustomerMismatch (customer_id is not the quotation's customer),
+// ErrQuotationExpired, ErrQuotationAlreadyLinked (quotation already used)
+// and ErrExchangeOrderInUse (exchange_order_id held by a PROCESSING or
+// SUCCESS payout); a missing field matches ErrFieldMissing.
 func (s *PayoutsService) Create(ctx context.Context, req types.CreatePayoutRequest, opts ...RequestOption) (*types.Payout, error) {
 	if err := requireID("quotation_id", req.QuotationID); err != nil {
 		return nil, err
@@ -53,8 +78,19 @@ func (s *PayoutsService) Create(ctx context.Context, req types.CreatePayoutReque
 
 // CreatePrefunded creates a payout funded from the organization's prefunded
 // balance, which reserves the amount: POST /pos/api/v1/prefunded/payout/initiate
-// (interface.md §4.1). Organizations without a prefunded wallet are refused
-// with ErrNotEntitled.
+// with {"client_reference_id", "customer": {"receiver": {"id"}, "sender":
+// {"id"}}, "quotation_id"}; no transaction_hash is sent. The receiver must be
+// the quotation's customer (it owns the quotation and the bank account);
+// the sender is the paying customer, stored for reference. The service
+// answers 201 with the payout, PROCESSING.
+//
+// A nil QuotationID, sender or receiver id is refused before sending
+// (ErrInvalidRequest). The client_reference_id is handled as by Create
+// (generated when empty; retries and *OutcomeUnknownError alike).
+// Organizations without a prefunded wallet are refused with ErrNotEntitled
+// ("This endpoint is not available for your organization."); other
+// refusals match ErrInsufficientBalance, ErrQuotationExpired,
+// ErrClientReferenceExists and ErrFieldMissing.
 func (s *PayoutsService) CreatePrefunded(ctx context.Context, req types.CreatePrefundedPayoutRequest, opts ...RequestOption) (*types.PrefundedPayout, error) {
 	if err := requireID("quotation_id", req.QuotationID); err != nil {
 		return nil, err
@@ -79,8 +115,16 @@ func (s *PayoutsService) CreatePrefunded(ctx context.Context, req types.CreatePr
 
 // CreateRemittance creates a remittance payout: POST to the remittance payout
 // path, DefaultRemittancePayoutPath unless WithRemittancePayoutPath says
-// otherwise (interface.md §4.3). TransactionHash is required outside the
-// prefunding flow; the service decides, so it is sent only when set.
+// otherwise, with {"client_reference_id", "customer_id", "quotation_id",
+// "remitter_id", "transaction_hash"}. TransactionHash (the on-chain hash of
+// the crypto deposit) is required outside the prefunding flow, where the
+// payout debits the prefunded balance instead; the service decides, so it
+// is sent only when set, as is client_reference_id. RemitterID is stored
+// on the payout and echoed in the response.
+//
+// A nil QuotationID, CustomerID or RemitterID is refused before sending
+// (ErrInvalidRequest). The client_reference_id is handled as by Create
+// (generated when empty; retries and *OutcomeUnknownError alike).
 func (s *PayoutsService) CreateRemittance(ctx context.Context, req types.CreateRemittancePayoutRequest, opts ...RequestOption) (*types.RemittancePayout, error) {
 	if err := requireID("quotation_id", req.QuotationID); err != nil {
 		return nil, err
@@ -140,7 +184,11 @@ func fillReference(dst **string, ref string) {
 	}
 }
 
-// Get fetches a payout: GET /pos/api/v1/payout/{payout_id} (interface.md §4.4).
+// Get fetches a payout: GET /pos/api/v1/payout/{payout_id}, no body. The
+// fetched payout also carries UpdatedAt, FailureReason (set when FAILED)
+// and UTR (set once the bank has paid). A nil payoutID is refused before
+// sending (ErrInvalidRequest); the service refuses a missing or invalid id
+// with ErrPayoutIDInvalid.
 func (s *PayoutsService) Get(ctx context.Context, payoutID uuid.UUID, opts ...RequestOption) (*types.Payout, error) {
 	if err := requireID("payout_id", payoutID); err != nil {
 		return nil, err
@@ -149,8 +197,10 @@ func (s *PayoutsService) Get(ctx context.Context, payoutID uuid.UUID, opts ...Re
 }
 
 // SimulateStatus moves a PROCESSING payout to status, in the sandbox only:
-// PATCH /pos/api/v1/payout/mock-payout-status (interface.md §4.5). Payouts in
-// any other state are not affected.
+// PATCH /pos/api/v1/payout/mock-payout-status with {"payout_id",
+// "payout_status"}. Payouts in any other state are not affected. A nil
+// payoutID or a status that is not one of the PayoutStatus constants is
+// refused before sending (ErrInvalidRequest).
 func (s *PayoutsService) SimulateStatus(ctx context.Context, payoutID uuid.UUID, status types.PayoutStatus, opts ...RequestOption) (*types.PayoutStatusSimulation, error) {
 	if err := requireID("payout_id", payoutID); err != nil {
 		return nil, err

@@ -33,8 +33,10 @@ type requestConfig struct {
 
 // Response is the HTTP response of one call, as received.
 type Response struct {
+	// StatusCode is the HTTP status of the last attempt's answer.
 	StatusCode int
-	Header     http.Header
+	// Header holds the answer's headers.
+	Header http.Header
 	// Body is the raw response body (the whole envelope).
 	Body []byte
 }

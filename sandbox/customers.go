@@ -1,6 +1,8 @@
 package sandbox
 
-// Customer operations (interface.md 4.6-4.10).
+// Customer operations under /cms/api/v1: add wallet, the KYC simulation,
+// the KYC configuration, and fetching one or all of a customer's bank
+// accounts.
 
 import (
 	"fmt"
@@ -14,18 +16,18 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-// Refusal messages of the customer operations (interface.md 7.3; the
-// contract spells them without a full stop).
+// Refusal messages of the customer operations, as the service documents
+// them for the bank and KYC configuration fetches (without a full stop).
 const (
 	msgCustomerNotFound = "Customer not found or access denied"
 	msgBankNotFound     = "Bank not found or access denied"
 	msgInvalidPage      = "Invalid page."
 )
 
-// kycTransitions is the sandbox KYC simulation's transition table
-// (interface.md 3.2): current status -> the statuses it may move to. A
+// kycTransitions is the sandbox KYC simulation's transition table, as the
+// service documents it: current status -> the statuses it may move to. A
 // status absent from the table, or mapped to nothing, allows no move; the
-// document does not show moves out of TAX_VERIFICATION_FAILED and
+// service documents no moves out of TAX_VERIFICATION_FAILED and
 // DOCUMENT_VERIFICATION_FAILED, so the sandbox refuses them.
 var kycTransitions = map[types.KYCStatus][]types.KYCStatus{
 	types.KYCUnverified: nil,
@@ -83,7 +85,8 @@ func (s *Sandbox) pathCustomer(rq *request, param string) *customer {
 	return s.orgCustomer(rq, id)
 }
 
-// walletData is the wallet object of interface.md 2.6.
+// walletData is the wallet object: id, customer_id, wallet_address,
+// wallet_status, failure_reason.
 type walletData struct {
 	ID            uuid.UUID          `json:"id"`
 	CustomerID    uuid.UUID          `json:"customer_id"`
@@ -99,10 +102,10 @@ func newWalletData(w *Wallet) walletData {
 	}
 }
 
-// addWalletOp is add wallet (interface.md 4.6). Adding an address the
-// customer already has answers that wallet with 200 instead of storing a
-// second one (the document does not say; the sandbox's choice); a new
-// wallet answers 201.
+// addWalletOp is POST /cms/api/v1/wallet/add with {customer_id,
+// wallet_address}. Adding an address the customer already has answers that
+// wallet with 200 instead of storing a second one (the service does not
+// say; the sandbox's choice); a new wallet answers 201.
 func (s *Sandbox) addWalletOp(rq *request) reply {
 	f := rq.body
 	customerID := f.uuid("customer_id")
@@ -123,9 +126,10 @@ func (s *Sandbox) addWalletOp(rq *request) reply {
 	return success(http.StatusCreated, "Wallet added successfully", newWalletData(&w))
 }
 
-// simulateKYCStatus is the sandbox KYC simulation (interface.md 4.7),
-// moving a customer only along kycTransitions. A move to VERIFIED sends
-// the CUSTOMER webhook VERIFIED; a move to a failed status sends FAILED
+// simulateKYCStatus is PATCH /cms/api/v1/kyc/mock-kyc-status with
+// {customer_id, kyc_status}, answering {id, status} and moving a customer
+// only along kycTransitions. A move to VERIFIED sends the CUSTOMER webhook
+// VERIFIED; a move to a failed status sends FAILED
 // with that status as failure_reason; a move to UNVERIFIED sends none.
 func (s *Sandbox) simulateKYCStatus(rq *request) reply {
 	f := rq.body
@@ -159,8 +163,8 @@ func (s *Sandbox) simulateKYCStatus(rq *request) reply {
 	}{c.ID, to})
 }
 
-// kycConfiguration is the KYC configuration of interface.md 2.8, the same
-// for every customer (the values the document shows).
+// kycConfiguration is the KYC configuration, the same for every customer:
+// the values the service's documentation shows.
 type kycConfiguration struct {
 	SupportedDocumentTypes []string              `json:"supported_document_types"`
 	AdditionalInfoRequired kycAdditionalInfoJSON `json:"additional_info_required"`
@@ -183,7 +187,9 @@ type kycInfoReqJSON struct {
 	Required bool   `json:"required"`
 }
 
-// getKYCConfiguration is fetch KYC configuration (interface.md 4.10).
+// getKYCConfiguration is GET /cms/api/v1/kyc/configuration/{customer_id};
+// an absent or foreign customer is refused "Customer not found or access
+// denied".
 func (s *Sandbox) getKYCConfiguration(rq *request) reply {
 	if s.pathCustomer(rq, rq.params[0]) == nil {
 		return rule(msgCustomerNotFound)
@@ -208,7 +214,7 @@ func nullable(s string) *string {
 	return &s
 }
 
-// bankListItem is one item of the bank list (interface.md 2.7). Strings
+// bankListItem is one item of the bank list. Strings
 // that do not apply to the account's type are null: vpa for a
 // bank_account, account_number and ifsc for a vpa.
 type bankListItem struct {
@@ -236,7 +242,7 @@ func newBankListItem(b *bankAccount) bankListItem {
 	return it
 }
 
-// bankPage is the data of the bank list (interface.md 4.9).
+// bankPage is the data of the bank list: count, next, previous, results.
 type bankPage struct {
 	Count    int            `json:"count"`
 	Next     *string        `json:"next"`
@@ -244,8 +250,8 @@ type bankPage struct {
 	Results  []bankListItem `json:"results"`
 }
 
-// listBankAccounts is fetch bank accounts of a customer (interface.md
-// 4.9). The paging parameters are not shown; the sandbox reads `page`
+// listBankAccounts is GET /cms/api/v1/bank/list/{customer_id}. The service
+// does not document its paging parameters; the sandbox reads `page`
 // (1-based, default 1) and serves Settings.PageSize accounts per page in
 // the order they were added. next and previous are absolute URLs that
 // always carry page explicitly. A page that is not an integer of at least
@@ -323,7 +329,7 @@ type bankIdentifiers struct {
 	VPA           string `json:"vpa,omitempty"`
 }
 
-// bankData is the fetch-one bank account of interface.md 2.7.
+// bankData is the bank account as a fetch of one account answers it.
 type bankData struct {
 	ID                uuid.UUID               `json:"id"`
 	CustomerID        uuid.UUID               `json:"customer_id"`
@@ -338,8 +344,9 @@ type bankData struct {
 	FailureReason     *string                 `json:"failure_reason"`
 }
 
-// getBankAccount is fetch bank account (interface.md 4.8). The fetch-one
-// type is ACCOUNT_DETAILS for a bank_account (as the document shows) and
+// getBankAccount is GET /cms/api/v1/bank/{customer_id}/{bank_id}. The
+// fetch-one type is ACCOUNT_DETAILS for a bank_account (as the service
+// shows it) and
 // VPA for a vpa, whose identifiers hold {vpa}.
 func (s *Sandbox) getBankAccount(rq *request) reply {
 	c := s.pathCustomer(rq, rq.params[0])

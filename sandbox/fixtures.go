@@ -38,15 +38,19 @@ type Organization struct {
 }
 
 // CustomerFlags are the outcomes of checks the sandbox cannot perform
-// itself; each makes a payin quotation fail with its section 7.4 message.
+// itself; each makes a payin quotation fail with the service's message
+// for it.
 type CustomerFlags struct {
-	// OnrampDisabled: "Onramp is disabled".
+	// OnrampDisabled refuses a payin quotation with "Onramp is disabled"
+	// (KYC done without a verified Aadhaar).
 	OnrampDisabled bool `json:"onramp_disabled,omitempty"`
-	// AMLFailed: "AML SCREENING FAILED".
+	// AMLFailed refuses a payin quotation with "AML SCREENING FAILED".
 	AMLFailed bool `json:"aml_failed,omitempty"`
-	// EDDRequired: "EDD required".
+	// EDDRequired refuses a payin quotation with "EDD required" (enhanced
+	// due diligence).
 	EDDRequired bool `json:"edd_required,omitempty"`
-	// DailyLimitExhausted: "Daily onramp limit exhausted".
+	// DailyLimitExhausted refuses a payin quotation with "Daily onramp
+	// limit exhausted".
 	DailyLimitExhausted bool `json:"daily_limit_exhausted,omitempty"`
 }
 
@@ -92,9 +96,10 @@ type Wallet struct {
 	FailureReason *string            `json:"failure_reason,omitempty"`
 }
 
-// Fees are a payout quotation's fees, with the keys of interface.md
-// section 2.4. A prefunded payout shows ServiceFee, ClientFeeFiat (as
-// client_fee), ClientGSTFiat (as client_gst) and TDS.
+// Fees are a payout quotation's fees, with the keys of a standard payout's
+// fees object (client_fee_fiat, ..., gross_effective_exchange_rate). A
+// prefunded payout shows ServiceFee, ClientFeeFiat (as client_fee),
+// ClientGSTFiat (as client_gst) and TDS.
 type Fees struct {
 	ClientFeeFiat              decimal.Decimal `json:"client_fee_fiat"`
 	ClientFeeCrypto            decimal.Decimal `json:"client_fee_crypto"`

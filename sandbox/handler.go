@@ -20,7 +20,8 @@ import (
 	fiatramp "github.com/fiatramp/fiatramp-go"
 )
 
-// Path prefixes of interface.md section 4.
+// Path prefixes of the service's three areas: payouts (pos), customers,
+// wallets, bank accounts and KYC (cms), payin quotations (pis).
 const (
 	posBase = "/pos/api/v1"
 	cmsBase = "/cms/api/v1"
@@ -46,9 +47,9 @@ const (
 	maxDecimalDigits = 1000
 )
 
-// Authentication err_codes (the interface document gives the status and
-// body of an authentication failure as "not shown"; the service's later
-// edition answers 401 with an err_code starting AUTH_).
+// Authentication err_codes (the service's interface description leaves the
+// status and body of an authentication failure out; its later edition
+// answers 401 with an err_code starting AUTH_).
 const (
 	CodeMissingHeader    = "AUTH_MISSING_HEADER"
 	CodeInvalidAPIKey    = "AUTH_INVALID_API_KEY"
@@ -58,7 +59,8 @@ const (
 	CodeInvalidSignature = "AUTH_INVALID_SIGNATURE"
 )
 
-// Documented err_codes (interface.md section 7).
+// Documented err_codes: CodeFieldMissing answers a 400 for a missing or
+// invalid field, CodeInternalError a 500.
 const (
 	CodeFieldMissing  = "REQ_FIELD_MISSING"
 	CodeInternalError = "SYS_INTERNAL_ERROR"
@@ -194,7 +196,8 @@ func matchSegments(routes []route, method string, segs []string) (*route, []stri
 }
 
 // ServeHTTP serves one request of the interface: fault injection first,
-// then authentication (section 5), then the operation.
+// then authentication (X-API-KEY, X-TIMESTAMP within the window,
+// X-SIGNATURE over the canonical body), then the operation.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	now := s.now()
@@ -455,7 +458,8 @@ func jsonKind(v any) string {
 	return "dict"
 }
 
-// envelope is the body of every answer (interface.md section 2.1).
+// envelope is the body of every answer: status, message, data (null on
+// error), and on errors err_code and errors.
 type envelope struct {
 	Status  bool   `json:"status"`
 	Message string `json:"message"`
@@ -470,7 +474,7 @@ func success(status int, message string, data any) reply {
 }
 
 // refusal answers an error. code is the err_code, empty where the
-// interface document shows none; errs the errors member or nil.
+// service documents none; errs the errors member or nil.
 func refusal(status int, code, message string, errs any) reply {
 	return reply{status: status, body: mustJSON(envelope{Message: message, ErrCode: code, Errors: errs})}
 }
@@ -481,14 +485,13 @@ func unauthorized(code, message string) reply {
 }
 
 // rule answers a refused business rule: HTTP 400 with the documented
-// message (section 7). The interface document shows no err_code for these,
-// so none is sent.
+// message. The service documents no err_code for these, so none is sent.
 func rule(message string) reply {
 	return refusal(http.StatusBadRequest, "", message, nil)
 }
 
-// fieldRefusal answers field errors (section 7: REQ_FIELD_MISSING with
-// errors.<field>); the message is the first field's first message.
+// fieldRefusal answers field errors (HTTP 400, REQ_FIELD_MISSING, and
+// errors.<field> holding the messages); the message is the first field's first message.
 func fieldRefusal(errs map[string][]string) reply {
 	names := make([]string, 0, len(errs))
 	for k := range errs {
@@ -513,7 +516,8 @@ func num(d decimal.Decimal) json.Number { return json.Number(d.String()) }
 // stamp writes t as the service does: UTC with microseconds.
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000Z07:00") }
 
-// Field error messages, in the REST framework's words (public-notes).
+// Field error messages, in the REST framework's words, as the service
+// sends them.
 const (
 	msgRequired = "This field is required."
 	msgNull     = "This field may not be null."

@@ -1,6 +1,7 @@
 package sandbox
 
-// Payin quotation operations (interface.md 4.11-4.12).
+// Payin quotation operations: create and fetch under /pis/api/v1/payin,
+// and the payin status simulation.
 
 import (
 	"encoding/json"
@@ -15,8 +16,9 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-// Refusal messages of create payin quotation, in the order the checks run
-// (interface.md 7.4).
+// Refusal messages of create payin quotation, in the order the checks run,
+// word for word as the service documents them; msgPayinNotFound answers a
+// fetch of a quotation that is absent or another organization's.
 const (
 	msgCustomerUnverified = "Customer is unverified"
 	msgBankUnverified     = "Bank account is unverified"
@@ -33,16 +35,18 @@ const (
 // .invalid top-level domain marks it as not a real page.
 const iosCheckoutBase = "https://checkout.sandbox.invalid/upi/"
 
-// payinBankTypes is the bank account type each payment method needs
-// (interface.md 2.7).
+// payinBankTypes is the bank account type each payment method needs: a
+// bank_account for IMPS, a vpa for UPI.
 var payinBankTypes = map[types.PaymentMethod]types.BankAccountType{
 	types.PaymentMethodIMPS: types.BankAccountTypeBankAccount,
 	types.PaymentMethodUPI:  types.BankAccountTypeVPA,
 }
 
-// createPayinQuotation is create payin quotation (interface.md 4.11). Field
-// errors come first, then the asset/fiat pair, then the checks of 7.4 in
-// the table's order; the first failing one answers.
+// createPayinQuotation is POST /pis/api/v1/payin/quotation. Field errors
+// come first, then the asset/fiat pair, then the refusals in the order of
+// their messages above (customer unverified, bank unverified, onramp
+// disabled, amount below the minimum or above the maximum, AML, EDD,
+// daily limit); the first failing one answers.
 func (s *Sandbox) createPayinQuotation(rq *request) reply {
 	f := rq.body
 	asset, _ := f.str("asset", true)
@@ -145,7 +149,9 @@ func (s *Sandbox) payinBankProblem(rq *request, c *customer, bankID uuid.UUID, m
 	return ""
 }
 
-// getPayinQuotation is fetch payin quotation (interface.md 4.12).
+// getPayinQuotation is GET /pis/api/v1/payin/quotation/{quotation_id}; a
+// missing id is refused "Quotation ID is required.", a malformed one
+// "Quotation ID is invalid".
 func (s *Sandbox) getPayinQuotation(rq *request) reply {
 	param := rq.params[0]
 	if strings.TrimSpace(param) == "" {
@@ -169,7 +175,7 @@ type payinDeposit struct {
 	AccountName   string `json:"account_name"`
 }
 
-// payinQuotationJSON is the payin quotation of interface.md 2.5. order_id
+// payinQuotationJSON is the payin quotation as the service sends it. order_id
 // and status appear only in the fetch response; the UPI links only for
 // UPI, at the top level.
 type payinQuotationJSON struct {

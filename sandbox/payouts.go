@@ -1,6 +1,7 @@
 package sandbox
 
-// Payout operations (interface.md 4.1-4.5, public-notes' remittance and balance).
+// Payout operations: standard, prefunded and remittance creates, fetch,
+// the status simulation and the prefunded balance, under /pos/api/v1.
 
 import (
 	"encoding/json"
@@ -15,8 +16,10 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-// Messages of the payout operations: section 7.1 word for word, the
-// sandbox's own wording where 7.2/7.5 leave them "not shown".
+// Messages of the payout operations: the service's documented refusals of
+// a standard create word for word; the sandbox's own wording for the
+// refusals whose text the service does not document (insufficient balance,
+// remitter and payout not found).
 const (
 	poMsgReferenceExists   = "Client Reference ID already exists"
 	poMsgQuotationNotFound = "Quotation is not found"
@@ -39,8 +42,10 @@ const (
 	poMsgSimulatedRefund = "Simulated refund: the reserved amount was returned"
 )
 
-// createPayout is POST /pos/api/v1/payout/initiate (interface.md 4.2,
-// 7.1): a standard payout, funded on chain, so nothing is reserved.
+// createPayout is POST /pos/api/v1/payout/initiate: a standard payout,
+// funded on chain, so nothing is reserved. Its refusals are those of
+// claimable, plus an exchange_order_id held by a PROCESSING or SUCCESS
+// payout.
 func (s *Sandbox) createPayout(rq *request) reply {
 	f := rq.body
 	qid, cid := f.uuid("quotation_id"), f.uuid("customer_id")
@@ -61,9 +66,11 @@ func (s *Sandbox) createPayout(rq *request) reply {
 }
 
 // createPrefundedPayout is POST /pos/api/v1/prefunded/payout/initiate
-// (interface.md 4.1, 7.2): the amount is reserved from the organization's
-// prefunded balance. Entitlement is checked before the body, so an
-// organization without a prefunded wallet learns that first.
+// with {quotation_id, customer: {sender, receiver}, client_reference_id}:
+// the amount is reserved from the organization's prefunded balance.
+// Entitlement is checked before the body, so an organization without a
+// prefunded wallet learns that first ("This endpoint is not available for
+// your organization.").
 func (s *Sandbox) createPrefundedPayout(rq *request) reply {
 	if !rq.org.Prefunded {
 		return rule(poMsgNotEntitled)
@@ -100,8 +107,9 @@ func payoutParty(c *fields, name string) uuid.UUID {
 	return uuid.Nil
 }
 
-// createRemittancePayout is POST Settings.RemittancePayoutPath
-// (interface.md 4.3). transaction_hash is required unless the organization
+// createRemittancePayout is POST Settings.RemittancePayoutPath with
+// {quotation_id, customer_id, remitter_id, client_reference_id,
+// transaction_hash}. transaction_hash is required unless the organization
 // is prefunded; a prefunded organization's remittance payout debits its
 // balance like a prefunded payout, and a hash it sends anyway is stored.
 func (s *Sandbox) createRemittancePayout(rq *request) reply {
@@ -144,7 +152,7 @@ func (s *Sandbox) createRemittancePayout(rq *request) reply {
 	})
 }
 
-// getBalance is GET /pos/api/v1/payout/balance (public-notes): the
+// getBalance is GET /pos/api/v1/payout/balance: the
 // prefunded balance per asset, amounts as decimal strings.
 func (s *Sandbox) getBalance(rq *request) reply {
 	if !rq.org.Prefunded {
@@ -160,7 +168,7 @@ func (s *Sandbox) getBalance(rq *request) reply {
 }
 
 // simulatePayoutStatus is PATCH /pos/api/v1/payout/mock-payout-status
-// (interface.md 4.5, 3.1): it moves a PROCESSING payout to any other
+// with {payout_id, payout_status}: it moves a PROCESSING payout to any other
 // status. SUCCESS pays (utr and exchange transfer id appear); FAILED and
 // REFUNDED give a failure_reason, and REFUNDED also returns what the payout
 // reserved to the prefunded balance. Every move sends the PAYOUT webhook
@@ -216,8 +224,9 @@ func (s *Sandbox) simulatePayoutStatus(rq *request) reply {
 	}{p.ID, p.Status})
 }
 
-// getPayout is GET /pos/api/v1/payout/{payout_id} (interface.md 4.4, 7.3),
-// for payouts of every kind. Only the canonical 36-character form is a
+// getPayout is GET /pos/api/v1/payout/{payout_id}, for payouts of every
+// kind; a missing id is refused "Payout ID is required.", a malformed one
+// "Payout ID is invalid". Only the canonical 36-character form is a
 // valid id: a path segment is not the place for the other forms uuid.Parse
 // tolerates.
 func (s *Sandbox) getPayout(rq *request) reply {
@@ -257,8 +266,8 @@ func refuseRule(message string) *reply {
 	return &r
 }
 
-// claimable runs the checks every payout create shares, in the order of
-// table 7.1: reference unused, quotation of this organization, customer
+// claimable runs the checks every payout create shares, in the order the
+// service documents its refusals of a standard create: reference unused, quotation of this organization, customer
 // matches, then extra (the remittance payout's remitter check, which sits
 // here), then not expired (valid up to and including ExpiresAt) and not
 // linked. It returns the quotation or the first refusal.
@@ -354,8 +363,8 @@ func (s *Sandbox) newPayout(rq *request, kind PayoutKind, q *quotation, ref, ord
 	return p
 }
 
-// payoutHead is the start of both variants of the standard payout
-// (interface.md 2.2), identical in create and fetch.
+// payoutHead is the start of both variants of the standard payout,
+// identical in create and fetch.
 type payoutHead struct {
 	ID                uuid.UUID `json:"id"`
 	QuotationID       uuid.UUID `json:"quotation_id"`
@@ -371,7 +380,8 @@ func payoutHeadOf(p *payout) payoutHead {
 	return payoutHead{p.ID, p.QuotationID, p.CustomerID, p.ClientReferenceID, p.BankID, p.Asset, p.Fiat}
 }
 
-// payoutCreated is the create variant of 2.2: amounts are JSON numbers.
+// payoutCreated is the standard payout as create answers it: amounts are
+// JSON numbers.
 type payoutCreated struct {
 	payoutHead
 	Rate            json.Number        `json:"rate"`
@@ -398,8 +408,9 @@ func payoutCreatedOf(p *payout) payoutCreated {
 }
 
 // remittanceCreated is the data of a created remittance payout, whose
-// fields the interface document does not show (2.9): the create variant
-// of 2.2 plus what section 4.3 and the fetch variant add.
+// fields the service does not document: the create variant of the
+// standard payout plus remitter_id, transaction_hash and the fields the
+// fetch variant adds.
 type remittanceCreated struct {
 	payoutCreated
 	RemitterID      uuid.UUID `json:"remitter_id"`
@@ -409,7 +420,7 @@ type remittanceCreated struct {
 	UpdatedAt       string    `json:"updated_at"`
 }
 
-// payoutFetched is the fetch variant of 2.2: amounts are decimal strings
+// payoutFetched is the standard payout as fetch answers it: amounts are decimal strings
 // and the fiat amount is spelled receiveing_amount, as the service spells
 // it.
 type payoutFetched struct {
@@ -445,8 +456,8 @@ func payoutFetchedOf(p *payout) payoutFetched {
 	}
 }
 
-// prefundedPayoutData is the data of a created prefunded payout (interface.md
-// 2.3): amounts and fees are decimal strings.
+// prefundedPayoutData is the data of a created prefunded payout: amounts
+// and fees are decimal strings.
 type prefundedPayoutData struct {
 	ID                uuid.UUID `json:"id"`
 	QuotationID       uuid.UUID `json:"quotation_id"`
@@ -482,7 +493,7 @@ type payoutPartyID struct {
 	ID *uuid.UUID `json:"id"`
 }
 
-// prefundedCreated returns the 2.3 shape of p.
+// prefundedCreated returns p in the shape of a prefunded create's answer.
 func prefundedCreated(p *payout) prefundedPayoutData {
 	out := prefundedPayoutData{
 		ID: p.ID, QuotationID: p.QuotationID, BankID: p.BankID,
@@ -502,7 +513,8 @@ func prefundedCreated(p *payout) prefundedPayoutData {
 	return out
 }
 
-// feeNumbers is the fees object of 2.4: every key a JSON number.
+// feeNumbers is the fees object of a standard payout or payin quotation:
+// every key a JSON number.
 type feeNumbers struct {
 	ClientFeeFiat              json.Number `json:"client_fee_fiat"`
 	ClientFeeCrypto            json.Number `json:"client_fee_crypto"`
@@ -516,7 +528,7 @@ type feeNumbers struct {
 	GrossEffectiveExchangeRate json.Number `json:"gross_effective_exchange_rate"`
 }
 
-// payoutFees returns f as 2.4 numbers.
+// feesJSON returns f as a fees object of JSON numbers.
 func feesJSON(f Fees) feeNumbers {
 	return feeNumbers{
 		num(f.ClientFeeFiat), num(f.ClientFeeCrypto), num(f.ServiceFee), num(f.PGFee),

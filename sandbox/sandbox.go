@@ -1,5 +1,5 @@
-// Package sandbox is the fiatramp service in memory: every operation of the
-// interface document with its authentication, its rules and its messages,
+// Package sandbox is the fiatramp service in memory: every documented
+// operation with its authentication, its rules and its messages,
 // backed by real state, for tests, examples and local development.
 //
 // A Sandbox is an http.Handler. NewServer serves one on a loopback port for
@@ -32,48 +32,51 @@ import (
 )
 
 // DefaultRemittancePayoutPath is where the sandbox serves the remittance
-// payout operation, as the service's public documentation gives it (the
-// interface document does not show the path).
+// payout operation, as the service's public documentation gives it (its
+// interface description leaves the path out).
 const DefaultRemittancePayoutPath = "/pos/api/v1/remittance-payout/initiate"
 
-// Settings are the sandbox's limits and the values the interface document
-// does not give. Every documented limit defaults to its documented value;
+// Settings are the sandbox's limits and the values the service does not
+// document. Every documented limit defaults to its documented value;
 // DefaultSettings says which defaults are the sandbox's own choice.
 type Settings struct {
 	// TimestampWindow is how far X-TIMESTAMP may be from the sandbox clock
-	// (interface.md section 8: 300 seconds).
+	// (the service's window: 300 seconds).
 	TimestampWindow time.Duration
-	// MinPayinAmount: a payin quotation's amount must be greater than this
-	// (section 8: INR 2500).
+	// MinPayinAmount is the amount a payin quotation's amount must exceed
+	// (the service's minimum: INR 2500).
 	MinPayinAmount decimal.Decimal
 	// MaxIMPSAmount and MaxUPIAmount are the largest payin quotation amounts
-	// per payment method (section 8: INR 500,000 and INR 100,000).
+	// per payment method (the service's maxima: INR 500,000 for IMPS and
+	// INR 100,000 for UPI).
 	MaxIMPSAmount decimal.Decimal
 	MaxUPIAmount  decimal.Decimal
 	// DailyOnrampLimit is the most a customer may quote for payins in one
-	// UTC day of the sandbox clock. The amount is not shown in the interface
-	// document; zero (the default) means no amount limit, so only a
+	// UTC day of the sandbox clock. The service does not document the
+	// amount; zero (the default) means no amount limit, so only a
 	// customer's DailyLimitExhausted flag exhausts it.
 	DailyOnrampLimit decimal.Decimal
-	// PayinQuotationValidity is how long a payin quotation lives (not shown;
-	// default 10 minutes).
+	// PayinQuotationValidity is how long a payin quotation lives
+	// (undocumented by the service; default 10 minutes).
 	PayinQuotationValidity time.Duration
 	// PayoutQuotationValidity is the expiry given to a payout quotation
-	// fixture added without one (not shown; default 10 minutes).
+	// fixture added without one (undocumented by the service; default 10
+	// minutes).
 	PayoutQuotationValidity time.Duration
 	// PageSize is the number of bank accounts per page of the bank list
-	// (not shown; default 10).
+	// (undocumented by the service; default 10).
 	PageSize int
 	// RemittancePayoutPath is the path of the remittance payout operation
 	// (default DefaultRemittancePayoutPath).
 	RemittancePayoutPath string
 	// Rates are the payin exchange rates, fiat per unit of asset, keyed
-	// "ASSET/FIAT" in upper case (not shown; default USDT/INR 88.50,
-	// USDC/INR 88.40). A payin quotation for another pair is refused.
+	// "ASSET/FIAT" in upper case (undocumented by the service; default
+	// USDT/INR 88.50, USDC/INR 88.40). A payin quotation for another pair
+	// is refused.
 	Rates map[string]decimal.Decimal
 	// PayinServiceFee is the service's fee on a payin quotation, as a
-	// fraction of the amount (not shown; default 0.01), and PayinGSTRate
-	// the GST charged on that fee (default 0.18).
+	// fraction of the amount (undocumented by the service; default 0.01),
+	// and PayinGSTRate the GST charged on that fee (default 0.18).
 	PayinServiceFee decimal.Decimal
 	PayinGSTRate    decimal.Decimal
 	// DepositAccount is the account payin deposit instructions name.
@@ -122,8 +125,8 @@ type DepositAccount struct {
 }
 
 // DefaultSettings returns the settings a Sandbox starts from: the documented
-// limits of interface.md section 8 and the sandbox's own choices where the
-// document is silent (each named in its field's comment).
+// limits of the service (timestamp window, payin minimum and maxima) and
+// the sandbox's own choices where the service documents none (each named in its field's comment).
 func DefaultSettings() Settings {
 	return Settings{
 		TimestampWindow:         300 * time.Second,

@@ -7,18 +7,19 @@ import (
 	"github.com/google/uuid"
 )
 
-// Wallet is a customer's crypto wallet (interface.md section 2.6), the data
-// of add wallet (section 4.6).
+// Wallet is a customer's crypto wallet address, the deposit source of
+// on-ramp transactions: the data of POST /cms/api/v1/wallet/add.
 type Wallet struct {
-	// ID is the wallet id (id).
+	// ID is the wallet's id.
 	ID uuid.UUID `json:"id"`
-	// CustomerID is customer_id.
+	// CustomerID is the customer who owns the wallet.
 	CustomerID uuid.UUID `json:"customer_id"`
-	// WalletAddress is wallet_address.
+	// WalletAddress is the crypto address, as sent.
 	WalletAddress string `json:"wallet_address"`
-	// WalletStatus is wallet_status (ACTIVE appears).
+	// WalletStatus is the wallet's status (ACTIVE appears).
 	WalletStatus WalletStatus `json:"wallet_status"`
-	// FailureReason is failure_reason; nil when null or absent.
+	// FailureReason says why the wallet is not usable; nil when null or
+	// absent.
 	FailureReason *string `json:"failure_reason"`
 	// Raw is a copy of the exact JSON object this wallet was decoded from.
 	Raw json.RawMessage `json:"-"`
@@ -26,7 +27,7 @@ type Wallet struct {
 
 var walletType = reflect.TypeFor[Wallet]()
 
-// UnmarshalJSON decodes the wallet object of interface.md section 2.6 and
+// UnmarshalJSON decodes a wallet object and
 // keeps a copy of data in Raw. null leaves w unchanged; on error w is
 // unchanged.
 func (w *Wallet) UnmarshalJSON(data []byte) error {
@@ -52,41 +53,42 @@ func (w *Wallet) UnmarshalJSON(data []byte) error {
 }
 
 // BankAccount is one bank account of a customer as returned by fetch bank
-// account (interface.md sections 2.7 and 4.8). Documented strings that come
+// account, GET /cms/api/v1/bank/{customer_id}/{bank_id}. Documented strings that come
 // as null decode as "".
 type BankAccount struct {
-	// ID is the bank account id (id).
+	// ID is the bank account's id (the bank_id of a payin quotation).
 	ID uuid.UUID `json:"id"`
-	// CustomerID is customer_id.
+	// CustomerID is the customer who owns the account.
 	CustomerID uuid.UUID `json:"customer_id"`
-	// Country is the 3-letter country code (country).
+	// Country is the 3-letter country code of the account.
 	Country string `json:"country"`
-	// BankAccountType is bank_account_type (ACCOUNT_DETAILS appears).
+	// BankAccountType is the kind of account (ACCOUNT_DETAILS appears).
 	BankAccountType BankAccountType `json:"bank_account_type"`
-	// Identifiers is the identifiers object.
+	// Identifiers holds the account number and IFSC as the identifiers
+	// object carries them.
 	Identifiers BankIdentifiers `json:"identifiers"`
-	// AccountNumber is account_number.
+	// AccountNumber is the bank account number.
 	AccountNumber string `json:"account_number"`
-	// IFSC is ifsc.
+	// IFSC is the Indian Financial System Code of the account's branch.
 	IFSC string `json:"ifsc"`
-	// BankAccountStatus is bank_account_status (VERIFIED appears).
+	// BankAccountStatus is the verification status (VERIFIED appears); a
+	// payin quotation needs VERIFIED.
 	BankAccountStatus BankAccountStatus `json:"bank_account_status"`
-	// BeneficiaryName is beneficiary_name.
+	// BeneficiaryName is the account holder's name.
 	BeneficiaryName string `json:"beneficiary_name"`
-	// BankName is bank_name.
+	// BankName is the name of the bank.
 	BankName string `json:"bank_name"`
-	// FailureReason is failure_reason; nil when null or absent.
+	// FailureReason says why verification failed; nil when null or absent.
 	FailureReason *string `json:"failure_reason"`
 	// Raw is a copy of the exact JSON object this account was decoded from.
 	Raw json.RawMessage `json:"-"`
 }
 
-// BankIdentifiers is the identifiers object of a fetched bank account
-// (interface.md section 2.7).
+// BankIdentifiers is the identifiers object of a fetched bank account.
 type BankIdentifiers struct {
-	// AccountNumber is identifiers.account_number.
+	// AccountNumber is the bank account number.
 	AccountNumber string `json:"account_number"`
-	// IFSC is identifiers.ifsc.
+	// IFSC is the Indian Financial System Code of the account's branch.
 	IFSC string `json:"ifsc"`
 }
 
@@ -95,7 +97,7 @@ var (
 	bankIdentifiersType = reflect.TypeFor[BankIdentifiers]()
 )
 
-// UnmarshalJSON decodes the identifiers object of interface.md section 2.7.
+// UnmarshalJSON decodes an identifiers object {account_number, ifsc}.
 // null leaves b unchanged.
 func (b *BankIdentifiers) UnmarshalJSON(data []byte) error {
 	var out BankIdentifiers
@@ -113,8 +115,8 @@ func (b *BankIdentifiers) UnmarshalJSON(data []byte) error {
 	return finishObject(&m, b, &out, nil)
 }
 
-// UnmarshalJSON decodes the fetch-one bank account object of interface.md
-// section 2.7 and keeps a copy of data in Raw. null leaves b unchanged; on
+// UnmarshalJSON decodes the bank account object of a fetch of one account
+// and keeps a copy of data in Raw. null leaves b unchanged; on
 // error b is unchanged.
 func (b *BankAccount) UnmarshalJSON(data []byte) error {
 	var out BankAccount
@@ -150,27 +152,30 @@ func (b *BankAccount) UnmarshalJSON(data []byte) error {
 	return finishObject(&m, b, &out, &out.Raw)
 }
 
-// BankAccountListItem is one entry of the bank account list (interface.md
-// sections 2.7 and 4.9). An IMPS account has no vpa and a UPI account no
+// BankAccountListItem is one entry of the bank account list,
+// GET /cms/api/v1/bank/list/{customer_id}. An IMPS account has no vpa and a UPI account no
 // account_number; a null string decodes as "".
 type BankAccountListItem struct {
-	// ID is the bank account id (id).
+	// ID is the bank account's id (the bank_id of a payin quotation).
 	ID uuid.UUID `json:"id"`
-	// CustomerID is customer_id.
+	// CustomerID is the customer who owns the account.
 	CustomerID uuid.UUID `json:"customer_id"`
-	// AccountNumber is account_number ("" when null).
+	// AccountNumber is the bank account number ("" when null, as for a
+	// UPI account).
 	AccountNumber string `json:"account_number"`
-	// IFSC is ifsc ("" when null).
+	// IFSC is the Indian Financial System Code ("" when null).
 	IFSC string `json:"ifsc"`
-	// AccountName is account_name ("" when null).
+	// AccountName is the account holder's name ("" when null).
 	AccountName string `json:"account_name"`
-	// VPA is the UPI virtual payment address, vpa ("" when null).
+	// VPA is the UPI virtual payment address ("" when null, as for an IMPS
+	// account).
 	VPA string `json:"vpa"`
-	// BankAccountType is bank_account_type.
+	// BankAccountType is the kind of account: bank_account (IMPS) or vpa
+	// (UPI) in the payin rules.
 	BankAccountType BankAccountType `json:"bank_account_type"`
-	// BankAccountStatus is bank_account_status.
+	// BankAccountStatus is the verification status.
 	BankAccountStatus BankAccountStatus `json:"bank_account_status"`
-	// FailureReason is failure_reason; nil when null or absent.
+	// FailureReason says why verification failed; nil when null or absent.
 	FailureReason *string `json:"failure_reason"`
 	// Raw is a copy of the exact JSON object this item was decoded from.
 	Raw json.RawMessage `json:"-"`
@@ -178,7 +183,7 @@ type BankAccountListItem struct {
 
 var bankAccountListItemType = reflect.TypeFor[BankAccountListItem]()
 
-// UnmarshalJSON decodes one bank list item of interface.md section 2.7 and
+// UnmarshalJSON decodes one bank list item and
 // keeps a copy of data in Raw. null leaves b unchanged; on error b is
 // unchanged.
 func (b *BankAccountListItem) UnmarshalJSON(data []byte) error {
@@ -211,10 +216,10 @@ func (b *BankAccountListItem) UnmarshalJSON(data []byte) error {
 	return finishObject(&m, b, &out, &out.Raw)
 }
 
-// BankAccountPage is one page of fetch bank accounts of a customer
-// (interface.md section 4.9): {count, next, previous, results}.
+// BankAccountPage is one page of a customer's bank accounts, the data of
+// GET /cms/api/v1/bank/list/{customer_id}: {count, next, previous, results}.
 type BankAccountPage struct {
-	// Count is count, the total number of accounts.
+	// Count is the total number of accounts, over every page.
 	Count int `json:"count"`
 	// Next is the URL of the next page; nil when null or absent.
 	Next *string `json:"next"`
@@ -228,7 +233,7 @@ type BankAccountPage struct {
 
 var bankAccountPageType = reflect.TypeFor[BankAccountPage]()
 
-// UnmarshalJSON decodes the list data of interface.md section 4.9 and keeps
+// UnmarshalJSON decodes the data of a bank list page and keeps
 // a copy of data in Raw. null leaves p unchanged; on error p is unchanged.
 func (p *BankAccountPage) UnmarshalJSON(data []byte) error {
 	var out BankAccountPage

@@ -1,11 +1,11 @@
 // Package types holds the request and response shapes of the fiatramp
 // service, and its enums.
 //
-// Every type names the section of the interface document (interface.md) it
-// follows. The conventions are the same throughout:
+// Each type's comment says which operation sends or returns it. The
+// conventions are the same throughout:
 //
 //   - Identifiers are [uuid.UUID]; an absent, null or empty id decodes as
-//     [uuid.Nil]. Ids the interface document marks nullable are *uuid.UUID.
+//     [uuid.Nil]. Ids the service may send as null are *uuid.UUID.
 //   - Money, rates and fees are [decimal.Decimal], decoded exactly (never via
 //     float64, never rounded) from a JSON number or from a decimal string.
 //     JSON null and the empty string leave the zero value. Any other value
@@ -17,9 +17,9 @@
 //     numeric offset. A timestamp with no zone at all is taken as UTC.
 //     Digits beyond nanoseconds are dropped. null, "" and an absent field
 //     leave the zero time; anything else is a decode error naming the field.
-//   - Strings the interface document marks nullable are *string; null decodes
-//     as nil.
-//   - Enums are string types. A value the interface document does not list
+//   - Strings the service may send as null (failure_reason, utr,
+//     client_reference_id, ...) are *string; null decodes as nil.
+//   - Enums are string types. A value this package does not list
 //     still decodes and keeps its text; IsKnown tells the two apart.
 //   - Every response type that is the `data` payload of an endpoint (and
 //     [BankAccountListItem]) keeps a copy of the exact JSON it was decoded

@@ -2,44 +2,45 @@ package types
 
 import "slices"
 
-// PayoutStatus is the status of a payout (interface.md section 3.1). A value
-// the interface document does not list decodes unchanged; see IsKnown.
+// PayoutStatus is the status of a payout. A payout is created PROCESSING;
+// it moves to SUCCESS (utr set) or FAILED (failure_reason set), a FAILED
+// payout may become REFUNDED, and IN_REVIEW holds a payout for review. In
+// the sandbox only a PROCESSING payout can be moved, by
+// PayoutsService.SimulateStatus. A value not listed here decodes
+// unchanged; see IsKnown.
 type PayoutStatus string
 
-// Payout status values (interface.md section 3.1).
+// Payout status values.
 const (
-	// PayoutProcessing is the status of a newly created payout (interface.md
-	// section 3.1).
+	// PayoutProcessing is the status of a newly created payout, until the
+	// bank pays or the payout fails.
 	PayoutProcessing PayoutStatus = "PROCESSING"
-	// PayoutSuccess means the bank has paid; utr is set (interface.md section
-	// 3.1).
+	// PayoutSuccess means the bank has paid; utr is set. It is final.
 	PayoutSuccess PayoutStatus = "SUCCESS"
-	// PayoutFailed means the payout failed; failure_reason is set
-	// (interface.md section 3.1).
+	// PayoutFailed means the payout failed; failure_reason is set. It may
+	// still become REFUNDED.
 	PayoutFailed PayoutStatus = "FAILED"
-	// PayoutRefunded means a failed payout was refunded (interface.md section
-	// 3.1).
+	// PayoutRefunded means a failed payout was refunded. It is final.
 	PayoutRefunded PayoutStatus = "REFUNDED"
-	// PayoutInReview means the payout is held for review (interface.md section
-	// 3.1).
+	// PayoutInReview means the payout is held for review; it still moves.
 	PayoutInReview PayoutStatus = "IN_REVIEW"
 )
 
-// Values returns every payout status of interface.md section 3.1, in the
-// document's order. The slice is new on every call.
+// Values returns every payout status: PROCESSING, SUCCESS, FAILED,
+// REFUNDED, IN_REVIEW. The slice is new on every call.
 func (PayoutStatus) Values() []PayoutStatus {
 	l := payoutStatusList()
 	return l[:]
 }
 
-// IsKnown reports whether s is one of the values of interface.md section 3.1
+// IsKnown reports whether s is one of the payout statuses of Values
 // (compared exactly, case-sensitively).
 func (s PayoutStatus) IsKnown() bool {
 	l := payoutStatusList()
 	return slices.Contains(l[:], s)
 }
 
-// payoutStatusList is every PayoutStatus value, in the document's order:
+// payoutStatusList is every PayoutStatus value, in a fixed order:
 // the one list from which Values and IsKnown derive.
 func payoutStatusList() [5]PayoutStatus {
 	return [...]PayoutStatus{PayoutProcessing, PayoutSuccess, PayoutFailed, PayoutRefunded, PayoutInReview}
@@ -57,225 +58,221 @@ func (s PayoutStatus) IsFinal() bool {
 	return false
 }
 
-// KYCStatus is the KYC status of a customer (interface.md section 3.2). A
-// value the interface document does not list decodes unchanged; see IsKnown.
+// KYCStatus is the KYC status of a customer. The sandbox KYC simulation
+// (KYCService.SimulateStatus) allows PROCESSING to move to VERIFIED,
+// UNVERIFIED, TAX_VERIFICATION_FAILED or DOCUMENT_VERIFICATION_FAILED,
+// VERIFIED and FAILED to move back to UNVERIFIED, and nothing to leave
+// UNVERIFIED. A value not listed here decodes unchanged; see IsKnown.
 type KYCStatus string
 
-// KYC status values (interface.md section 3.2).
+// KYC status values.
 const (
-	// KYCUnverified is the status of a customer without a KYC result
-	// (interface.md section 3.2).
+	// KYCUnverified is the status of a customer without a KYC result. A
+	// payin quotation for such a customer is refused (Customer is
+	// unverified).
 	KYCUnverified KYCStatus = "UNVERIFIED"
-	// KYCProcessing means a KYC check is under way (interface.md section 3.2).
+	// KYCProcessing means a KYC check is under way.
 	KYCProcessing KYCStatus = "PROCESSING"
-	// KYCVerified means the customer passed KYC (interface.md section 3.2).
+	// KYCVerified means the customer passed KYC.
 	KYCVerified KYCStatus = "VERIFIED"
-	// KYCFailed means the customer failed KYC (interface.md section 3.2).
+	// KYCFailed means the customer failed KYC.
 	KYCFailed KYCStatus = "FAILED"
-	// KYCTaxVerificationFailed means the tax id check failed (interface.md
-	// section 3.2).
+	// KYCTaxVerificationFailed means the tax id check failed.
 	KYCTaxVerificationFailed KYCStatus = "TAX_VERIFICATION_FAILED"
-	// KYCDocumentVerificationFailed means the document check failed
-	// (interface.md section 3.2).
+	// KYCDocumentVerificationFailed means the document check failed.
 	KYCDocumentVerificationFailed KYCStatus = "DOCUMENT_VERIFICATION_FAILED"
 )
 
-// Values returns every KYC status of interface.md section 3.2, in the
-// document's order. The slice is new on every call.
+// Values returns every KYC status: UNVERIFIED, PROCESSING, VERIFIED,
+// FAILED, TAX_VERIFICATION_FAILED, DOCUMENT_VERIFICATION_FAILED. The slice
+// is new on every call.
 func (KYCStatus) Values() []KYCStatus {
 	l := kYCStatusList()
 	return l[:]
 }
 
-// IsKnown reports whether s is one of the values of interface.md section 3.2
+// IsKnown reports whether s is one of the KYC statuses of Values
 // (compared exactly, case-sensitively).
 func (s KYCStatus) IsKnown() bool {
 	l := kYCStatusList()
 	return slices.Contains(l[:], s)
 }
 
-// kYCStatusList is every KYCStatus value, in the document's order:
+// kYCStatusList is every KYCStatus value, in a fixed order:
 // the one list from which Values and IsKnown derive.
 func kYCStatusList() [6]KYCStatus {
 	return [...]KYCStatus{KYCUnverified, KYCProcessing, KYCVerified, KYCFailed, KYCTaxVerificationFailed, KYCDocumentVerificationFailed}
 }
 
-// PaymentMethod is the payment method of a payin quotation (interface.md
-// sections 2.5 and 4.11).
+// PaymentMethod is how the customer pays in the fiat of a payin quotation:
+// IMPS or UPI, sent as payment_method.
 type PaymentMethod string
 
-// Payment method values (interface.md sections 2.5 and 4.11).
+// Payment method values.
 const (
 	// PaymentMethodIMPS pays in by IMPS from a bank account of type
-	// bank_account (interface.md sections 2.5 and 2.7).
+	// bank_account, at most INR 500,000 per transaction.
 	PaymentMethodIMPS PaymentMethod = "IMPS"
-	// PaymentMethodUPI pays in by UPI from a bank account of type vpa
-	// (interface.md sections 2.5 and 2.7).
+	// PaymentMethodUPI pays in by UPI from a bank account of type vpa, at
+	// most INR 100,000 per transaction.
 	PaymentMethodUPI PaymentMethod = "UPI"
 )
 
-// Values returns every payment method of interface.md section 2.5. The slice
-// is new on every call.
+// Values returns every payment method: IMPS, UPI. The slice is new on
+// every call.
 func (PaymentMethod) Values() []PaymentMethod {
 	l := paymentMethodList()
 	return l[:]
 }
 
-// IsKnown reports whether m is one of the values of interface.md section 2.5
-// (compared exactly, case-sensitively).
+// IsKnown reports whether m is IMPS or UPI (compared exactly,
+// case-sensitively).
 func (m PaymentMethod) IsKnown() bool {
 	l := paymentMethodList()
 	return slices.Contains(l[:], m)
 }
 
-// paymentMethodList is every PaymentMethod value, in the document's order:
+// paymentMethodList is every PaymentMethod value, in a fixed order:
 // the one list from which Values and IsKnown derive.
 func paymentMethodList() [2]PaymentMethod {
 	return [...]PaymentMethod{PaymentMethodIMPS, PaymentMethodUPI}
 }
 
-// WalletStatus is the status of a customer wallet (interface.md sections 2.6
-// and 3.3). Only ACTIVE is documented; other values decode unchanged.
+// WalletStatus is the status of a customer wallet, as wallet_status. Only
+// ACTIVE is documented; other values decode unchanged.
 type WalletStatus string
 
-// WalletActive is the only wallet status the interface document shows
-// (interface.md section 3.3).
+// WalletActive is the only documented wallet status: the wallet can be
+// used as a deposit source.
 const WalletActive WalletStatus = "ACTIVE"
 
-// Values returns every wallet status of interface.md section 3.3. The slice
-// is new on every call.
+// Values returns every documented wallet status: ACTIVE. The slice is new
+// on every call.
 func (WalletStatus) Values() []WalletStatus {
 	l := walletStatusList()
 	return l[:]
 }
 
-// IsKnown reports whether s is a value of interface.md section 3.3
-// (compared exactly, case-sensitively).
+// IsKnown reports whether s is ACTIVE (compared exactly,
+// case-sensitively).
 func (s WalletStatus) IsKnown() bool {
 	l := walletStatusList()
 	return slices.Contains(l[:], s)
 }
 
-// walletStatusList is every WalletStatus value, in the document's order:
+// walletStatusList is every WalletStatus value, in a fixed order:
 // the one list from which Values and IsKnown derive.
 func walletStatusList() [1]WalletStatus {
 	return [...]WalletStatus{WalletActive}
 }
 
-// BankAccountStatus is the verification status of a bank account
-// (interface.md sections 2.7 and 3.3; the full set PROCESSING, VERIFIED,
-// FAILED comes from the service's public documentation).
+// BankAccountStatus is the verification status of a bank account:
+// PROCESSING until verification ends in VERIFIED or FAILED. Responses
+// show VERIFIED; PROCESSING and FAILED come from the service's public
+// documentation. A payin quotation needs a VERIFIED account.
 type BankAccountStatus string
 
-// Bank account status values (interface.md section 3.3 and the public notes).
+// Bank account status values.
 const (
-	// BankAccountProcessing means verification is under way (interface.md
-	// section 3.3, public notes).
+	// BankAccountProcessing means verification is under way.
 	BankAccountProcessing BankAccountStatus = "PROCESSING"
-	// BankAccountVerified means the account is verified (interface.md section
-	// 3.3).
+	// BankAccountVerified means the account is verified.
 	BankAccountVerified BankAccountStatus = "VERIFIED"
-	// BankAccountFailed means verification failed (interface.md section 3.3,
-	// public notes).
+	// BankAccountFailed means verification failed.
 	BankAccountFailed BankAccountStatus = "FAILED"
 )
 
-// Values returns every bank account status of interface.md section 3.3 and
-// the public notes. The slice is new on every call.
+// Values returns every bank account status: PROCESSING, VERIFIED,
+// FAILED. The slice is new on every call.
 func (BankAccountStatus) Values() []BankAccountStatus {
 	l := bankAccountStatusList()
 	return l[:]
 }
 
 // IsKnown reports whether s is one of the bank account statuses of
-// interface.md section 3.3 and the public notes (compared exactly,
-// case-sensitively).
+// Values (compared exactly, case-sensitively).
 func (s BankAccountStatus) IsKnown() bool {
 	l := bankAccountStatusList()
 	return slices.Contains(l[:], s)
 }
 
-// bankAccountStatusList is every BankAccountStatus value, in the document's order:
+// bankAccountStatusList is every BankAccountStatus value, in a fixed order:
 // the one list from which Values and IsKnown derive.
 func bankAccountStatusList() [3]BankAccountStatus {
 	return [...]BankAccountStatus{BankAccountProcessing, BankAccountVerified, BankAccountFailed}
 }
 
-// BankAccountType is the type of a bank account (interface.md section 2.7).
-// The document shows ACCOUNT_DETAILS in a response and the lower-case
-// bank_account and vpa in the payin quotation rules; all three are listed and
-// compared exactly.
+// BankAccountType is the type of a bank account, as bank_account_type.
+// A fetched account shows ACCOUNT_DETAILS; a payin quotation needs an
+// account of the lower-case type bank_account for IMPS and vpa for UPI.
+// All three are listed and compared exactly.
 type BankAccountType string
 
-// Bank account type values (interface.md section 2.7).
+// Bank account type values.
 const (
 	// BankAccountTypeAccountDetails is the type seen in a fetched account
-	// (interface.md section 2.7).
+	// identified by account number and IFSC.
 	BankAccountTypeAccountDetails BankAccountType = "ACCOUNT_DETAILS"
-	// BankAccountTypeBankAccount is the type an IMPS payin needs
-	// (interface.md section 2.7).
+	// BankAccountTypeBankAccount is the type an IMPS payin needs.
 	BankAccountTypeBankAccount BankAccountType = "bank_account"
-	// BankAccountTypeVPA is the type a UPI payin needs (interface.md section
-	// 2.7).
+	// BankAccountTypeVPA is the type a UPI payin needs (a virtual payment
+	// address).
 	BankAccountTypeVPA BankAccountType = "vpa"
 )
 
-// Values returns every bank account type of interface.md section 2.7. The
-// slice is new on every call.
+// Values returns every bank account type: ACCOUNT_DETAILS, bank_account,
+// vpa. The slice is new on every call.
 func (BankAccountType) Values() []BankAccountType {
 	l := bankAccountTypeList()
 	return l[:]
 }
 
-// IsKnown reports whether t is one of the values of interface.md section 2.7
+// IsKnown reports whether t is one of the bank account types of Values
 // (compared exactly, case-sensitively).
 func (t BankAccountType) IsKnown() bool {
 	l := bankAccountTypeList()
 	return slices.Contains(l[:], t)
 }
 
-// bankAccountTypeList is every BankAccountType value, in the document's order:
+// bankAccountTypeList is every BankAccountType value, in a fixed order:
 // the one list from which Values and IsKnown derive.
 func bankAccountTypeList() [3]BankAccountType {
 	return [...]BankAccountType{BankAccountTypeAccountDetails, BankAccountTypeBankAccount, BankAccountTypeVPA}
 }
 
-// QuotationStatus is the status of a payin quotation (interface.md sections
-// 2.5 and 3.3; UNLINKED, LINKED and EXPIRED come from the service's public
-// documentation).
+// QuotationStatus is the status of a quotation, carried by a fetched payin
+// quotation. PROCESSING is what a fetched payin quotation shows; the
+// service's public documentation adds UNLINKED, which moves to LINKED when
+// a payout or payin uses the quotation or to EXPIRED.
 type QuotationStatus string
 
-// Quotation status values (interface.md section 3.3 and the public notes).
+// Quotation status values.
 const (
-	// QuotationProcessing is the status seen on a fetched payin quotation
-	// (interface.md section 3.3).
+	// QuotationProcessing is the status seen on a fetched payin quotation.
 	QuotationProcessing QuotationStatus = "PROCESSING"
-	// QuotationUnlinked means no payout or payin uses the quotation yet
-	// (interface.md section 3.3, public notes).
+	// QuotationUnlinked means no payout or payin uses the quotation yet.
 	QuotationUnlinked QuotationStatus = "UNLINKED"
-	// QuotationLinked means the quotation is in use (interface.md section 3.3,
-	// public notes).
+	// QuotationLinked means the quotation is in use.
 	QuotationLinked QuotationStatus = "LINKED"
-	// QuotationExpired means the quotation expired unused (interface.md
-	// section 3.3, public notes).
+	// QuotationExpired means the quotation expired unused.
 	QuotationExpired QuotationStatus = "EXPIRED"
 )
 
-// Values returns every quotation status of interface.md section 3.3 and the
-// public notes. The slice is new on every call.
+// Values returns every quotation status: PROCESSING, UNLINKED, LINKED,
+// EXPIRED. The slice is new on every call.
 func (QuotationStatus) Values() []QuotationStatus {
 	l := quotationStatusList()
 	return l[:]
 }
 
-// IsKnown reports whether s is one of the quotation statuses of interface.md
-// section 3.3 and the public notes (compared exactly, case-sensitively).
+// IsKnown reports whether s is one of the quotation statuses of Values
+// (compared exactly, case-sensitively).
 func (s QuotationStatus) IsKnown() bool {
 	l := quotationStatusList()
 	return slices.Contains(l[:], s)
 }
 
-// quotationStatusList is every QuotationStatus value, in the document's order:
+// quotationStatusList is every QuotationStatus value, in a fixed order:
 // the one list from which Values and IsKnown derive.
 func quotationStatusList() [4]QuotationStatus {
 	return [...]QuotationStatus{QuotationProcessing, QuotationUnlinked, QuotationLinked, QuotationExpired}
@@ -314,7 +311,7 @@ func (s PayinStatus) IsKnown() bool {
 	return slices.Contains(l[:], s)
 }
 
-// payinStatusList is every PayinStatus value, in the document's order:
+// payinStatusList is every PayinStatus value, in a fixed order:
 // the one list from which Values and IsKnown derive.
 func payinStatusList() [5]PayinStatus {
 	return [...]PayinStatus{PayinProcessing, PayinSuccess, PayinFailed, PayinRefunded, PayinOnHold}

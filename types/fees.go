@@ -7,13 +7,13 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Fees is the fees object of standard payouts and payin quotations
-// (interface.md section 2.4). Every amount decodes exactly from a JSON number
-// or a decimal string; null and "" leave zero.
+// Fees is the fees object of standard payouts (create and fetch), of
+// remittance payouts and of payin quotations. Every amount decodes exactly
+// from a JSON number or a decimal string; null and "" leave zero.
 //
-// The interface document writes the service's own name as `service` in
-// service_fee and service_gst, but the real service spells it with its brand
-// name (public notes, "Fee field names"). So a key `<word>_fee` or
+// The documented keys service_fee and service_gst carry the service's own
+// fee, but the real service spells "service" with its brand name (an
+// earlier edition used <brand>_fee and <brand>_gst). So a key `<word>_fee` or
 // `<word>_gst`, where word is one run of [a-z0-9] that does not start with
 // "client" or "pg", and the key is not documented, is a brand key and fills
 // ServiceFee or ServiceGST. An explicit service_fee / service_gst wins over a
@@ -25,25 +25,29 @@ import (
 // value (the position of its first appearance decides which brand key is
 // first). Wrong-typed documented or brand keys are a decode error.
 type Fees struct {
-	// ClientFeeFiat is client_fee_fiat.
+	// ClientFeeFiat is the client's (the organization's) fee, in fiat.
 	ClientFeeFiat decimal.Decimal `json:"client_fee_fiat"`
-	// ClientFeeCrypto is client_fee_crypto.
+	// ClientFeeCrypto is the client's fee, in crypto.
 	ClientFeeCrypto decimal.Decimal `json:"client_fee_crypto"`
-	// ServiceFee is service_fee, or the brand-named fee key.
+	// ServiceFee is the service's own fee: service_fee, or the brand-named
+	// fee key.
 	ServiceFee decimal.Decimal `json:"service_fee"`
-	// PGFee is pg_fee (payment gateway fee).
+	// PGFee is the payment gateway's fee.
 	PGFee decimal.Decimal `json:"pg_fee"`
-	// ClientGSTFiat is client_gst_fiat.
+	// ClientGSTFiat is the GST (goods and services tax) on the client's fee,
+	// in fiat.
 	ClientGSTFiat decimal.Decimal `json:"client_gst_fiat"`
-	// ClientGSTCrypto is client_gst_crypto.
+	// ClientGSTCrypto is the GST on the client's fee, in crypto.
 	ClientGSTCrypto decimal.Decimal `json:"client_gst_crypto"`
-	// ServiceGST is service_gst, or the brand-named GST key.
+	// ServiceGST is the GST on the service's fee: service_gst, or the
+	// brand-named GST key.
 	ServiceGST decimal.Decimal `json:"service_gst"`
-	// PGGST is pg_gst.
+	// PGGST is the GST on the payment gateway's fee.
 	PGGST decimal.Decimal `json:"pg_gst"`
-	// TDS is tds (tax deducted at source).
+	// TDS is the tax deducted at source.
 	TDS decimal.Decimal `json:"tds"`
-	// GrossEffectiveExchangeRate is gross_effective_exchange_rate.
+	// GrossEffectiveExchangeRate is the exchange rate with every fee
+	// included.
 	GrossEffectiveExchangeRate decimal.Decimal `json:"gross_effective_exchange_rate"`
 	// Other holds every other key whose value is a JSON number or a decimal
 	// string (brand keys that lost to an explicit or earlier key included).
@@ -52,8 +56,9 @@ type Fees struct {
 	Other map[string]decimal.Decimal `json:"-"`
 }
 
-// PrefundedFees is the fees object of a prefunded payout (interface.md
-// section 2.3): service_fee, client_fee, client_gst, tds. The wire format
+// PrefundedFees is the fees object of a prefunded payout, as returned by
+// POST /pos/api/v1/prefunded/payout/initiate: service_fee, client_fee,
+// client_gst, tds. The wire format
 // carries decimal strings; JSON numbers are accepted too, and null and ""
 // leave zero.
 //
@@ -62,13 +67,14 @@ type Fees struct {
 // "pg" fills ServiceFee unless an explicit service_fee is present; the first
 // such key wins. Keys match case-sensitively.
 type PrefundedFees struct {
-	// ServiceFee is service_fee, or the brand-named fee key.
+	// ServiceFee is the service's own fee: service_fee, or the brand-named
+	// fee key.
 	ServiceFee decimal.Decimal `json:"service_fee"`
-	// ClientFee is client_fee.
+	// ClientFee is the client's (the organization's) fee.
 	ClientFee decimal.Decimal `json:"client_fee"`
-	// ClientGST is client_gst.
+	// ClientGST is the GST on the client's fee.
 	ClientGST decimal.Decimal `json:"client_gst"`
-	// TDS is tds.
+	// TDS is the tax deducted at source.
 	TDS decimal.Decimal `json:"tds"`
 	// Other holds every other key whose value is a JSON number or a decimal
 	// string, as in Fees.Other. Nil when there are none.
@@ -204,7 +210,7 @@ func (r *feeReader) unknown(m *members) {
 	r.setOther(m.key, d, set)
 }
 
-// UnmarshalJSON decodes the fees object of interface.md section 2.4, with
+// UnmarshalJSON decodes a fees object of Fees' ten documented keys, with
 // the brand-key rule described on Fees. null leaves f unchanged.
 func (f *Fees) UnmarshalJSON(data []byte) error {
 	var out Fees
@@ -245,7 +251,7 @@ func (f *Fees) UnmarshalJSON(data []byte) error {
 	return finishObject(&m, f, &out, nil)
 }
 
-// UnmarshalJSON decodes the fees object of interface.md section 2.3, with
+// UnmarshalJSON decodes a prefunded payout's fees object, with
 // the brand-key rule described on PrefundedFees. null leaves f unchanged.
 func (f *PrefundedFees) UnmarshalJSON(data []byte) error {
 	var out PrefundedFees

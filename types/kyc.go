@@ -9,54 +9,60 @@ import (
 	"github.com/fiatramp/fiatramp-go/internal/jsonscan"
 )
 
-// KYCConfiguration is the KYC configuration of a customer (interface.md
-// sections 2.8 and 4.10).
+// KYCConfiguration is what a customer's KYC needs: the identity documents
+// accepted and the additional information asked for. It is the data of
+// GET /cms/api/v1/kyc/configuration/{customer_id}.
 type KYCConfiguration struct {
-	// SupportedDocumentTypes is supported_document_types (AADHAAR,
-	// PASSPORT, VOTER_ID, DRIVING_LICENSE seen).
+	// SupportedDocumentTypes lists the identity documents accepted
+	// (AADHAAR, PASSPORT, VOTER_ID, DRIVING_LICENSE seen).
 	SupportedDocumentTypes []string `json:"supported_document_types"`
-	// AdditionalInfoRequired is additional_info_required.
+	// AdditionalInfoRequired says which further information the customer
+	// must give, and how much of it.
 	AdditionalInfoRequired AdditionalInfoRequired `json:"additional_info_required"`
 	// Raw is a copy of the exact JSON object this was decoded from.
 	Raw json.RawMessage `json:"-"`
 }
 
 // AdditionalInfoRequired is the additional_info_required object of the KYC
-// configuration (interface.md section 2.8). Besides options and rules it
+// configuration. Besides options and rules it
 // carries one object per piece of information (income_range and profession
 // are documented); every such object-valued key lands in Fields, and the two
 // documented ones are also reachable as IncomeRange and Profession. Keys whose
 // value is not an object (other than options) are skipped; the parent's Raw
 // keeps them.
 type AdditionalInfoRequired struct {
-	// Options is options (income_range, profession seen).
+	// Options names the pieces of information that may be asked for
+	// (income_range, profession seen).
 	Options []string `json:"options"`
-	// Rules is rules.
+	// Rules says how many of Options are needed.
 	Rules AdditionalInfoRules `json:"rules"`
-	// IncomeRange is income_range; nil when absent or not an object.
+	// IncomeRange describes the income_range requirement; nil when absent
+	// or not an object.
 	IncomeRange *InfoRequirement `json:"income_range,omitempty"`
-	// Profession is profession; nil when absent or not an object.
+	// Profession describes the profession requirement; nil when absent or
+	// not an object.
 	Profession *InfoRequirement `json:"profession,omitempty"`
 	// Fields holds every object-valued key other than rules, income_range
 	// and profession included. Nil when there are none.
 	Fields map[string]InfoRequirement `json:"-"`
 }
 
-// AdditionalInfoRules is additional_info_required.rules (interface.md section
-// 2.8).
+// AdditionalInfoRules is additional_info_required.rules: how many of the
+// options a customer must give.
 type AdditionalInfoRules struct {
-	// Type is type (allOf seen).
+	// Type is the kind of rule (allOf seen).
 	Type string `json:"type"`
-	// MinRequired is min_required.
+	// MinRequired is the least number of options the customer must give.
 	MinRequired int `json:"min_required"`
 }
 
-// InfoRequirement describes one piece of additional KYC information
-// (interface.md section 2.8, income_range and profession).
+// InfoRequirement describes one piece of additional KYC information, such
+// as income_range or profession.
 type InfoRequirement struct {
-	// Type is type.
+	// Type is the kind of value expected, as the service names it.
 	Type string `json:"type"`
-	// Required is required.
+	// Required reports whether the customer must give this information;
+	// false when null.
 	Required bool `json:"required"`
 }
 
@@ -111,7 +117,7 @@ func (q *InfoRequirement) UnmarshalJSON(data []byte) error {
 	return finishObject(&m, q, &out, nil)
 }
 
-// UnmarshalJSON decodes additional_info_required (interface.md section 2.8).
+// UnmarshalJSON decodes additional_info_required with exact member names.
 // null leaves a unchanged; on error a is unchanged.
 func (a *AdditionalInfoRequired) UnmarshalJSON(data []byte) error {
 	var out AdditionalInfoRequired
@@ -144,7 +150,7 @@ func (a *AdditionalInfoRequired) UnmarshalJSON(data []byte) error {
 	return finishObject(&m, a, &out, nil)
 }
 
-// UnmarshalJSON decodes the KYC configuration of interface.md section 2.8 and
+// UnmarshalJSON decodes the data of a KYC configuration fetch and
 // keeps a copy of data in Raw. null leaves c unchanged; on error c is
 // unchanged.
 func (c *KYCConfiguration) UnmarshalJSON(data []byte) error {
@@ -163,12 +169,12 @@ func (c *KYCConfiguration) UnmarshalJSON(data []byte) error {
 	return finishObject(&m, c, &out, &out.Raw)
 }
 
-// KYCStatusSimulation is the data of the sandbox KYC status simulation
-// (interface.md section 4.7): {id, status}.
+// KYCStatusSimulation is the answer of the sandbox KYC status simulation,
+// PATCH /cms/api/v1/kyc/mock-kyc-status: {id, status}.
 type KYCStatusSimulation struct {
-	// ID is the customer id (id).
+	// ID is the id of the customer whose status was set.
 	ID uuid.UUID `json:"id"`
-	// Status is the KYC status now set (status).
+	// Status is the KYC status the customer now has.
 	Status KYCStatus `json:"status"`
 	// Raw is a copy of the exact JSON object this was decoded from.
 	Raw json.RawMessage `json:"-"`
@@ -176,7 +182,7 @@ type KYCStatusSimulation struct {
 
 var kycStatusSimulationType = reflect.TypeFor[KYCStatusSimulation]()
 
-// UnmarshalJSON decodes the data of interface.md section 4.7 and keeps a copy
+// UnmarshalJSON decodes the data of the KYC status simulation and keeps a copy
 // of data in Raw. null leaves s unchanged; on error s is unchanged.
 func (s *KYCStatusSimulation) UnmarshalJSON(data []byte) error {
 	var out KYCStatusSimulation

@@ -9,24 +9,26 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// PayinQuotation is a payin quotation (interface.md section 2.5), as returned
-// by create payin quotation (section 4.11, without order_id and status) and
-// by fetch payin quotation (section 4.12).
+// PayinQuotation is a payin quotation: a locked rate, deposit instructions
+// and an expiry time, as returned by create payin quotation
+// (POST /pis/api/v1/payin/quotation, without order_id and status) and by
+// fetch payin quotation (GET /pis/api/v1/payin/quotation/{quotation_id}).
 //
 // Amounts decode from JSON numbers or decimal strings; receiveing_amount is
 // accepted as in Payout. Timestamps follow the rules on Payout.
 //
-// Where deep_link and ios_checkout_link appear is not shown (section 4.13):
-// each is taken from the top level of the data object, or, when absent, null
-// or "" there, from inside deposit_instructions.
+// The service does not document where deep_link and ios_checkout_link
+// appear: each is taken from the top level of the data object, or, when
+// absent, null or "" there, from inside deposit_instructions.
 type PayinQuotation struct {
-	// ID is the quotation id (id).
+	// ID is the quotation's id, the one GetQuotation takes.
 	ID uuid.UUID `json:"id"`
-	// OrderID is order_id (fetch only; uuid.Nil when absent).
+	// OrderID is the id of the order behind the quotation (fetch only;
+	// uuid.Nil when absent).
 	OrderID uuid.UUID `json:"order_id"`
-	// CustomerID is customer_id.
+	// CustomerID is the paying customer.
 	CustomerID uuid.UUID `json:"customer_id"`
-	// BankID is bank_id.
+	// BankID is the account the customer pays from.
 	BankID uuid.UUID `json:"bank_id"`
 	// Status is the quotation status (fetch only). PROCESSING is the value
 	// seen; once the payin moves, the value may be the payin's status
@@ -39,30 +41,31 @@ type PayinQuotation struct {
 	Fiat string `json:"fiat"`
 	// PaymentMethod is IMPS or UPI.
 	PaymentMethod PaymentMethod `json:"payment_method"`
-	// SendingAmount is sending_amount.
+	// SendingAmount is the fiat amount the customer pays in, as quoted.
 	SendingAmount decimal.Decimal `json:"sending_amount"`
-	// Rate is rate.
+	// Rate is the locked exchange rate.
 	Rate decimal.Decimal `json:"rate"`
-	// ReceivingAmount is receiving_amount.
+	// ReceivingAmount is the amount the customer receives for it.
 	ReceivingAmount decimal.Decimal `json:"receiving_amount"`
-	// Fees is the fees object (section 2.4).
+	// Fees is the breakdown of the fees taken.
 	Fees Fees `json:"fees"`
 	// DepositInstructions tells the customer where to pay.
 	DepositInstructions DepositInstructions `json:"deposit_instructions"`
-	// DeepLink is the UPI link for Android and web flows (deep_link).
+	// DeepLink is the UPI payment link for Android and web flows; "" when
+	// none.
 	DeepLink string `json:"deep_link"`
-	// IOSCheckoutLink is the UPI link for iOS (ios_checkout_link).
+	// IOSCheckoutLink is the UPI payment link for iOS; "" when none.
 	IOSCheckoutLink string `json:"ios_checkout_link"`
-	// CreatedAt is created_at.
+	// CreatedAt is when the quotation was created.
 	CreatedAt time.Time `json:"created_at"`
-	// ExpiryTime is expiry_time: after this instant the quotation is expired.
+	// ExpiryTime is the instant from which the quotation is expired.
 	ExpiryTime time.Time `json:"expiry_time"`
 	// Raw is a copy of the exact JSON object this quotation was decoded from.
 	Raw json.RawMessage `json:"-"`
 }
 
 // Expired reports whether the quotation is expired at now: true when now is
-// at or after ExpiryTime (interface.md section 2.5). A quotation without an
+// at or after ExpiryTime. A quotation without an
 // expiry time (zero ExpiryTime) reports expired, since its validity is
 // unknown.
 func (q *PayinQuotation) Expired(now time.Time) bool {
@@ -70,13 +73,13 @@ func (q *PayinQuotation) Expired(now time.Time) bool {
 }
 
 // DepositInstructions is the deposit_instructions object of a payin
-// quotation (interface.md section 2.5).
+// quotation: the bank account the customer pays into.
 type DepositInstructions struct {
-	// AccountNumber is account_number.
+	// AccountNumber is the number of the account to pay into.
 	AccountNumber string `json:"account_number"`
-	// IFSC is ifsc.
+	// IFSC is the Indian Financial System Code of that account's branch.
 	IFSC string `json:"ifsc"`
-	// AccountName is account_name.
+	// AccountName is the name of that account's holder.
 	AccountName string `json:"account_name"`
 }
 
@@ -111,7 +114,7 @@ func decodeDepositInstructions(data []byte) (di DepositInstructions, deepLink, i
 	return di, deepLink, iosLink, nil
 }
 
-// UnmarshalJSON decodes the quotation object of interface.md section 2.5 and
+// UnmarshalJSON decodes a payin quotation object (create or fetch) and
 // keeps a copy of data in Raw. null leaves q unchanged; on error q is
 // unchanged.
 func (q *PayinQuotation) UnmarshalJSON(data []byte) error {

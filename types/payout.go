@@ -9,8 +9,9 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Payout is a standard payout (interface.md section 2.2), as returned both by
-// create payout (section 4.2) and by fetch payout (section 4.4).
+// Payout is a standard payout, as returned both by create payout
+// (POST /pos/api/v1/payout/initiate) and by fetch payout
+// (GET /pos/api/v1/payout/{payout_id}). A created payout is PROCESSING.
 //
 // The two variants differ on the wire: create returns rate, sending_amount
 // and receiving_amount as JSON numbers, fetch returns them as decimal strings
@@ -24,43 +25,50 @@ import (
 // service's examples always carry one, and UTC is the only safe reading).
 // null, "" and an absent field leave the zero time.
 type Payout struct {
-	// ID is the payout id (id).
+	// ID is the payout's id, the one Get and Wait take.
 	ID uuid.UUID `json:"id"`
-	// QuotationID is quotation_id.
+	// QuotationID is the quotation the payout was created against; it
+	// fixed the rate and the destination bank account.
 	QuotationID uuid.UUID `json:"quotation_id"`
-	// CustomerID is customer_id.
+	// CustomerID is the quotation's customer, who receives the fiat.
 	CustomerID uuid.UUID `json:"customer_id"`
-	// ClientReferenceID is the caller's reference (client_reference_id);
+	// ClientReferenceID is the caller's reference, unique per organization;
 	// nil when null or absent.
 	ClientReferenceID *string `json:"client_reference_id"`
-	// BankID is the destination bank account (bank_id).
+	// BankID is the destination bank account, the quotation's.
 	BankID uuid.UUID `json:"bank_id"`
-	// Asset is the crypto asset code (asset).
+	// Asset is the crypto asset code.
 	Asset string `json:"asset"`
-	// Fiat is the fiat currency code (fiat).
+	// Fiat is the fiat currency code.
 	Fiat string `json:"fiat"`
-	// Rate is the exchange rate (rate).
+	// Rate is the exchange rate the quotation locked.
 	Rate decimal.Decimal `json:"rate"`
-	// SendingAmount is the crypto amount (sending_amount).
+	// SendingAmount is the crypto amount, in units of Asset.
 	SendingAmount decimal.Decimal `json:"sending_amount"`
-	// ReceivingAmount is the fiat amount (receiving_amount, or
+	// ReceivingAmount is the fiat amount, in units of Fiat (sent as
 	// receiveing_amount in the fetch response).
 	ReceivingAmount decimal.Decimal `json:"receiving_amount"`
-	// Fees is the fees object (section 2.4).
+	// Fees is the breakdown of the fees taken.
 	Fees Fees `json:"fees"`
-	// ExchangeOrderID is the order id on the exchange (exchange_order_id).
+	// ExchangeOrderID is the order id on the exchange; "" when the
+	// response carries none.
 	ExchangeOrderID string `json:"exchange_order_id"`
-	// ExchangeTransferID is exchange_transfer_id (fetch only; may be empty).
+	// ExchangeTransferID is the transfer id on the exchange (fetch only;
+	// may be empty).
 	ExchangeTransferID string `json:"exchange_transfer_id"`
-	// Status is the payout status (section 3.1).
+	// Status is the payout status: PROCESSING after a create, then
+	// SUCCESS, FAILED, REFUNDED or IN_REVIEW.
 	Status PayoutStatus `json:"status"`
-	// FailureReason is set when Status is FAILED (fetch only).
+	// FailureReason says why the payout failed; set when Status is FAILED
+	// (fetch only), else nil.
 	FailureReason *string `json:"failure_reason"`
-	// UTR is the bank reference, set once paid (fetch only).
+	// UTR is the bank's transaction reference, set once the bank has paid
+	// (fetch only), else nil.
 	UTR *string `json:"utr"`
-	// CreatedAt is created_at.
+	// CreatedAt is when the payout was created.
 	CreatedAt time.Time `json:"created_at"`
-	// UpdatedAt is updated_at (fetch only; zero when absent).
+	// UpdatedAt is when the payout last changed (fetch only; zero when
+	// absent).
 	UpdatedAt time.Time `json:"updated_at"`
 	// Raw is a copy of the exact JSON object this payout was decoded from.
 	Raw json.RawMessage `json:"-"`
@@ -68,8 +76,8 @@ type Payout struct {
 
 var payoutType = reflect.TypeFor[Payout]()
 
-// UnmarshalJSON decodes the payout object of interface.md section 2.2 (create
-// or fetch variant) and keeps a copy of data in Raw. null leaves p unchanged;
+// UnmarshalJSON decodes a standard payout object (create or fetch variant)
+// and keeps a copy of data in Raw. null leaves p unchanged;
 // on error p is unchanged.
 func (p *Payout) UnmarshalJSON(data []byte) error {
 	var out Payout
@@ -148,66 +156,68 @@ func (r *receivingAmount) value() decimal.Decimal {
 	return r.misspelt
 }
 
-// PrefundedPayout is the payout returned by create prefunded payout
-// (interface.md sections 2.3 and 4.1). Amounts are decimal strings on the
+// PrefundedPayout is the payout returned by create prefunded payout,
+// POST /pos/api/v1/prefunded/payout/initiate. Amounts are decimal strings on the
 // wire; JSON numbers are accepted too. Timestamps follow the rules on Payout.
 type PrefundedPayout struct {
-	// ID is the payout id (id).
+	// ID is the payout's id.
 	ID uuid.UUID `json:"id"`
-	// QuotationID is quotation_id.
+	// QuotationID is the prefunded quotation paid out.
 	QuotationID uuid.UUID `json:"quotation_id"`
-	// BankID is the bank account id (bank_id).
+	// BankID is the destination bank account, the quotation's.
 	BankID uuid.UUID `json:"bank_id"`
-	// Asset is the crypto asset code (asset).
+	// Asset is the crypto asset code.
 	Asset string `json:"asset"`
-	// Network is the blockchain network (network).
+	// Network is the blockchain network of the asset.
 	Network string `json:"network"`
-	// Fiat is the fiat currency code (fiat).
+	// Fiat is the fiat currency code.
 	Fiat string `json:"fiat"`
-	// Rate is the fee-inclusive rate (rate).
+	// Rate is the exchange rate, fees included.
 	Rate decimal.Decimal `json:"rate"`
-	// SendingAmount is the crypto amount (sending_amount).
+	// SendingAmount is the crypto amount reserved from the prefunded
+	// balance, in units of Asset.
 	SendingAmount decimal.Decimal `json:"sending_amount"`
-	// ReceivingAmount is the fiat amount the beneficiary receives
-	// (receiving_amount; receiveing_amount is accepted as in Payout).
+	// ReceivingAmount is the fiat amount the beneficiary receives, in units
+	// of Fiat (receiveing_amount is accepted as in Payout).
 	ReceivingAmount decimal.Decimal `json:"receiving_amount"`
-	// ClientReferenceID is client_reference_id; nil when null or absent.
+	// ClientReferenceID is the caller's reference; nil when null or absent.
 	ClientReferenceID *string `json:"client_reference_id"`
-	// Fees is the fees object of section 2.3.
+	// Fees is the breakdown of the fees taken.
 	Fees PrefundedFees `json:"fees"`
-	// Status is the payout status (section 3.1).
+	// Status is the payout status, PROCESSING after a create.
 	Status PayoutStatus `json:"status"`
-	// WalletAddress is the deposit address taken from the quotation
-	// (wallet_address).
+	// WalletAddress is the deposit address taken from the quotation.
 	WalletAddress string `json:"wallet_address"`
-	// TransactionHash is the on-chain funding transaction
-	// (transaction_hash); nil when null or absent.
+	// TransactionHash is the hash of the on-chain funding transaction;
+	// nil when null or absent.
 	TransactionHash *string `json:"transaction_hash"`
-	// UTR is the bank reference once paid (utr); nil when null or absent.
+	// UTR is the bank's transaction reference, set once the bank has paid;
+	// nil before.
 	UTR *string `json:"utr"`
-	// FailureReason is set when Status is FAILED (failure_reason).
+	// FailureReason says why the payout failed; set when Status is FAILED,
+	// else nil.
 	FailureReason *string `json:"failure_reason"`
-	// UpdatedAt is updated_at.
+	// UpdatedAt is when the payout last changed.
 	UpdatedAt time.Time `json:"updated_at"`
-	// CreatedAt is created_at.
+	// CreatedAt is when the payout was created.
 	CreatedAt time.Time `json:"created_at"`
-	// Customer holds the sender and receiver ids (customer).
+	// Customer holds the ids of the paying sender and of the receiver.
 	Customer PrefundedPayoutParties `json:"customer"`
 	// Raw is a copy of the exact JSON object this payout was decoded from.
 	Raw json.RawMessage `json:"-"`
 }
 
-// PrefundedPayoutParties is the customer object of a prefunded payout
-// (interface.md section 2.3): the paying sender and the receiving customer.
+// PrefundedPayoutParties is the customer object of a prefunded payout: the
+// paying sender and the receiving customer.
 type PrefundedPayoutParties struct {
-	// Sender is customer.sender.
+	// Sender is the paying customer, stored for reference.
 	Sender PartyRef `json:"sender"`
-	// Receiver is customer.receiver.
+	// Receiver is the quotation's customer, who owns the bank account.
 	Receiver PartyRef `json:"receiver"`
 }
 
-// PartyRef is one side of PrefundedPayoutParties (interface.md section 2.3):
-// its id is a uuid or null.
+// PartyRef is one side of PrefundedPayoutParties: its id is a uuid or
+// null.
 type PartyRef struct {
 	// ID is the customer id; nil when null, "" or absent.
 	ID *uuid.UUID `json:"id"`
@@ -240,7 +250,7 @@ func (p *PrefundedPayoutParties) UnmarshalJSON(data []byte) error {
 	return finishObject(&m, p, &out, nil)
 }
 
-// UnmarshalJSON decodes {"id": uuid or null} (interface.md section 2.3);
+// UnmarshalJSON decodes {"id": uuid or null};
 // null and "" give a nil ID. null leaves r unchanged.
 func (r *PartyRef) UnmarshalJSON(data []byte) error {
 	var out PartyRef
@@ -255,8 +265,7 @@ func (r *PartyRef) UnmarshalJSON(data []byte) error {
 	return finishObject(&m, r, &out, nil)
 }
 
-// UnmarshalJSON decodes the prefunded payout object of interface.md section
-// 2.3 and keeps a copy of data in Raw. null leaves p unchanged; on error p is
+// UnmarshalJSON decodes a prefunded payout object and keeps a copy of data in Raw. null leaves p unchanged; on error p is
 // unchanged.
 func (p *PrefundedPayout) UnmarshalJSON(data []byte) error {
 	var out PrefundedPayout
@@ -311,58 +320,58 @@ func (p *PrefundedPayout) UnmarshalJSON(data []byte) error {
 	return finishObject(&m, p, &out, &out.Raw)
 }
 
-// RemittancePayout is the data of a create remittance payout response
-// (interface.md section 4.3). The interface document does not show its
-// fields (section 2.9), so every field here is optional and decoded
-// leniently from the names the other payouts use; Raw is the authoritative
-// record of what the service sent. RemitterID follows section 4.3, which
-// says remitter_id is echoed in the response. Amounts follow the rules of
-// Payout (numbers or decimal strings, either spelling of receiving_amount)
-// and Fees follows section 2.4.
+// RemittancePayout is the data of a create remittance payout response. The
+// service does not document its fields, so every field here is optional
+// and decoded leniently from the names the other payouts use; Raw is the
+// authoritative record of what the service sent. The service stores
+// remitter_id on the payout and echoes it in the response. Amounts follow
+// the rules of Payout (numbers or decimal strings, either spelling of
+// receiving_amount) and Fees those of a standard payout's fees.
 type RemittancePayout struct {
-	// ID is the payout id (id).
+	// ID is the payout's id.
 	ID uuid.UUID `json:"id"`
-	// QuotationID is quotation_id.
+	// QuotationID is the remittance quotation paid out.
 	QuotationID uuid.UUID `json:"quotation_id"`
-	// CustomerID is customer_id.
+	// CustomerID is the customer who receives the fiat.
 	CustomerID uuid.UUID `json:"customer_id"`
-	// RemitterID is remitter_id.
+	// RemitterID is the remitter sent in the request, echoed back.
 	RemitterID uuid.UUID `json:"remitter_id"`
-	// ClientReferenceID is client_reference_id; nil when null or absent.
+	// ClientReferenceID is the caller's reference; nil when null or absent.
 	ClientReferenceID *string `json:"client_reference_id"`
-	// TransactionHash is transaction_hash; nil when null or absent.
+	// TransactionHash is the hash of the on-chain deposit that funds the
+	// payout; nil when null or absent (as on the prefunding flow).
 	TransactionHash *string `json:"transaction_hash"`
-	// Status is the payout status (section 3.1).
+	// Status is the payout status.
 	Status PayoutStatus `json:"status"`
-	// Asset is asset.
+	// Asset is the crypto asset code.
 	Asset string `json:"asset"`
-	// Fiat is fiat.
+	// Fiat is the fiat currency code.
 	Fiat string `json:"fiat"`
-	// Rate is rate.
+	// Rate is the exchange rate.
 	Rate decimal.Decimal `json:"rate"`
-	// SendingAmount is sending_amount.
+	// SendingAmount is the crypto amount, in units of Asset.
 	SendingAmount decimal.Decimal `json:"sending_amount"`
-	// ReceivingAmount is receiving_amount (or receiveing_amount).
+	// ReceivingAmount is the fiat amount, in units of Fiat.
 	ReceivingAmount decimal.Decimal `json:"receiving_amount"`
-	// Fees is the fees object (section 2.4 rules).
+	// Fees is the breakdown of the fees taken.
 	Fees Fees `json:"fees"`
-	// UTR is utr; nil when null or absent.
+	// UTR is the bank's transaction reference, set once the bank has paid;
+	// nil when null or absent.
 	UTR *string `json:"utr"`
-	// FailureReason is failure_reason; nil when null or absent.
+	// FailureReason says why the payout failed; nil when null or absent.
 	FailureReason *string `json:"failure_reason"`
-	// CreatedAt is created_at.
+	// CreatedAt is when the payout was created.
 	CreatedAt time.Time `json:"created_at"`
-	// UpdatedAt is updated_at.
+	// UpdatedAt is when the payout last changed.
 	UpdatedAt time.Time `json:"updated_at"`
 	// Raw is a copy of the exact JSON object this payout was decoded from:
-	// the authoritative record, since section 2.9 leaves the fields unshown.
+	// the authoritative record, since the fields are not documented.
 	Raw json.RawMessage `json:"-"`
 }
 
 var remittancePayoutType = reflect.TypeFor[RemittancePayout]()
 
-// UnmarshalJSON decodes the remittance payout data (interface.md section
-// 4.3), every field optional, and keeps a copy of data in Raw. null leaves p
+// UnmarshalJSON decodes the remittance payout data, every field optional, and keeps a copy of data in Raw. null leaves p
 // unchanged; on error p is unchanged.
 func (p *RemittancePayout) UnmarshalJSON(data []byte) error {
 	var out RemittancePayout
@@ -412,12 +421,13 @@ func (p *RemittancePayout) UnmarshalJSON(data []byte) error {
 	return finishObject(&m, p, &out, &out.Raw)
 }
 
-// PayoutStatusSimulation is the data of the sandbox payout status simulation
-// (interface.md section 4.5): {payout_id, payout_status}.
+// PayoutStatusSimulation is the answer of the sandbox payout status
+// simulation, PATCH /pos/api/v1/payout/mock-payout-status:
+// {payout_id, payout_status}.
 type PayoutStatusSimulation struct {
-	// PayoutID is payout_id.
+	// PayoutID is the payout whose status was set.
 	PayoutID uuid.UUID `json:"payout_id"`
-	// PayoutStatus is payout_status, the status now set.
+	// PayoutStatus is the status the payout now has.
 	PayoutStatus PayoutStatus `json:"payout_status"`
 	// Raw is a copy of the exact JSON object this was decoded from.
 	Raw json.RawMessage `json:"-"`
@@ -425,7 +435,7 @@ type PayoutStatusSimulation struct {
 
 var payoutStatusSimulationType = reflect.TypeFor[PayoutStatusSimulation]()
 
-// UnmarshalJSON decodes the data of interface.md section 4.5 and keeps a
+// UnmarshalJSON decodes the data of the payout status simulation and keeps a
 // copy of data in Raw. null leaves s unchanged; on error s is unchanged.
 func (s *PayoutStatusSimulation) UnmarshalJSON(data []byte) error {
 	var out PayoutStatusSimulation

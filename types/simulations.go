@@ -12,11 +12,11 @@ import (
 // simulation (POST /cms/api/v1/bank/mock-bank-verification):
 // {customer_id, bank_id, bank_account_status}.
 type BankVerificationSimulation struct {
-	// CustomerID is customer_id, the account's owner.
+	// CustomerID is the customer who owns the account.
 	CustomerID uuid.UUID `json:"customer_id"`
-	// BankID is bank_id.
+	// BankID is the bank account whose verification was set.
 	BankID uuid.UUID `json:"bank_id"`
-	// BankAccountStatus is bank_account_status, the status now set.
+	// BankAccountStatus is the status the account now has.
 	BankAccountStatus BankAccountStatus `json:"bank_account_status"`
 	// Raw is a copy of the exact JSON object this was decoded from.
 	Raw json.RawMessage `json:"-"`
@@ -47,9 +47,9 @@ func (s *BankVerificationSimulation) UnmarshalJSON(data []byte) error {
 // PayinStatusSimulation is the data of the sandbox payin status simulation
 // (PATCH /pis/api/v1/payin/mock-payin-status): {quotation_id, payin_status}.
 type PayinStatusSimulation struct {
-	// QuotationID is quotation_id, the payin quotation whose payin moved.
+	// QuotationID is the payin quotation whose payin moved.
 	QuotationID uuid.UUID `json:"quotation_id"`
-	// PayinStatus is payin_status, the status now set.
+	// PayinStatus is the status the payin now has.
 	PayinStatus PayinStatus `json:"payin_status"`
 	// Raw is a copy of the exact JSON object this was decoded from.
 	Raw json.RawMessage `json:"-"`

@@ -51,8 +51,9 @@ func (f *callFlags) print(s streams, raw json.RawMessage, fields []field) error 
 	return writeJSON(s.out, raw)
 }
 
-// balancePath is the prefunded balance operation. The interface document
-// does not show it; the service's public documentation does.
+// balancePath is the path of the prefunded balance operation,
+// GET /pos/api/v1/payout/balance, as the service's public documentation
+// gives it.
 const balancePath = "/pos/api/v1/payout/balance"
 
 func payoutsBalanceCommand() *command {
