@@ -123,7 +123,9 @@ func TestHostileParseOtherOrgWait(t *testing.T) {
 		len(waits), len(digits), hostileCallers, waits[len(waits)/2], waits[len(waits)-1])
 	t.Logf("org A's hostile requests: %d answered, median %v, max %v",
 		len(hostileTimes), hostileTimes[len(hostileTimes)/2], hostileTimes[len(hostileTimes)-1])
-	// Generous for a loaded machine: before the fix B waited for whole
-	// million-digit parses (over a second each) queued on the lock.
-	assert.Less(t, waits[len(waits)-1], time.Second, "org B waited on org A's parse")
+	// The median, with a wide margin, so that a shared CI machine's stalls
+	// cannot fail it: before the fix B's median wait was over 5 s (whole
+	// million-digit parses queued on the lock), after it tens of ms.
+	// TestHostileParseHoldsNoLock pins the behaviour itself without timing.
+	assert.Less(t, waits[len(waits)/2], 1500*time.Millisecond, "org B waited on org A's parse")
 }
