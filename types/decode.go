@@ -171,7 +171,7 @@ func countDigits(s []byte) int {
 
 var timeType = reflect.TypeFor[time.Time]()
 
-// parseTime decodes a timestamp (see parseTimestamp). null and "" give the
+// parseTime decodes a timestamp (see jsonscan.ParseTime). null and "" give the
 // zero time; anything else that is not a timestamp string is a type error.
 func parseTime(raw []byte) (time.Time, error) {
 	raw = jsonscan.TrimSpace(raw)
@@ -185,46 +185,11 @@ func parseTime(raw []byte) (time.Time, error) {
 	if len(s) == 0 {
 		return time.Time{}, nil
 	}
-	t, ok := parseTimestamp(string(s))
+	t, ok := jsonscan.ParseTime(string(s))
 	if !ok {
 		return time.Time{}, typeError(raw, timeType)
 	}
 	return t, nil
-}
-
-// noZoneLayout is RFC 3339 without the zone: such a timestamp is taken as UTC.
-const noZoneLayout = "2006-01-02T15:04:05.999999999"
-
-// parseTimestamp parses an RFC 3339 date-time: fractional seconds optional
-// (any number of digits; digits beyond nanoseconds are dropped), zone `Z` or
-// a numeric offset, or no zone at all, which is taken as UTC. A lower-case
-// `t` or a space as the date/time separator and a lower-case `z` are
-// accepted, as RFC 3339 allows.
-func parseTimestamp(s string) (time.Time, bool) {
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, true
-	}
-	if t, err := time.Parse(noZoneLayout, s); err == nil {
-		return t, true
-	}
-	// RFC 3339 allows "t", "z" and a space separator; normalise and retry.
-	if len(s) > 10 && (s[10] == 't' || s[10] == ' ' || s[len(s)-1] == 'z') {
-		b := []byte(s)
-		if b[10] == 't' || b[10] == ' ' {
-			b[10] = 'T'
-		}
-		if b[len(b)-1] == 'z' {
-			b[len(b)-1] = 'Z'
-		}
-		n := string(b)
-		if t, err := time.Parse(time.RFC3339Nano, n); err == nil {
-			return t, true
-		}
-		if t, err := time.Parse(noZoneLayout, n); err == nil {
-			return t, true
-		}
-	}
-	return time.Time{}, false
 }
 
 // ---- identifiers ----

@@ -15,13 +15,3 @@ func TestBrandKind(t *testing.T) {
 		require.Equal(t, want, brandKind([]byte(key)), key)
 	}
 }
-
-func TestParseTimestampKeepsPrecision(t *testing.T) {
-	ts, ok := parseTimestamp("2025-03-08T07:31:24.123456789Z")
-	require.True(t, ok)
-	require.Equal(t, 123456789, ts.Nanosecond())
-	_, ok = parseTimestamp("")
-	require.False(t, ok)
-	_, ok = parseTimestamp("2025-03-08")
-	require.False(t, ok)
-}

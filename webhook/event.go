@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/fiatramp/fiatramp-go/internal/jsonscan"
 )
 
 // Type is the kind of object a webhook event is about. A value this package
@@ -222,7 +224,7 @@ func decodeTimestamp(raw []byte) (time.Time, error) {
 	if raw[0] == '"' {
 		s, ok := stringValue(raw)
 		if ok {
-			if t, ok := parseTimestamp(s); ok {
+			if t, ok := jsonscan.ParseTime(s); ok {
 				return t, nil
 			}
 			if t, ok := unixSeconds(s); ok {
@@ -235,29 +237,6 @@ func decodeTimestamp(raw []byte) (time.Time, error) {
 		return t, nil
 	}
 	return time.Time{}, malformed("\"timestamp\" %s is neither an RFC 3339 date-time nor Unix seconds", clip(raw))
-}
-
-// noZoneLayout is RFC 3339 without the zone: such a time is taken as UTC.
-const noZoneLayout = "2006-01-02T15:04:05.999999999"
-
-func parseTimestamp(s string) (time.Time, bool) {
-	if len(s) > 10 && (s[10] == 't' || s[10] == ' ' || s[len(s)-1] == 'z') {
-		b := []byte(s)
-		if b[10] == 't' || b[10] == ' ' {
-			b[10] = 'T'
-		}
-		if b[len(b)-1] == 'z' {
-			b[len(b)-1] = 'Z'
-		}
-		s = string(b)
-	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, true
-	}
-	if t, err := time.Parse(noZoneLayout, s); err == nil {
-		return t, true
-	}
-	return time.Time{}, false
 }
 
 // unixSeconds reads a JSON number (or its text in a string) as Unix seconds,
