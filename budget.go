@@ -139,7 +139,10 @@ func (t *tokenBucket) succeeded(op *operation) {
 	}
 	for {
 		cur := t.tokens.Load()
-		next := min(cur+refill, int64(t.Capacity))
+		next := int64(t.Capacity)
+		if cur < next-refill { // no overflow: cur <= Capacity and both are >= 0
+			next = cur + refill
+		}
 		if next == cur || t.tokens.CompareAndSwap(cur, next) {
 			return
 		}
