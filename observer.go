@@ -111,7 +111,9 @@ const (
 	// not run or is safe to repeat.
 	OutcomeFailure Outcome = "failure"
 	// OutcomeUnknown: the call returned an *OutcomeUnknownError: an
-	// operation that must not run twice may have run.
+	// operation that must not run twice may have run. A call of such an
+	// operation that panicked (ErrorClassPanic) after its first attempt
+	// started is unknown too.
 	OutcomeUnknown Outcome = "unknown"
 )
 
@@ -135,6 +137,7 @@ const (
 	ErrorClassConnection   ErrorClass = "connection"         // no answer, or one broken off
 	ErrorClassCertificate  ErrorClass = "certificate"        // a failed TLS certificate check
 	ErrorClassRateLimiter  ErrorClass = "rate_limiter"       // the client-side rate limiter refused (WithRateLimiter)
+	ErrorClassPanic        ErrorClass = "panic"              // the call panicked (the transport, a decoder, the Observer); the panic goes on to the caller
 )
 
 // classify names the class of a failed attempt's or call's error.
@@ -191,7 +194,9 @@ type callObservation struct {
 	callCtx    context.Context
 	attemptCtx context.Context
 	start      time.Time
-	attempts   int
+	attempts   int  // attempts ended
+	started    int  // attempts started
+	unsafe     bool // the operation must not run twice
 	status     int
 	exhausted  bool // the retry budget stopped a retry
 }
@@ -203,7 +208,7 @@ func (c *Client) observeCall(ctx context.Context, op *operation) context.Context
 		return ctx
 	}
 	info := c.callInfo(op)
-	o := &callObservation{obs: c.cfg.observer, info: info, start: time.Now()}
+	o := &callObservation{obs: c.cfg.observer, info: info, start: time.Now(), unsafe: op.safety != repeatable}
 	if cctx := o.obs.StartCall(ctx, info); cctx != nil {
 		ctx = cctx
 	}
@@ -218,11 +223,12 @@ func (o *callObservation) attemptContext(ctx context.Context, n int) context.Con
 	if o == nil {
 		return ctx
 	}
-	o.attemptCtx = ctx
-	if actx := o.obs.StartAttempt(ctx, o.info, n); actx != nil {
-		o.attemptCtx = actx
+	actx := o.obs.StartAttempt(ctx, o.info, n)
+	if actx == nil {
+		actx = ctx
 	}
-	return o.attemptCtx
+	o.attemptCtx, o.started = actx, n
+	return actx
 }
 
 // endAttempt reports attempt n; retryIn >= 0 is the wait before the next
@@ -236,15 +242,21 @@ func (o *callObservation) endAttempt(n int, res *attemptResult, err error, retry
 	if ctx == nil {
 		ctx = o.callCtx
 	}
+	o.attemptCtx = nil // ended, even if EndAttempt panics
 	o.obs.EndAttempt(ctx, AttemptInfo{
 		CallInfo: o.info, Attempt: n, StatusCode: res.status, Duration: res.duration,
 		ErrorClass: classify(err), Retry: retryIn >= 0, RetryDelay: max(retryIn, 0),
 	})
-	o.attemptCtx = nil
 }
 
-// endCall reports the call's end with its error *errp.
+// endCall reports the call's end with its error *errp. Deferred by the
+// request path, it also reports a call that panicked, and lets the panic
+// go on.
 func (o *callObservation) endCall(errp *error) {
+	if p := recover(); p != nil {
+		o.endPanicked()
+		panic(p)
+	}
 	err := *errp
 	r := CallResult{
 		CallInfo: o.info, Attempts: o.attempts, StatusCode: o.status,
@@ -257,6 +269,25 @@ func (o *callObservation) endCall(errp *error) {
 		r.Outcome = OutcomeUnknown
 	case err != nil:
 		r.Outcome = OutcomeFailure
+	}
+	o.obs.EndCall(o.callCtx, r)
+}
+
+// endPanicked reports a call that panicked: the attempt under way, if any,
+// ends, and the call fails, or is unknown when an attempt of an operation
+// that must not run twice had started.
+func (o *callObservation) endPanicked() {
+	if ctx := o.attemptCtx; ctx != nil {
+		o.attemptCtx, o.attempts = nil, o.started
+		o.obs.EndAttempt(ctx, AttemptInfo{CallInfo: o.info, Attempt: o.started, ErrorClass: ErrorClassPanic})
+	}
+	r := CallResult{
+		CallInfo: o.info, Attempts: o.attempts, StatusCode: o.status,
+		Duration: time.Since(o.start), Outcome: OutcomeFailure, ErrorClass: ErrorClassPanic,
+		RetryBudgetExhausted: o.exhausted,
+	}
+	if o.unsafe && o.started > 0 {
+		r.Outcome = OutcomeUnknown
 	}
 	o.obs.EndCall(o.callCtx, r)
 }
