@@ -47,15 +47,19 @@ func TestServiceInterfacesHaveEveryMethod(t *testing.T) {
 	}
 }
 
+// panicTransport panics on every request, as a buggy RoundTripper would
+// (httpmock turns a responder's panic into an error).
+type panicTransport struct{}
+
+func (panicTransport) RoundTrip(*http.Request) (*http.Response, error) { panic("transport bug") }
+
 // TestObserverCallEndsWhenTheCallPanics: a transport (or a caller's
 // decoder, or the observer itself) that panics must not leave the call
 // reported as a success, nor its attempt span open.
 func TestObserverCallEndsWhenTheCallPanics(t *testing.T) {
 	rec := new(recorder)
-	h := newHarness(t, fiatramp.WithObserver(rec))
-	h.mock.RegisterResponder(http.MethodGet, testBase+payoutGetPath, func(*http.Request) (*http.Response, error) {
-		panic("transport bug")
-	})
+	panicking := fiatramp.WithHTTPClient(&http.Client{Transport: panicTransport{}})
+	h := newHarness(t, fiatramp.WithObserver(rec), panicking)
 	func() {
 		defer func() {
 			assert.Equal(t, "transport bug", recover(), "the panic reaches the caller unchanged")
@@ -65,18 +69,15 @@ func TestObserverCallEndsWhenTheCallPanics(t *testing.T) {
 	assert.Equal(t, []string{"start", "attempt 1", "end 1", "done"}, rec.events)
 	require.Len(t, rec.results, 1)
 	assert.NotEqual(t, fiatramp.OutcomeSuccess, rec.results[0].Outcome)
-	assert.Equal(t, fiatramp.ErrorClass("panic"), rec.results[0].ErrorClass)
+	assert.Equal(t, fiatramp.ErrorClassPanic, rec.results[0].ErrorClass)
 	require.Len(t, rec.attempts, 1)
-	assert.Equal(t, fiatramp.ErrorClass("panic"), rec.attempts[0].ErrorClass)
+	assert.Equal(t, fiatramp.ErrorClassPanic, rec.attempts[0].ErrorClass)
 	assert.False(t, rec.attempts[0].Retry)
 
 	// A create that panicked may have been sent: its outcome is unknown.
 	rec2 := new(recorder)
-	h2 := newHarness(t, fiatramp.WithObserver(rec2))
+	h2 := newHarness(t, fiatramp.WithObserver(rec2), panicking)
 	kind := createKinds(t)[0]
-	h2.mock.RegisterResponder(http.MethodPost, testBase+kind.path, func(*http.Request) (*http.Response, error) {
-		panic("transport bug")
-	})
 	func() {
 		defer func() { _ = recover() }()
 		_, _ = kind.create(context.Background(), h2.client, "ref-panic")
