@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // Observer watches the calls of a Client and their attempts, e.g. to
@@ -55,9 +53,11 @@ type CallInfo struct {
 	Method string
 	// Route is the path template from the base address, with
 	// placeholders instead of ids, e.g. "/pos/api/v1/payout/{payout_id}".
-	// For a path the library does not know (Client.Do), every segment that
-	// looks like an id (a UUID, a number, or eight or more characters with
-	// a digit) reads "{id}". Never a query.
+	// For a path the library does not know (Client.Do), only segments that
+	// read as route words stay (lower-case letters, "-" and "_", at most 32
+	// bytes, or a version such as "v1"); every other segment (a UUID, a
+	// number, a reference, an e-mail address, anything escaped) reads
+	// "{id}". Never a query.
 	Route string
 	// Server is the host (and port, when the base address has one) of the
 	// base address.
@@ -321,7 +321,9 @@ var routes = [...]route{
 // host reach it: never the path's ids, the query, a header or a body.
 func (c *Client) callInfo(op *operation) CallInfo {
 	info := CallInfo{Method: op.method, Server: c.cfg.baseURL.Host}
-	rel := strings.TrimPrefix(op.url.Path, c.cfg.baseURL.Path)
+	// The escaped path, as sent: an escaped "/" inside an id does not
+	// split it into segments.
+	rel := strings.TrimPrefix(op.url.EscapedPath(), c.cfg.baseURL.EscapedPath())
 	if op.method == http.MethodPost && rel == c.cfg.remittancePath {
 		info.Operation, info.Route = "Payouts.CreateRemittance", c.cfg.remittancePath
 		return info
@@ -353,25 +355,27 @@ func matchTemplate(template, path string) bool {
 	return true
 }
 
-// anonymousPath replaces every segment of path that looks like an id with
-// "{id}".
+// anonymousPath replaces every segment of an escaped path that is not a
+// route word with "{id}": what cannot be told from an id is taken for one.
 func anonymousPath(path string) string {
 	segs := strings.Split(path, "/")
 	for i, s := range segs {
-		if looksLikeID(s) {
+		if s != "" && !routeWord(s) {
 			segs[i] = "{id}"
 		}
 	}
 	return strings.Join(segs, "/")
 }
 
-func looksLikeID(s string) bool {
-	if s == "" {
-		return false
-	}
-	if _, err := uuid.Parse(s); err == nil {
+// routeWord reports whether a path segment reads as a fixed part of a
+// route: lower-case letters, "-" and "_" (at most 32 bytes, starting with
+// a letter), or a version, "v" and one to three digits.
+func routeWord(s string) bool {
+	if len(s) >= 2 && len(s) <= 4 && s[0] == 'v' && strings.Trim(s[1:], "0123456789") == "" {
 		return true
 	}
-	digits := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0
-	return digits || (len(s) >= 8 && strings.ContainsAny(s, "0123456789"))
+	if len(s) > 32 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	return strings.Trim(s, "abcdefghijklmnopqrstuvwxyz-_") == ""
 }
