@@ -5,7 +5,9 @@ import (
 	"math"
 	"net/http"
 	"reflect"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
@@ -127,4 +129,70 @@ func TestObserverRouteOfUnknownPathsKeepsOnlyWords(t *testing.T) {
 		assert.Equal(t, "Client.Do", rec.calls[0].Operation, tc.path)
 		assert.Equal(t, tc.route, rec.calls[0].Route, tc.path)
 	}
+}
+
+// sloppyLimiter lets every request go, even after the caller's context
+// ended while it waited (here: it cancels the context itself).
+type sloppyLimiter struct{ cancel context.CancelFunc }
+
+func (l sloppyLimiter) Wait(context.Context) error {
+	l.cancel()
+	return nil
+}
+
+// TestRateLimiterIgnoringTheContextSendsNothing: a limiter that returns
+// nil after the caller's context ended does not get the request sent
+// (net/http would refuse it anyway); the create is a plain failure, not an
+// outcome unknown that would send the caller into reconciliation.
+func TestRateLimiterIgnoringTheContextSendsNothing(t *testing.T) {
+	srv := newService(t, answer(201, ok(createKinds(t)[0].data)))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c, _ := serviceClient(t, srv.URL, newTransport(t), fiatramp.WithRateLimiter(sloppyLimiter{cancel}))
+	_, err := createKinds(t)[0].create(ctx, c, "ref-sloppy-limiter")
+	requirePlain(t, err)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Zero(t, srv.hits.Load())
+}
+
+// detached is an Observer whose StartCall and StartAttempt return contexts
+// that do not derive from the caller's, as an exporter that starts its
+// spans on context.Background() would.
+type detached struct{}
+
+func (detached) StartCall(context.Context, fiatramp.CallInfo) context.Context {
+	return context.WithValue(context.Background(), ctxKey("call"), "detached")
+}
+func (detached) StartAttempt(context.Context, fiatramp.CallInfo, int) context.Context {
+	return context.WithValue(context.Background(), ctxKey("attempt"), "detached")
+}
+func (detached) EndAttempt(context.Context, fiatramp.AttemptInfo) {}
+func (detached) EndCall(context.Context, fiatramp.CallResult)     {}
+
+// TestObserverCannotDetachTheCallFromItsContext: whatever contexts an
+// Observer returns, the caller's deadline still ends the call, while the
+// observer's values (its spans) still reach the transport.
+func TestObserverCannotDetachTheCallFromItsContext(t *testing.T) {
+	srv := newService(t, hang)
+	var seen atomic.Value
+	tr := newTransport(t)
+	c, _ := serviceClient(t, srv.URL, tr, fiatramp.WithObserver(detached{}), fiatramp.WithTimeout(0),
+		fiatramp.WithHTTPClient(&http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			seen.Store(tags(r.Context()))
+			return tr.RoundTrip(r)
+		})}))
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Payouts.Get(ctx, payoutID)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		assert.ErrorIs(t, err, context.DeadlineExceeded)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the call outlived its context's deadline by seconds")
+	}
+	assert.Equal(t, "detached/detached", seen.Load())
 }
