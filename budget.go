@@ -192,5 +192,11 @@ func (c *Client) waitTurn(ctx context.Context) error {
 	if err := c.cfg.limiter.Wait(ctx); err != nil {
 		return &limiterError{err}
 	}
+	if err := ctx.Err(); err != nil {
+		// A limiter that let the request go after its context ended: it
+		// is not sent (net/http would refuse it, and this way the request
+		// counts as never sent).
+		return &limiterError{err}
+	}
 	return nil
 }

@@ -21,8 +21,10 @@ import (
 // quick and safe for concurrent use, since calls run in parallel. The
 // context StartCall returns is the parent of the call's attempts and of
 // EndCall; the one StartAttempt returns carries the attempt's HTTP request
-// (so transport instrumentation nests under it). Each must be derived from
-// the context passed in; nil keeps the one passed in.
+// (so transport instrumentation nests under it). Only their values count:
+// the call keeps the caller's deadline and cancellation whatever context an
+// Observer returns (one started from context.Background() included); nil
+// keeps the one passed in.
 //
 // A call refused before anything is sent (bad input, a context already
 // done) is not observed.
@@ -153,10 +155,10 @@ func classify(err error) ErrorClass {
 	var netErr net.Error
 	var limErr *limiterError
 	switch {
+	case errors.Is(err, context.Canceled): // also while the rate limiter waited
+		return ErrorClassCanceled
 	case errors.As(err, &limErr):
 		return ErrorClassRateLimiter
-	case errors.Is(err, context.Canceled):
-		return ErrorClassCanceled
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
 		return ErrorClassTimeout
 	case isCertificateError(err):
@@ -209,9 +211,7 @@ func (c *Client) observeCall(ctx context.Context, op *operation) context.Context
 	}
 	info := c.callInfo(op)
 	o := &callObservation{obs: c.cfg.observer, info: info, start: time.Now(), unsafe: op.safety != repeatable}
-	if cctx := o.obs.StartCall(ctx, info); cctx != nil {
-		ctx = cctx
-	}
+	ctx = withValuesOf(ctx, o.obs.StartCall(ctx, info))
 	o.callCtx = ctx
 	op.obs = o
 	return ctx
@@ -223,10 +223,7 @@ func (o *callObservation) attemptContext(ctx context.Context, n int) context.Con
 	if o == nil {
 		return ctx
 	}
-	actx := o.obs.StartAttempt(ctx, o.info, n)
-	if actx == nil {
-		actx = ctx
-	}
+	actx := withValuesOf(ctx, o.obs.StartAttempt(ctx, o.info, n))
 	o.attemptCtx, o.started = actx, n
 	return actx
 }
@@ -290,6 +287,25 @@ func (o *callObservation) endPanicked() {
 		r.Outcome = OutcomeUnknown
 	}
 	o.obs.EndCall(o.callCtx, r)
+}
+
+// observedContext is the caller's context, whose deadline, cancellation
+// and error govern the call, with the values of the context an Observer
+// returned (its spans).
+type observedContext struct {
+	context.Context
+	values context.Context
+}
+
+func (c *observedContext) Value(key any) any { return c.values.Value(key) }
+
+// withValuesOf returns ctx with the values of the Observer's context
+// values: ctx itself when values is nil or ctx.
+func withValuesOf(ctx, values context.Context) context.Context {
+	if values == nil || values == ctx {
+		return ctx
+	}
+	return &observedContext{Context: ctx, values: values}
 }
 
 // route is an operation the library knows, for naming calls.

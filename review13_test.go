@@ -194,5 +194,5 @@ func TestObserverCannotDetachTheCallFromItsContext(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the call outlived its context's deadline by seconds")
 	}
-	assert.Equal(t, "detached/detached", seen.Load())
+	assert.Equal(t, "/detached", seen.Load(), "the attempt context's values reach the transport")
 }
