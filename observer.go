@@ -78,7 +78,8 @@ type AttemptInfo struct {
 	Duration time.Duration
 	// ErrorClass says why the attempt failed; "" when it succeeded.
 	ErrorClass ErrorClass
-	// Retry is true when another attempt follows, after RetryDelay.
+	// Retry is true when another attempt is due after RetryDelay; the
+	// caller's context may still end the call during that wait.
 	Retry      bool
 	RetryDelay time.Duration
 }
