@@ -301,10 +301,19 @@ type observedContext struct {
 func (c *observedContext) Value(key any) any { return c.values.Value(key) }
 
 // withValuesOf returns ctx with the values of the Observer's context
-// values: ctx itself when values is nil or ctx.
+// values: ctx itself when values is nil or ctx, values itself when it ends
+// as ctx does (derived with context.WithValue, as a span is), else both
+// combined.
 func withValuesOf(ctx, values context.Context) context.Context {
 	if values == nil || values == ctx {
 		return ctx
+	}
+	if values.Done() == ctx.Done() {
+		d1, ok1 := values.Deadline()
+		d2, ok2 := ctx.Deadline()
+		if ok1 == ok2 && d1.Equal(d2) {
+			return values
+		}
 	}
 	return &observedContext{Context: ctx, values: values}
 }
