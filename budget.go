@@ -139,7 +139,10 @@ func (t *tokenBucket) succeeded(op *operation) {
 	}
 	for {
 		cur := t.tokens.Load()
-		next := min(cur+refill, int64(t.Capacity))
+		next := int64(t.Capacity)
+		if cur < next-refill { // no overflow: cur <= Capacity and both are >= 0
+			next = cur + refill
+		}
 		if next == cur || t.tokens.CompareAndSwap(cur, next) {
 			return
 		}
@@ -187,6 +190,12 @@ func (c *Client) waitTurn(ctx context.Context) error {
 		return nil
 	}
 	if err := c.cfg.limiter.Wait(ctx); err != nil {
+		return &limiterError{err}
+	}
+	if err := ctx.Err(); err != nil {
+		// A limiter that let the request go after its context ended: it
+		// is not sent (net/http would refuse it, and this way the request
+		// counts as never sent).
 		return &limiterError{err}
 	}
 	return nil

@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // Observer watches the calls of a Client and their attempts, e.g. to
@@ -23,8 +21,10 @@ import (
 // quick and safe for concurrent use, since calls run in parallel. The
 // context StartCall returns is the parent of the call's attempts and of
 // EndCall; the one StartAttempt returns carries the attempt's HTTP request
-// (so transport instrumentation nests under it). Each must be derived from
-// the context passed in; nil keeps the one passed in.
+// (so transport instrumentation nests under it). Only their values count:
+// the call keeps the caller's deadline and cancellation whatever context an
+// Observer returns (one started from context.Background() included); nil
+// keeps the one passed in.
 //
 // A call refused before anything is sent (bad input, a context already
 // done) is not observed.
@@ -55,9 +55,11 @@ type CallInfo struct {
 	Method string
 	// Route is the path template from the base address, with
 	// placeholders instead of ids, e.g. "/pos/api/v1/payout/{payout_id}".
-	// For a path the library does not know (Client.Do), every segment that
-	// looks like an id (a UUID, a number, or eight or more characters with
-	// a digit) reads "{id}". Never a query.
+	// For a path the library does not know (Client.Do), only segments that
+	// read as route words stay (lower-case letters, "-" and "_", at most 32
+	// bytes, or a version such as "v1"); every other segment (a UUID, a
+	// number, a reference, an e-mail address, anything escaped) reads
+	// "{id}". Never a query.
 	Route string
 	// Server is the host (and port, when the base address has one) of the
 	// base address.
@@ -76,7 +78,8 @@ type AttemptInfo struct {
 	Duration time.Duration
 	// ErrorClass says why the attempt failed; "" when it succeeded.
 	ErrorClass ErrorClass
-	// Retry is true when another attempt follows, after RetryDelay.
+	// Retry is true when another attempt is due after RetryDelay; the
+	// caller's context may still end the call during that wait.
 	Retry      bool
 	RetryDelay time.Duration
 }
@@ -111,7 +114,9 @@ const (
 	// not run or is safe to repeat.
 	OutcomeFailure Outcome = "failure"
 	// OutcomeUnknown: the call returned an *OutcomeUnknownError: an
-	// operation that must not run twice may have run.
+	// operation that must not run twice may have run. A call of such an
+	// operation that panicked (ErrorClassPanic) after its first attempt
+	// started is unknown too.
 	OutcomeUnknown Outcome = "unknown"
 )
 
@@ -135,6 +140,7 @@ const (
 	ErrorClassConnection   ErrorClass = "connection"         // no answer, or one broken off
 	ErrorClassCertificate  ErrorClass = "certificate"        // a failed TLS certificate check
 	ErrorClassRateLimiter  ErrorClass = "rate_limiter"       // the client-side rate limiter refused (WithRateLimiter)
+	ErrorClassPanic        ErrorClass = "panic"              // the call panicked (the transport, a decoder, the Observer); the panic goes on to the caller
 )
 
 // classify names the class of a failed attempt's or call's error.
@@ -150,10 +156,10 @@ func classify(err error) ErrorClass {
 	var netErr net.Error
 	var limErr *limiterError
 	switch {
+	case errors.Is(err, context.Canceled): // also while the rate limiter waited
+		return ErrorClassCanceled
 	case errors.As(err, &limErr):
 		return ErrorClassRateLimiter
-	case errors.Is(err, context.Canceled):
-		return ErrorClassCanceled
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
 		return ErrorClassTimeout
 	case isCertificateError(err):
@@ -191,7 +197,9 @@ type callObservation struct {
 	callCtx    context.Context
 	attemptCtx context.Context
 	start      time.Time
-	attempts   int
+	attempts   int  // attempts ended
+	started    int  // attempts started
+	unsafe     bool // the operation must not run twice
 	status     int
 	exhausted  bool // the retry budget stopped a retry
 }
@@ -203,10 +211,8 @@ func (c *Client) observeCall(ctx context.Context, op *operation) context.Context
 		return ctx
 	}
 	info := c.callInfo(op)
-	o := &callObservation{obs: c.cfg.observer, info: info, start: time.Now()}
-	if cctx := o.obs.StartCall(ctx, info); cctx != nil {
-		ctx = cctx
-	}
+	o := &callObservation{obs: c.cfg.observer, info: info, start: time.Now(), unsafe: op.safety != repeatable}
+	ctx = withValuesOf(ctx, o.obs.StartCall(ctx, info))
 	o.callCtx = ctx
 	op.obs = o
 	return ctx
@@ -218,11 +224,9 @@ func (o *callObservation) attemptContext(ctx context.Context, n int) context.Con
 	if o == nil {
 		return ctx
 	}
-	o.attemptCtx = ctx
-	if actx := o.obs.StartAttempt(ctx, o.info, n); actx != nil {
-		o.attemptCtx = actx
-	}
-	return o.attemptCtx
+	actx := withValuesOf(ctx, o.obs.StartAttempt(ctx, o.info, n))
+	o.attemptCtx, o.started = actx, n
+	return actx
 }
 
 // endAttempt reports attempt n; retryIn >= 0 is the wait before the next
@@ -236,15 +240,21 @@ func (o *callObservation) endAttempt(n int, res *attemptResult, err error, retry
 	if ctx == nil {
 		ctx = o.callCtx
 	}
+	o.attemptCtx = nil // ended, even if EndAttempt panics
 	o.obs.EndAttempt(ctx, AttemptInfo{
 		CallInfo: o.info, Attempt: n, StatusCode: res.status, Duration: res.duration,
 		ErrorClass: classify(err), Retry: retryIn >= 0, RetryDelay: max(retryIn, 0),
 	})
-	o.attemptCtx = nil
 }
 
-// endCall reports the call's end with its error *errp.
+// endCall reports the call's end with its error *errp. Deferred by the
+// request path, it also reports a call that panicked, and lets the panic
+// go on.
 func (o *callObservation) endCall(errp *error) {
+	if p := recover(); p != nil {
+		o.endPanicked()
+		panic(p)
+	}
 	err := *errp
 	r := CallResult{
 		CallInfo: o.info, Attempts: o.attempts, StatusCode: o.status,
@@ -259,6 +269,53 @@ func (o *callObservation) endCall(errp *error) {
 		r.Outcome = OutcomeFailure
 	}
 	o.obs.EndCall(o.callCtx, r)
+}
+
+// endPanicked reports a call that panicked: the attempt under way, if any,
+// ends, and the call fails, or is unknown when an attempt of an operation
+// that must not run twice had started.
+func (o *callObservation) endPanicked() {
+	if ctx := o.attemptCtx; ctx != nil {
+		o.attemptCtx, o.attempts = nil, o.started
+		o.obs.EndAttempt(ctx, AttemptInfo{CallInfo: o.info, Attempt: o.started, ErrorClass: ErrorClassPanic})
+	}
+	r := CallResult{
+		CallInfo: o.info, Attempts: o.attempts, StatusCode: o.status,
+		Duration: time.Since(o.start), Outcome: OutcomeFailure, ErrorClass: ErrorClassPanic,
+		RetryBudgetExhausted: o.exhausted,
+	}
+	if o.unsafe && o.started > 0 {
+		r.Outcome = OutcomeUnknown
+	}
+	o.obs.EndCall(o.callCtx, r)
+}
+
+// observedContext is the caller's context, whose deadline, cancellation
+// and error govern the call, with the values of the context an Observer
+// returned (its spans).
+type observedContext struct {
+	context.Context
+	values context.Context
+}
+
+func (c *observedContext) Value(key any) any { return c.values.Value(key) }
+
+// withValuesOf returns ctx with the values of the Observer's context
+// values: ctx itself when values is nil or ctx, values itself when it ends
+// as ctx does (derived with context.WithValue, as a span is), else both
+// combined.
+func withValuesOf(ctx, values context.Context) context.Context {
+	if values == nil || values == ctx {
+		return ctx
+	}
+	if values.Done() == ctx.Done() {
+		d1, ok1 := values.Deadline()
+		d2, ok2 := ctx.Deadline()
+		if ok1 == ok2 && d1.Equal(d2) {
+			return values
+		}
+	}
+	return &observedContext{Context: ctx, values: values}
 }
 
 // route is an operation the library knows, for naming calls.
@@ -290,7 +347,9 @@ var routes = [...]route{
 // host reach it: never the path's ids, the query, a header or a body.
 func (c *Client) callInfo(op *operation) CallInfo {
 	info := CallInfo{Method: op.method, Server: c.cfg.baseURL.Host}
-	rel := strings.TrimPrefix(op.url.Path, c.cfg.baseURL.Path)
+	// The escaped path, as sent: an escaped "/" inside an id does not
+	// split it into segments.
+	rel := strings.TrimPrefix(op.url.EscapedPath(), c.cfg.baseURL.EscapedPath())
 	if op.method == http.MethodPost && rel == c.cfg.remittancePath {
 		info.Operation, info.Route = "Payouts.CreateRemittance", c.cfg.remittancePath
 		return info
@@ -322,25 +381,27 @@ func matchTemplate(template, path string) bool {
 	return true
 }
 
-// anonymousPath replaces every segment of path that looks like an id with
-// "{id}".
+// anonymousPath replaces every segment of an escaped path that is not a
+// route word with "{id}": what cannot be told from an id is taken for one.
 func anonymousPath(path string) string {
 	segs := strings.Split(path, "/")
 	for i, s := range segs {
-		if looksLikeID(s) {
+		if s != "" && !routeWord(s) {
 			segs[i] = "{id}"
 		}
 	}
 	return strings.Join(segs, "/")
 }
 
-func looksLikeID(s string) bool {
-	if s == "" {
-		return false
-	}
-	if _, err := uuid.Parse(s); err == nil {
+// routeWord reports whether a path segment reads as a fixed part of a
+// route: lower-case letters, "-" and "_" (at most 32 bytes, starting with
+// a letter), or a version, "v" and one to three digits.
+func routeWord(s string) bool {
+	if len(s) >= 2 && len(s) <= 4 && s[0] == 'v' && strings.Trim(s[1:], "0123456789") == "" {
 		return true
 	}
-	digits := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0
-	return digits || (len(s) >= 8 && strings.ContainsAny(s, "0123456789"))
+	if len(s) > 32 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	return strings.Trim(s, "abcdefghijklmnopqrstuvwxyz-_") == ""
 }

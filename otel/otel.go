@@ -49,6 +49,18 @@ const (
 	RequestDurationMetric = "http.client.request.duration"  // histogram, s, per attempt (semantic conventions)
 )
 
+// durationBuckets are the histograms' bucket boundaries in seconds: the
+// semantic conventions' for http.client.request.duration, and beyond 10 s
+// for calls whose retries wait (up to 30 s each by default).
+var durationBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 30, 60, 120}
+
+// knownMethods are the HTTP methods the semantic conventions name; any
+// other is recorded as "_OTHER".
+var knownMethods = map[string]bool{
+	"CONNECT": true, "DELETE": true, "GET": true, "HEAD": true, "OPTIONS": true,
+	"PATCH": true, "POST": true, "PUT": true, "TRACE": true,
+}
+
 // Option configures NewObserver.
 type Option func(*settings)
 
@@ -98,6 +110,7 @@ func NewObserver(opts ...Option) (*Observer, error) {
 	o := &Observer{tracer: s.tp.Tracer(ScopeName, trace.WithSchemaURL(semconv.SchemaURL))}
 	var err error
 	if o.callDuration, err = meter.Float64Histogram(CallDurationMetric, metric.WithUnit("s"),
+		metric.WithExplicitBucketBoundaries(durationBuckets...),
 		metric.WithDescription("Duration of fiatramp calls, every attempt and wait included.")); err != nil {
 		return nil, err
 	}
@@ -110,17 +123,37 @@ func NewObserver(opts ...Option) (*Observer, error) {
 		return nil, err
 	}
 	if o.requestDuration, err = meter.Float64Histogram(RequestDurationMetric, metric.WithUnit("s"),
+		metric.WithExplicitBucketBoundaries(durationBuckets...),
 		metric.WithDescription("Duration of HTTP client requests.")); err != nil {
 		return nil, err
 	}
 	return o, nil
 }
 
+// method is the http.request.method of m: m when the semantic conventions
+// know it, else "_OTHER".
+func method(m string) string {
+	if knownMethods[m] {
+		return m
+	}
+	return "_OTHER"
+}
+
+// spanAttrs are callAttrs plus, for a method recorded as "_OTHER", the
+// method itself (spans only: metrics keep a bounded set of values).
+func spanAttrs(c fiatramp.CallInfo) []attribute.KeyValue {
+	attrs := callAttrs(c)
+	if !knownMethods[c.Method] {
+		attrs = append(attrs, semconv.HTTPRequestMethodOriginal(c.Method))
+	}
+	return attrs
+}
+
 // callAttrs are the attributes every span and metric of a call carries.
 func callAttrs(c fiatramp.CallInfo) []attribute.KeyValue {
 	attrs := []attribute.KeyValue{
 		OperationKey.String(c.Operation),
-		semconv.HTTPRequestMethodKey.String(c.Method),
+		semconv.HTTPRequestMethodKey.String(method(c.Method)),
 		semconv.URLTemplate(c.Route),
 	}
 	host, port, err := net.SplitHostPort(c.Server)
@@ -136,18 +169,23 @@ func callAttrs(c fiatramp.CallInfo) []attribute.KeyValue {
 
 // StartCall starts the call's span.
 func (o *Observer) StartCall(ctx context.Context, call fiatramp.CallInfo) context.Context {
-	ctx, _ = o.tracer.Start(ctx, call.Operation, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(callAttrs(call)...))
+	ctx, _ = o.tracer.Start(ctx, call.Operation, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(spanAttrs(call)...))
 	return ctx
 }
 
 // StartAttempt starts an attempt's span, a client span named
-// "{method} {url.template}" under the call's.
+// "{method} {url.template}" under the call's ("HTTP {url.template}" for a
+// method recorded as "_OTHER").
 func (o *Observer) StartAttempt(ctx context.Context, call fiatramp.CallInfo, attempt int) context.Context {
-	attrs := callAttrs(call)
+	attrs := spanAttrs(call)
+	name := method(call.Method)
+	if name == "_OTHER" {
+		name = "HTTP"
+	}
 	if attempt > 1 {
 		attrs = append(attrs, semconv.HTTPRequestResendCount(attempt-1))
 	}
-	ctx, _ = o.tracer.Start(ctx, call.Method+" "+call.Route, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+	ctx, _ = o.tracer.Start(ctx, name+" "+call.Route, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 	return ctx
 }
 
