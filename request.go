@@ -61,15 +61,19 @@ func reservedHeader(canonicalKey string) bool {
 }
 
 // WithHeader adds a header to the call. The authentication headers and the
-// content headers are the library's and cannot be set this way.
+// content headers are the library's and cannot be set this way, nor
+// spelt with underscores (X_API_KEY), which servers that read headers
+// through CGI-style names take for the same header. A name that is not an
+// HTTP token, or a value with a control character other than a tab, is
+// refused: net/http would not send it.
 func WithHeader(key, value string) RequestOption {
 	return func(rc *requestConfig) error {
-		canon := http.CanonicalHeaderKey(key)
-		if reservedHeader(canon) {
-			return invalid("header "+key, "set by the library")
+		if !validHeaderName(key) || !validHeaderValue(value) {
+			return invalid("header "+strconv.Quote(key), "not an HTTP header name, or a control character in the value")
 		}
-		if canon == "" || strings.ContainsAny(key+value, "\r\n") {
-			return invalid("header "+key, "empty name or line break")
+		canon := http.CanonicalHeaderKey(key)
+		if reservedHeader(canon) || reservedHeader(http.CanonicalHeaderKey(strings.ReplaceAll(key, "_", "-"))) {
+			return invalid("header "+key, "set by the library")
 		}
 		if rc.header == nil {
 			rc.header = make(http.Header)
@@ -77,6 +81,36 @@ func WithHeader(key, value string) RequestOption {
 		rc.header.Add(canon, value)
 		return nil
 	}
+}
+
+// validHeaderName reports whether name is an HTTP field name, as net/http
+// requires of a request's header: a non-empty token of letters, digits and
+// !#$%&'*+-.^_`|~.
+func validHeaderName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// validHeaderValue reports whether net/http sends v as a header value: no
+// control character but the tab.
+func validHeaderValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; (c < 0x20 && c != '\t') || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // Do calls any operation of the service, signed like every other call:
