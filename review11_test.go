@@ -182,3 +182,31 @@ func TestReview11HeaderOptionCannotShadowAuthentication(t *testing.T) {
 	require.NoError(t, WithHeader("X_Request_Id", "v")(&rc))
 	require.NoError(t, WithHeader("Idempotency-Key", "v\tw")(&rc))
 }
+
+// TestReview11SendingAmountDigitsBounded: sending_amount is written with
+// every digit of its plain form, so an amount of a huge scale or exponent
+// (decimal.NewFromString("1e-2000000000") parses) would be written as
+// gigabytes of zeros. It is refused before anything is built or sent, like
+// any other bad amount, naming the field.
+func TestReview11SendingAmountDigitsBounded(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer srv.Close()
+	c, err := New("key", "secret", WithBaseURL(srv.URL))
+	require.NoError(t, err)
+	req := types.CreatePayinQuotationRequest{Asset: "USDT", Fiat: "INR", CustomerID: bodyCustomer, BankID: bodyBank,
+		PaymentMethod: types.PaymentMethodIMPS}
+	for _, d := range []decimal.Decimal{
+		decimal.New(1, -types.MaxDecimalDigits), decimal.New(1, types.MaxDecimalDigits), decimal.New(1, -1<<30), decimal.New(7, 1<<30),
+	} {
+		req.SendingAmount = d
+		_, err := c.Payins.CreateQuotation(context.Background(), req)
+		var verr *ValidationError
+		require.ErrorAs(t, err, &verr)
+		require.Equal(t, "sending_amount", verr.Field)
+	}
+	require.Zero(t, hits.Load())
+	// The longest accepted amount is still written with every digit.
+	long := decimal.RequireFromString("0." + strings.Repeat("0", types.MaxDecimalDigits-2) + "1")
+	require.Contains(t, string(createPayinQuotationBody(types.CreatePayinQuotationRequest{SendingAmount: long})), long.StringFixed(-long.Exponent()))
+}
