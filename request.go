@@ -441,11 +441,16 @@ func (c *Client) attempt(ctx context.Context, op *operation, signed, payload []b
 	return res
 }
 
+// maxPresize is the most of a declared Content-Length that readBody
+// allocates before the bytes arrive: the declaration is the server's word
+// (or a proxy's), and with the size cap raised it could name any size.
+const maxPresize = DefaultMaxResponseBytes
+
 // readBody reads at most limit bytes of resp's body, into a buffer sized by
-// Content-Length when the response declares one.
+// Content-Length (up to maxPresize) when the response declares one.
 func readBody(resp *http.Response, limit int64) ([]byte, error) {
 	r := io.LimitReader(resp.Body, limit)
-	if n := resp.ContentLength; n >= 0 && n < limit {
+	if n := resp.ContentLength; n >= 0 && n < limit && n < maxPresize {
 		// One more byte, so that a body longer than declared still
 		// reaches the limit check and EOF is seen without growing.
 		buf := make([]byte, 0, n+1)
