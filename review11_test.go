@@ -254,3 +254,62 @@ func TestReview11DeclaredLengthAllocatesNothingUnsent(t *testing.T) {
 		require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(16<<20), "declared %d", declared)
 	}
 }
+
+// TestReview11ResultsOwnTheirBytes: calls in parallel get answers of
+// different sizes (up to 64 KiB); each
+// result, its Raw and the captured body must still hold its own answer
+// after every other call has finished, so no response buffer may be shared
+// between calls or reused after one returns.
+func TestReview11ResultsOwnTheirBytes(t *testing.T) {
+	answer := func(id uuid.UUID) string {
+		note := strings.Repeat(id.String()[:4], int(id[0])<<6)
+		return `{"status":true,"data":{"id":"` + id.String() + `","note":"` + note + `","status":"PROCESSING","sending_amount":"1.` +
+			strings.Repeat("0", int(id[1])) + `5","created_at":"2025-03-08T07:31:24Z"}}`
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, err := uuid.Parse(r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:])
+		if err != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		_, _ = io.WriteString(w, answer(id))
+	}))
+	defer srv.Close()
+	c, err := New("key", "secret", WithBaseURL(srv.URL))
+	require.NoError(t, err)
+	type result struct {
+		id   uuid.UUID
+		p    *types.Payout
+		resp Response
+	}
+	const workers, calls = 8, 24
+	results := make([][]result, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range calls {
+				id := uuid.New()
+				var r result
+				r.id = id
+				var err error
+				r.p, err = c.Payouts.Get(context.Background(), id, CaptureResponse(&r.resp))
+				if err != nil {
+					panic(err)
+				}
+				results[w] = append(results[w], r)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, rs := range results {
+		for _, r := range rs {
+			want := answer(r.id)
+			require.Equal(t, r.id, r.p.ID)
+			require.Equal(t, want, string(r.resp.Body))
+			require.JSONEq(t, want[strings.Index(want, `"data":`)+7:len(want)-1], string(r.p.Raw))
+			require.Equal(t, "1."+strings.Repeat("0", int(r.id[1]))+"5", r.p.SendingAmount.String())
+		}
+	}
+}
