@@ -51,17 +51,22 @@ func CaptureResponse(dst *Response) RequestOption {
 	}
 }
 
-// reservedHeader reports whether the request path sets the header itself.
+// reservedHeader reports whether the request path sets the header itself,
+// or leaves it to net/http: the encodings too, since the library signs and
+// sends the body as it wrote it and reads the answer as net/http hands it
+// over (decompressed when net/http asked for compression).
 func reservedHeader(canonicalKey string) bool {
 	switch canonicalKey {
-	case "X-Api-Key", "X-Timestamp", "X-Signature", "Content-Type", "Content-Length", "Host":
+	case "X-Api-Key", "X-Timestamp", "X-Signature", "Content-Type", "Content-Length", "Host",
+		"Accept-Encoding", "Content-Encoding":
 		return true
 	}
 	return false
 }
 
-// WithHeader adds a header to the call. The authentication headers and the
-// content headers are the library's and cannot be set this way, nor
+// WithHeader adds a header to the call. The authentication headers, the
+// content headers and the encodings (Accept-Encoding, Content-Encoding)
+// are the library's and cannot be set this way, nor
 // spelt with underscores (X_API_KEY), which servers that read headers
 // through CGI-style names take for the same header. A name that is not an
 // HTTP token, or a value with a control character other than a tab, is

@@ -2,6 +2,7 @@ package fiatramp
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -312,4 +313,40 @@ func TestReview11ResultsOwnTheirBytes(t *testing.T) {
 			require.Equal(t, "1."+strings.Repeat("0", int(r.id[1]))+"5", r.p.SendingAmount.String())
 		}
 	}
+}
+
+// TestReview11HeaderOptionCannotChangeTheBodyEncoding: the library owns
+// the bytes of the body, sent and received. An Accept-Encoding of the
+// caller's turns off net/http's transparent decompression, so a service
+// that compresses its answers had every payout created and every answer
+// refused as malformed: each create ended in an *OutcomeUnknownError. A
+// Content-Encoding would make the service decode the signed JSON as
+// something else. Both are refused before sending.
+func TestReview11HeaderOptionCannotChangeTheBodyEncoding(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		body := `{"status":true,"data":{"id":"` + bodyOther.String() + `","status":"PROCESSING"}}`
+		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			w.Header().Set("Content-Encoding", "gzip")
+			zw := gzip.NewWriter(w)
+			_, _ = io.WriteString(zw, body)
+			_ = zw.Close()
+			return
+		}
+		_, _ = io.WriteString(w, body)
+	}))
+	defer srv.Close()
+	c, err := New("key", "secret", WithBaseURL(srv.URL), WithRetry(RetryPolicy{MaxAttempts: 1}))
+	require.NoError(t, err)
+	req := types.CreatePayoutRequest{QuotationID: bodyQuotation, CustomerID: bodyCustomer, ClientReferenceID: "ref-1"}
+	p, err := c.Payouts.Create(context.Background(), req)
+	require.NoError(t, err, "net/http's own gzip handling is transparent")
+	require.Equal(t, bodyOther, p.ID)
+	for _, h := range [][2]string{{"Accept-Encoding", "gzip"}, {"accept-encoding", "br"}, {"Content-Encoding", "gzip"}, {"Content_Encoding", "gzip"}} {
+		_, err := c.Payouts.Create(context.Background(), req, WithHeader(h[0], h[1]))
+		var verr *ValidationError
+		require.ErrorAs(t, err, &verr, h[0])
+	}
+	require.Equal(t, int32(1), hits.Load())
 }
