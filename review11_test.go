@@ -350,3 +350,18 @@ func TestReview11HeaderOptionCannotChangeTheBodyEncoding(t *testing.T) {
 	}
 	require.Equal(t, int32(1), hits.Load())
 }
+
+// TestReview11ClientRefusesUnsendableHeaders: an API key or user agent
+// with a control character would make net/http refuse every request after
+// the library counted it as an attempt (so a create ended in an
+// *OutcomeUnknownError); New refuses it instead.
+func TestReview11ClientRefusesUnsendableHeaders(t *testing.T) {
+	_, err := New("key\x00", "secret", WithBaseURL("http://127.0.0.1:1"))
+	require.ErrorContains(t, err, "control character")
+	_, err = New("key\x7f", "secret", WithBaseURL("http://127.0.0.1:1"))
+	require.ErrorContains(t, err, "control character")
+	_, err = New("key", "secret", WithBaseURL("http://127.0.0.1:1"), WithUserAgent("acme\x1b[31m"))
+	require.ErrorContains(t, err, "control character")
+	_, err = New("key\twith tab é", "secret", WithBaseURL("http://127.0.0.1:1"), WithUserAgent("acme/1 (é)"))
+	require.NoError(t, err, "net/http sends a tab and non-ASCII bytes")
+}
