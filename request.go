@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -66,19 +67,25 @@ func reservedHeader(canonicalKey string) bool {
 
 // WithHeader adds a header to the call. The authentication headers, the
 // content headers and the encodings (Accept-Encoding, Content-Encoding)
-// are the library's and cannot be set this way, nor
-// spelt with underscores (X_API_KEY), which servers that read headers
-// through CGI-style names take for the same header. A name that is not an
-// HTTP token, or a value with a control character other than a tab, is
-// refused: net/http would not send it.
+// are the library's and cannot be set this way, nor spelt with
+// underscores (X_API_KEY), which servers that read headers through
+// CGI-style names take for the same header. Accept may be replaced only by
+// application/json with parameters (a version, say): the answer is read as
+// JSON, and a service that answers a create in HTML leaves its outcome
+// unknown. A name that is not an HTTP token, or a value with a control
+// character other than a tab, is refused: net/http would not send it.
 func WithHeader(key, value string) RequestOption {
 	return func(rc *requestConfig) error {
 		if !validHeaderName(key) || !validHeaderValue(value) {
 			return invalid("header "+strconv.Quote(key), "not an HTTP header name, or a control character in the value")
 		}
 		canon := http.CanonicalHeaderKey(key)
-		if reservedHeader(canon) || reservedHeader(http.CanonicalHeaderKey(strings.ReplaceAll(key, "_", "-"))) {
+		alias := http.CanonicalHeaderKey(strings.ReplaceAll(key, "_", "-"))
+		if reservedHeader(canon) || reservedHeader(alias) {
 			return invalid("header "+key, "set by the library")
+		}
+		if alias == "Accept" && !acceptsJSONOnly(value) {
+			return invalid("header "+key, "the answer is read as JSON: want application/json, optionally with parameters")
 		}
 		if rc.header == nil {
 			rc.header = make(http.Header)
@@ -86,6 +93,18 @@ func WithHeader(key, value string) RequestOption {
 		rc.header.Add(canon, value)
 		return nil
 	}
+}
+
+// acceptsJSONOnly reports whether every media range of an Accept value is
+// application/json, parameters aside.
+func acceptsJSONOnly(v string) bool {
+	for _, part := range strings.Split(v, ",") {
+		mt, _, err := mime.ParseMediaType(part)
+		if err != nil || mt != "application/json" {
+			return false
+		}
+	}
+	return true
 }
 
 // validHeaderName reports whether name is an HTTP field name, as net/http

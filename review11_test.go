@@ -365,3 +365,23 @@ func TestReview11ClientRefusesUnsendableHeaders(t *testing.T) {
 	_, err = New("key\twith tab é", "secret", WithBaseURL("http://127.0.0.1:1"), WithUserAgent("acme/1 (é)"))
 	require.NoError(t, err, "net/http sends a tab and non-ASCII bytes")
 }
+
+// TestReview11HeaderOptionKeepsTheAnswerJSON: a Python REST framework
+// renders the answer by the Accept header, after the view ran (a browsable
+// HTML page for text/html): a create whose answer is not JSON ends in an
+// *OutcomeUnknownError though it succeeded. Accept may carry parameters of
+// application/json (a version), nothing else.
+func TestReview11HeaderOptionKeepsTheAnswerJSON(t *testing.T) {
+	for _, v := range []string{"text/html", "*/*", "application/json, text/html", "application/xml", "", "application/jsonx"} {
+		for _, k := range []string{"Accept", "accept", "ACCEPT"} {
+			var rc requestConfig
+			var verr *ValidationError
+			require.ErrorAs(t, WithHeader(k, v)(&rc), &verr, "%s: %s", k, v)
+		}
+	}
+	for _, v := range []string{"application/json", "application/json; version=2", "Application/JSON;q=1.0", "application/json, application/json; version=1.0"} {
+		var rc requestConfig
+		require.NoError(t, WithHeader("Accept", v)(&rc), v)
+		require.Equal(t, []string{v}, rc.header["Accept"])
+	}
+}
