@@ -55,19 +55,25 @@ func CaptureResponse(dst *Response) RequestOption {
 // reservedHeader reports whether the request path sets the header itself,
 // or leaves it to net/http: the encodings too, since the library signs and
 // sends the body as it wrote it and reads the answer as net/http hands it
-// over (decompressed when net/http asked for compression).
+// over (decompressed when net/http asked for compression). Idempotency-Key
+// and X-Idempotency-Key make net/http's Transport replay a POST by itself
+// when a reused connection breaks after the request was written: a second
+// send that the library neither counts nor allows for a create.
 func reservedHeader(canonicalKey string) bool {
 	switch canonicalKey {
 	case "X-Api-Key", "X-Timestamp", "X-Signature", "Content-Type", "Content-Length", "Host",
-		"Accept-Encoding", "Content-Encoding":
+		"Accept-Encoding", "Content-Encoding", "Idempotency-Key", "X-Idempotency-Key":
 		return true
 	}
 	return false
 }
 
 // WithHeader adds a header to the call. The authentication headers, the
-// content headers and the encodings (Accept-Encoding, Content-Encoding)
-// are the library's and cannot be set this way, nor spelt with
+// content headers, the encodings (Accept-Encoding, Content-Encoding) and
+// Idempotency-Key and X-Idempotency-Key (with which net/http would resend
+// a create by itself after it may have reached the service; repeats are
+// the library's decision, guarded by client_reference_id) are the
+// library's and cannot be set this way, nor spelt with
 // underscores (X_API_KEY), which servers that read headers through
 // CGI-style names take for the same header. Accept may be replaced only by
 // application/json with parameters (a version, say): the answer is read as

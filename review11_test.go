@@ -184,7 +184,7 @@ func TestReview11HeaderOptionCannotShadowAuthentication(t *testing.T) {
 	}
 	var rc requestConfig
 	require.NoError(t, WithHeader("X_Request_Id", "v")(&rc))
-	require.NoError(t, WithHeader("Idempotency-Key", "v\tw")(&rc))
+	require.NoError(t, WithHeader("X-Trace", "v\tw é")(&rc))
 }
 
 // TestReview11SendingAmountDigitsBounded: sending_amount is written with
@@ -383,5 +383,40 @@ func TestReview11HeaderOptionKeepsTheAnswerJSON(t *testing.T) {
 		var rc requestConfig
 		require.NoError(t, WithHeader("Accept", v)(&rc), v)
 		require.Equal(t, []string{v}, rc.header["Accept"])
+	}
+}
+
+// TestReview11HeaderOptionCannotMakeNetHTTPReplay: net/http's Transport
+// takes a request carrying Idempotency-Key or X-Idempotency-Key as safe to
+// replay, and sends it again by itself when a reused connection breaks
+// after the request was written, beneath the library's count of attempts
+// and its rule that a create is not repeated once it may have acted. The
+// service does not document the header, so the replay may run the create
+// twice. Both names are refused.
+func TestReview11HeaderOptionCannotMakeNetHTTPReplay(t *testing.T) {
+	var creates atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body)
+		if r.Method == http.MethodPost {
+			creates.Add(1) // ran, then the connection breaks before the answer
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				_ = conn.Close()
+			}
+			return
+		}
+		_, _ = io.WriteString(w, `{"status":true,"data":{}}`)
+	}))
+	defer srv.Close()
+	for _, k := range []string{"Idempotency-Key", "X-Idempotency-Key", "idempotency_key"} {
+		creates.Store(0)
+		c, err := New("key", "secret", WithBaseURL(srv.URL), WithHTTPClient(&http.Client{Transport: &http.Transport{}}),
+			WithRetry(RetryPolicy{MaxAttempts: 1}))
+		require.NoError(t, err)
+		require.NoError(t, c.Do(context.Background(), http.MethodGet, "/warm", nil, nil), "a connection to reuse")
+		err = c.Do(context.Background(), http.MethodPost, "/pos/api/v1/payout/initiate", []byte(`{"a":1}`), nil, WithHeader(k, "k-1"))
+		var verr *ValidationError
+		require.ErrorAs(t, err, &verr, "%s: the service ran the create %d times", k, creates.Load())
+		require.Zero(t, creates.Load())
 	}
 }
