@@ -132,7 +132,6 @@ func (b *BankAccount) UnmarshalJSON(data []byte) error {
 		case "bank_account_type":
 			memberString(&m, &out.BankAccountType)
 		case "identifiers":
-			out.Identifiers = BankIdentifiers{} // a later null clears it
 			m.value(&out.Identifiers)
 		case "account_number":
 			memberString(&m, &out.AccountNumber)

@@ -167,7 +167,6 @@ func (c *KYCConfiguration) UnmarshalJSON(data []byte) error {
 		case "supported_document_types":
 			m.json(&out.SupportedDocumentTypes)
 		case "additional_info_required":
-			out.AdditionalInfoRequired = AdditionalInfoRequired{} // a later null clears it
 			m.value(&out.AdditionalInfoRequired)
 		default:
 			m.skip()

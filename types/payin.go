@@ -147,7 +147,6 @@ func (q *PayinQuotation) UnmarshalJSON(data []byte) error {
 		case "receiving_amount", "receiveing_amount":
 			recv.decode(&m)
 		case "fees":
-			out.Fees = Fees{} // a later null clears it
 			m.value(&out.Fees)
 		case "deposit_instructions":
 			di, deep, ios, err := decodeDepositInstructions(m.raw)

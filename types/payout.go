@@ -106,7 +106,6 @@ func (p *Payout) UnmarshalJSON(data []byte) error {
 		case "receiving_amount", "receiveing_amount":
 			recv.decode(&m)
 		case "fees":
-			out.Fees = Fees{} // a later null clears it
 			m.value(&out.Fees)
 		case "exchange_order_id":
 			memberString(&m, &out.ExchangeOrderID)
@@ -295,7 +294,6 @@ func (p *PrefundedPayout) UnmarshalJSON(data []byte) error {
 		case "client_reference_id":
 			m.nullableString(&out.ClientReferenceID)
 		case "fees":
-			out.Fees = PrefundedFees{} // a later null clears it
 			m.value(&out.Fees)
 		case "status":
 			memberString(&m, &out.Status)
@@ -406,7 +404,6 @@ func (p *RemittancePayout) UnmarshalJSON(data []byte) error {
 		case "receiving_amount", "receiveing_amount":
 			recv.decode(&m)
 		case "fees":
-			out.Fees = Fees{} // a later null clears it
 			m.value(&out.Fees)
 		case "utr":
 			m.nullableString(&out.UTR)
