@@ -138,14 +138,8 @@ func (a *AdditionalInfoRequired) UnmarshalJSON(data []byte) error {
 			}
 			out.Fields[string(m.key)] = req
 		default:
-			// The last of a repeated key wins: a later value that is not
-			// an object removes an earlier object.
-			delete(out.Fields, string(m.key))
 			m.skip()
 		}
-	}
-	if len(out.Fields) == 0 {
-		out.Fields = nil
 	}
 	if r, ok := out.Fields["income_range"]; ok {
 		out.IncomeRange = &r
