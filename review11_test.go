@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -376,4 +379,49 @@ func TestReview11HeaderOptionCannotMakeNetHTTPReplay(t *testing.T) {
 		require.ErrorAs(t, err, &verr, "%s: the service ran the create %d times", k, creates.Load())
 		require.Zero(t, creates.Load())
 	}
+}
+
+// TestReview11ConcurrentSign signs in parallel with secrets on both sides
+// of the HMAC block size and keys on both sides of the pooled prefix's
+// cap: the pooled state (pad, prefix holding a long secret) must never
+// leak from one signature into another.
+func TestReview11ConcurrentSign(t *testing.T) {
+	type job struct {
+		key, secret string
+		ts          int64
+		body        []byte
+		want        string
+	}
+	r := rand.New(rand.NewPCG(5, 8))
+	var jobs []job
+	for _, keyLen := range []int{1, 64, maxPooledBuffer + 10} {
+		for _, secretLen := range []int{1, 63, 64, 65, 200, 5000} {
+			j := job{key: strings.Repeat("k", keyLen), ts: r.Int64N(1 << 40), body: []byte(fmt.Sprintf(`{"n":%d}`, r.IntN(1e9)))}
+			s := make([]byte, secretLen)
+			for i := range s {
+				s[i] = byte(r.Uint32())
+			}
+			j.secret = string(s)
+			mac := hmac.New(sha256.New, s)
+			fmt.Fprintf(mac, "%s|%d|%s", j.key, j.ts, j.body)
+			j.want = base64.StdEncoding.EncodeToString(mac.Sum(nil))
+			jobs = append(jobs, j)
+		}
+	}
+	var wg sync.WaitGroup
+	var bad atomic.Int32
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range 40 * len(jobs) {
+				j := jobs[(n*5+w)%len(jobs)]
+				if Sign(j.key, j.secret, j.ts, j.body) != j.want {
+					bad.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	require.Zero(t, bad.Load())
 }
