@@ -147,7 +147,7 @@ func TestBodiesAreCanonical(t *testing.T) {
 }
 
 func FuzzBodies(f *testing.F) {
-	for _, s := range bodyTexts {
+	for _, s := range append(bodyTexts, review11Texts...) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) { checkBodies(t, s) })

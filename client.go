@@ -52,6 +52,10 @@ func New(apiKey, apiSecret string, opts ...Option) (*Client, error) {
 		return nil, errors.New("fiatramp: API secret is empty")
 	case strings.ContainsAny(apiKey, "\r\n"):
 		return nil, errors.New("fiatramp: API key contains a line break")
+	case !validHeaderValue(apiKey):
+		// net/http would refuse every request, after it was counted as an
+		// attempt that may have reached the service.
+		return nil, errors.New("fiatramp: API key contains a control character")
 	case cfg.baseURL == nil:
 		return nil, errors.New("fiatramp: base URL is required (WithBaseURL or " + EnvBaseURL + ")")
 	case cfg.baseURL.Scheme == "http" && !cfg.insecureHTTP && !isLoopback(cfg.baseURL.Hostname()):

@@ -123,6 +123,9 @@ func WithUserAgent(product string) Option {
 		if strings.ContainsAny(product, "\r\n") {
 			return errors.New("fiatramp: WithUserAgent: line break in user agent")
 		}
+		if !validHeaderValue(product) {
+			return errors.New("fiatramp: WithUserAgent: control character in user agent")
+		}
 		c.userAgent = strings.TrimSpace(product + " " + defaultUserAgent())
 		return nil
 	}

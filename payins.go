@@ -2,9 +2,11 @@ package fiatramp
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
 
 	"github.com/fiatramp/fiatramp-go/types"
 )
@@ -36,7 +38,8 @@ type PayinsService struct{ client *Client }
 // of type bank_account for IMPS and of type vpa for UPI. The quotation is
 // expired from its ExpiryTime on.
 //
-// A blank asset or fiat, an amount that is not positive, a nil CustomerID
+// A blank asset or fiat, an amount that is not positive or that written
+// out has more than types.MaxDecimalDigits digits, a nil CustomerID
 // or BankID, or a payment method other than IMPS or UPI is refused before
 // sending (ErrInvalidRequest). The service's refusals match
 // ErrCustomerUnverified (KYC not verified, or not the organization's
@@ -53,6 +56,9 @@ func (s *PayinsService) CreateQuotation(ctx context.Context, req types.CreatePay
 	}
 	if !req.SendingAmount.IsPositive() {
 		return nil, invalid("sending_amount", "must be greater than zero, got "+req.SendingAmount.String())
+	}
+	if n := plainDigits(req.SendingAmount); n > types.MaxDecimalDigits {
+		return nil, invalid("sending_amount", fmt.Sprintf("written out it has %d digits, more than %d", n, types.MaxDecimalDigits))
 	}
 	if err := requireID("customer_id", req.CustomerID); err != nil {
 		return nil, err
@@ -91,4 +97,18 @@ func (s *PayinsService) SimulateStatus(ctx context.Context, quotationID uuid.UUI
 	}
 	body := idStatusBody("quotation_id", quotationID, "payin_status", string(status))
 	return call[types.PayinStatusSimulation](ctx, s.client, http.MethodPatch, pisBase+"/payin/mock-payin-status", body, opts)
+}
+
+// plainDigits returns how many digits d has written in plain positional
+// notation with every digit of its scale, as sending_amount is sent
+// ("0.001" has 4, 1E3 has 4), without writing it.
+func plainDigits(d decimal.Decimal) int64 {
+	n, exp := int64(d.NumDigits()), int64(d.Exponent())
+	if exp >= 0 {
+		return n + exp
+	}
+	if n > -exp {
+		return n // digits on both sides of the point
+	}
+	return -exp + 1 // "0." and the scale
 }

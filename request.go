@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -51,25 +52,46 @@ func CaptureResponse(dst *Response) RequestOption {
 	}
 }
 
-// reservedHeader reports whether the request path sets the header itself.
+// reservedHeader reports whether the request path sets the header itself,
+// or leaves it to net/http: the encodings too, since the library signs and
+// sends the body as it wrote it and reads the answer as net/http hands it
+// over (decompressed when net/http asked for compression). Idempotency-Key
+// and X-Idempotency-Key make net/http's Transport replay a POST by itself
+// when a reused connection breaks after the request was written: a second
+// send that the library neither counts nor allows for a create.
 func reservedHeader(canonicalKey string) bool {
 	switch canonicalKey {
-	case "X-Api-Key", "X-Timestamp", "X-Signature", "Content-Type", "Content-Length", "Host":
+	case "X-Api-Key", "X-Timestamp", "X-Signature", "Content-Type", "Content-Length", "Host",
+		"Accept-Encoding", "Content-Encoding", "Idempotency-Key", "X-Idempotency-Key":
 		return true
 	}
 	return false
 }
 
-// WithHeader adds a header to the call. The authentication headers and the
-// content headers are the library's and cannot be set this way.
+// WithHeader adds a header to the call. The authentication headers, the
+// content headers, the encodings (Accept-Encoding, Content-Encoding) and
+// Idempotency-Key and X-Idempotency-Key (with which net/http would resend
+// a create by itself after it may have reached the service; repeats are
+// the library's decision, guarded by client_reference_id) are the
+// library's and cannot be set this way, nor spelt with
+// underscores (X_API_KEY), which servers that read headers through
+// CGI-style names take for the same header. Accept may be replaced only by
+// application/json with parameters (a version, say): the answer is read as
+// JSON, and a service that answers a create in HTML leaves its outcome
+// unknown. A name that is not an HTTP token, or a value with a control
+// character other than a tab, is refused: net/http would not send it.
 func WithHeader(key, value string) RequestOption {
 	return func(rc *requestConfig) error {
+		if !validHeaderName(key) || !validHeaderValue(value) {
+			return invalid("header "+strconv.Quote(key), "not an HTTP header name, or a control character in the value")
+		}
 		canon := http.CanonicalHeaderKey(key)
-		if reservedHeader(canon) {
+		alias := http.CanonicalHeaderKey(strings.ReplaceAll(key, "_", "-"))
+		if reservedHeader(canon) || reservedHeader(alias) {
 			return invalid("header "+key, "set by the library")
 		}
-		if canon == "" || strings.ContainsAny(key+value, "\r\n") {
-			return invalid("header "+key, "empty name or line break")
+		if alias == "Accept" && !acceptsJSONOnly(value) {
+			return invalid("header "+key, "the answer is read as JSON: want application/json, optionally with parameters")
 		}
 		if rc.header == nil {
 			rc.header = make(http.Header)
@@ -77,6 +99,48 @@ func WithHeader(key, value string) RequestOption {
 		rc.header.Add(canon, value)
 		return nil
 	}
+}
+
+// acceptsJSONOnly reports whether every media range of an Accept value is
+// application/json, parameters aside.
+func acceptsJSONOnly(v string) bool {
+	for _, part := range strings.Split(v, ",") {
+		mt, _, err := mime.ParseMediaType(part)
+		if err != nil || mt != "application/json" {
+			return false
+		}
+	}
+	return true
+}
+
+// validHeaderName reports whether name is an HTTP field name, as net/http
+// requires of a request's header: a non-empty token of letters, digits and
+// !#$%&'*+-.^_`|~.
+func validHeaderName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// validHeaderValue reports whether net/http sends v as a header value: no
+// control character but the tab.
+func validHeaderValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; (c < 0x20 && c != '\t') || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // Do calls any operation of the service, signed like every other call:
@@ -407,11 +471,16 @@ func (c *Client) attempt(ctx context.Context, op *operation, signed, payload []b
 	return res
 }
 
+// maxPresize is the most of a declared Content-Length that readBody
+// allocates before the bytes arrive: the declaration is the server's word
+// (or a proxy's), and with the size cap raised it could name any size.
+const maxPresize = DefaultMaxResponseBytes
+
 // readBody reads at most limit bytes of resp's body, into a buffer sized by
-// Content-Length when the response declares one.
+// Content-Length (up to maxPresize) when the response declares one.
 func readBody(resp *http.Response, limit int64) ([]byte, error) {
 	r := io.LimitReader(resp.Body, limit)
-	if n := resp.ContentLength; n >= 0 && n < limit {
+	if n := resp.ContentLength; n >= 0 && n < limit && n < maxPresize {
 		// One more byte, so that a body longer than declared still
 		// reaches the limit check and EOF is seen without growing.
 		buf := make([]byte, 0, n+1)
