@@ -326,3 +326,16 @@ func TestRequiredMembersBankAccountsIterator(t *testing.T) {
 	require.True(t, errors.As(errs[0], &apiErr))
 	assert.Contains(t, apiErr.Error(), `response data has no "results"`)
 }
+
+// TestRequiredMembersWait: a poll answered with a payout without a status
+// ends Wait with the error at once; it is neither a final status nor a
+// PROCESSING to poll again.
+func TestRequiredMembersWait(t *testing.T) {
+	h := newHarness(t)
+	calls := h.expect(http.MethodGet, "/pos/api/v1/payout/"+payoutID.String(), "", 200, ok(`{"id":"`+payoutID.String()+`"}`))
+	p, err := h.client.Payouts.Wait(context.Background(), payoutID, fastPoll)
+	assert.Nil(t, p)
+	require.ErrorIs(t, err, fiatramp.ErrMalformedResponse)
+	assert.Contains(t, err.Error(), `response data has no "status"`)
+	assert.EqualValues(t, 1, calls.Load())
+}
