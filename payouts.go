@@ -49,7 +49,9 @@ type PayoutsService struct{ client *Client }
 // no earlier attempt can have reached the service. When an attempt may
 // have acted and no later attempt settled it, the error is an
 // *OutcomeUnknownError (ErrOutcomeUnknown): reconcile, never treat it as a
-// failure.
+// failure. A success whose payout has no id or no status is such an
+// outcome (its Err matches ErrMalformedResponse), never a payout with
+// uuid.Nil for its ID.
 //
 // The service's refusals match ErrClientReferenceExists (reference reused),
 // ErrQuotationNotFound (absent or another organization's quotation),
