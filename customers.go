@@ -103,7 +103,8 @@ func WithMaxPages(n int) Option {
 
 // BankAccounts yields every bank account of a customer, following each page's
 // next link, starting from GET /cms/api/v1/bank/list/{customer_id}. It stops at the first error, which it
-// yields, at a page with no results, or when next is null. A next link that
+// yields, at a page whose results are empty ([]; a page without results
+// is an error matching ErrMalformedResponse), or when next is null. A next link that
 // leaves the base address (scheme, host or path) or repeats an earlier one,
 // or a page beyond the cap of WithMaxPages (DefaultMaxPages), is not
 // followed: it yields an error matching ErrPagination, since the credentials

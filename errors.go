@@ -87,7 +87,10 @@ var (
 	// ErrMalformedResponse matches an *APIError for a response the library
 	// could not understand: not JSON, truncated, not an envelope, a 2xx
 	// without status true, a 2xx without the data the operation returns,
-	// data that does not decode into the result type, or a response past a
+	// data that does not decode into the result type, data that lacks a
+	// member its result cannot be used without (a payout's id or status:
+	// absent, null, "" or the nil UUID; the error names the member), or a
+	// response past a
 	// limit on its work: nested deeper than 64 levels, or a decimal of more
 	// than types.MaxDecimalDigits digits. An error status
 	// with an empty body is not malformed. Such an error's Unwrap returns

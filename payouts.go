@@ -49,7 +49,9 @@ type PayoutsService struct{ client *Client }
 // no earlier attempt can have reached the service. When an attempt may
 // have acted and no later attempt settled it, the error is an
 // *OutcomeUnknownError (ErrOutcomeUnknown): reconcile, never treat it as a
-// failure.
+// failure. A success whose payout has no id or no status is such an
+// outcome (its Err matches ErrMalformedResponse), never a payout with
+// uuid.Nil for its ID.
 //
 // The service's refusals match ErrClientReferenceExists (reference reused),
 // ErrQuotationNotFound (absent or another organization's quotation),
@@ -219,25 +221,5 @@ func (s *PayoutsService) SimulateStatus(ctx context.Context, payoutID uuid.UUID,
 // or null) is refused with an error matching ErrMalformedResponse: an
 // unknown balance is not zero, which a nil map would read as.
 func (s *PayoutsService) Balance(ctx context.Context, opts ...RequestOption) (*types.Balance, error) {
-	b, err := call[balanceData](ctx, s.client, http.MethodGet, posBase+"/payout/balance", nil, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &b.Balance, nil
-}
-
-// balanceData decodes the balance's data as types.Balance does, and also
-// requires available_balance.
-type balanceData struct{ types.Balance }
-
-func (b *balanceData) UnmarshalJSON(data []byte) error {
-	var out types.Balance
-	if err := out.UnmarshalJSON(data); err != nil {
-		return err
-	}
-	if out.AvailableBalance == nil {
-		return errors.New("types.Balance: available_balance is absent or null (an unknown balance is not zero)")
-	}
-	b.Balance = out
-	return nil
+	return call[types.Balance](ctx, s.client, http.MethodGet, posBase+"/payout/balance", nil, opts)
 }

@@ -158,6 +158,11 @@ func validHeaderValue(v string) bool {
 // decimal.Decimal or big.Int fields would take time quadratic in the
 // digits; a *json.RawMessage out receives it as it is.
 //
+// An out of a response type of package types is checked as the typed
+// operations check it: data without a member the result cannot be used
+// without (a payout's id or status, say) is refused (ErrMalformedResponse).
+// A result type of the caller's own is decoded as it comes.
+//
 // GET, HEAD, OPTIONS, PUT and DELETE are retried like every operation. A
 // POST, PATCH or other method may not be safe to repeat, so it is retried
 // only while no attempt can have reached the service (a refused

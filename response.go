@@ -39,8 +39,10 @@ type envelope struct {
 // ignores data, and a *json.RawMessage out receives a copy of it.
 // Otherwise it returns an *APIError: for any non-2xx status, for a 2xx
 // envelope with status false, and, matching ErrMalformedResponse, for a 2xx
-// body that is not a JSON envelope, lacks the data out needs, or whose data
-// does not decode into out. extra maps normalised messages
+// body that is not a JSON envelope, lacks the data out needs, whose data
+// does not decode into out, or, for a response type of package types,
+// whose data lacks a member the result cannot be used without
+// (missingMember). extra maps normalised messages
 // (normalizeMessage) to further sentinels, on top of the documented ones.
 //
 // The body is read once: the envelope's members are checked as they are
@@ -93,6 +95,12 @@ func decodeResponse(statusCode int, body []byte, out any, extra map[string]error
 				return malformedBody(statusCode, body, extra)
 			}
 			return dataError(statusCode, body, &env, out, err, extra)
+		}
+		// Data that decodes but lacks what the result is known by (a
+		// payout's id, say) is no success: a caller would store uuid.Nil.
+		if name := missingMember(out); name != "" {
+			return buildAPIError(statusCode, body, &env,
+				fmt.Sprintf("response data has no %q: a %T cannot be used without it", name, out), nil, extra)
 		}
 		return nil
 	}

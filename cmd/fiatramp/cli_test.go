@@ -623,7 +623,7 @@ func TestCLIHostileAnswers(t *testing.T) {
 		want       string
 	}{
 		{"balance without available_balance", `{"status":true,"message":"ok","data":{"balance":{"USDT":"1"}}}`, 200,
-			[]string{"payouts", "balance"}, "available_balance is absent or null"},
+			[]string{"payouts", "balance"}, `response data has no "available_balance"`},
 		{"balance amount not a number", `{"status":true,"message":"ok","data":{"available_balance":{"USDT":"x"}}}`, 200,
 			[]string{"payouts", "balance"}, "Balance.available_balance.USDT"},
 		{"balance amount null", `{"status":true,"message":"ok","data":{"available_balance":{"USDT":null}}}`, 200,

@@ -1,0 +1,341 @@
+package fiatramp_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+// This file checks that a 2xx whose data decodes but lacks a member the
+// result cannot be used without (a payout's id, say) is refused as
+// ErrMalformedResponse, never returned as a success holding uuid.Nil.
+
+// member is one member of a response's data, in order.
+type member struct {
+	key, value string
+	required   bool
+	id         bool // a uuid: the nil UUID is refused too
+}
+
+// requiredOp is one typed operation and the minimal data it accepts.
+type requiredOp struct {
+	name               string
+	method, path, body string
+	create             bool // a payout create: ends in *OutcomeUnknownError
+	data               []member
+	call               func(ctx context.Context, c *fiatramp.Client) (any, error)
+	check              func(t *testing.T, got any) // on the minimal valid data
+	status             int
+}
+
+// object renders data as a JSON object, with members[skip] left out, or
+// with its value replaced by with (when with is not "").
+func object(data []member, at int, with string, drop bool) string {
+	var b strings.Builder
+	b.WriteString("{")
+	first := true
+	for i, m := range data {
+		if i == at && drop {
+			continue
+		}
+		if !first {
+			b.WriteString(",")
+		}
+		first = false
+		v := m.value
+		if i == at {
+			v = with
+		}
+		b.WriteString(`"` + m.key + `":` + v)
+	}
+	return b.String() + "}"
+}
+
+const nilUUID = `"00000000-0000-0000-0000-000000000000"`
+
+func requiredOps() []requiredOp {
+	q := func(u uuid.UUID) string { return `"` + u.String() + `"` }
+	return []requiredOp{
+		{
+			name: "Payouts.Create", method: http.MethodPost, path: "/pos/api/v1/payout/initiate", create: true, status: 201,
+			body: `{"client_reference_id":"ref-req-1","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","quotation_id":"2d8e1d3a-5b6c-4e77-9c90-4f3b8a0c1d23"}`,
+			data: []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.Create(ctx, types.CreatePayoutRequest{QuotationID: quotationID, CustomerID: customerID, ClientReferenceID: "ref-req-1"})
+			},
+			check: func(t *testing.T, got any) {
+				p := got.(*types.Payout)
+				assert.Equal(t, payoutID, p.ID)
+				assert.Equal(t, types.PayoutProcessing, p.Status)
+			},
+		},
+		{
+			name: "Payouts.CreatePrefunded", method: http.MethodPost, path: "/pos/api/v1/prefunded/payout/initiate", create: true, status: 201,
+			body: `{"client_reference_id":"pf-req-1","customer":{"receiver":{"id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01"},"sender":{"id":"4fa03f5c-7d8e-4a99-9eb2-6b5d0c2e3f45"}},"quotation_id":"2d8e1d3a-5b6c-4e77-9c90-4f3b8a0c1d23"}`,
+			data: []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.CreatePrefunded(ctx, types.CreatePrefundedPayoutRequest{QuotationID: quotationID,
+					Customer: types.PrefundedCustomer{Sender: types.CustomerRef{ID: senderID}, Receiver: types.CustomerRef{ID: customerID}}, ClientReferenceID: "pf-req-1"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, payoutID, got.(*types.PrefundedPayout).ID) },
+		},
+		{
+			name: "Payouts.CreateRemittance", method: http.MethodPost, path: "/pos/api/v1/remittance-payout/initiate", create: true, status: 200,
+			body: `{"client_reference_id":"r-req-1","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","quotation_id":"2d8e1d3a-5b6c-4e77-9c90-4f3b8a0c1d23","remitter_id":"50b1406d-8e9f-4baa-8fc3-7c6e1d3f4056","transaction_hash":"0xabc"}`,
+			// Its fields are not documented: status may be absent.
+			data: []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"PROCESSING"`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.CreateRemittance(ctx, types.CreateRemittancePayoutRequest{QuotationID: quotationID, CustomerID: customerID,
+					RemitterID: remitterID, TransactionHash: "0xabc", ClientReferenceID: "r-req-1"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, payoutID, got.(*types.RemittancePayout).ID) },
+		},
+		{
+			name: "Payouts.Get", method: http.MethodGet, path: "/pos/api/v1/payout/" + payoutID.String(), status: 200,
+			data: []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"SUCCESS"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payouts.Get(ctx, payoutID) },
+			check: func(t *testing.T, got any) {
+				assert.Equal(t, types.PayoutSuccess, got.(*types.Payout).Status)
+			},
+		},
+		{
+			name: "Payouts.SimulateStatus", method: http.MethodPatch, path: "/pos/api/v1/payout/mock-payout-status", status: 200,
+			body: `{"payout_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","payout_status":"SUCCESS"}`,
+			data: []member{{key: "payout_id", value: q(payoutID), required: true, id: true}, {key: "payout_status", value: `"SUCCESS"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.SimulateStatus(ctx, payoutID, types.PayoutSuccess)
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, payoutID, got.(*types.PayoutStatusSimulation).PayoutID) },
+		},
+		{
+			name: "Payouts.Balance", method: http.MethodGet, path: "/pos/api/v1/payout/balance", status: 200,
+			// {} is a known balance of nothing: valid.
+			data: []member{{key: "available_balance", value: `{}`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payouts.Balance(ctx) },
+			check: func(t *testing.T, got any) {
+				b := got.(*types.Balance)
+				assert.NotNil(t, b.AvailableBalance)
+				assert.Empty(t, b.AvailableBalance)
+			},
+		},
+		{
+			name: "Payins.CreateQuotation", method: http.MethodPost, path: "/pis/api/v1/payin/quotation", status: 200,
+			body: `{"asset":"usdt","bank_id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","fiat":"inr","payment_method":"IMPS","risk_parameters":{"device_id":"dev-1","ip_address":"203.0.113.7","law_enforcement_agency_report":false,"suspicious_activity_report":false},"sending_amount":"10"}`,
+			data: []member{{key: "id", value: q(payinQuotation), required: true, id: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{Asset: "USDT", Fiat: "INR", SendingAmount: decimal.NewFromInt(10),
+					CustomerID: customerID, BankID: bankID, PaymentMethod: types.PaymentMethodIMPS,
+					RiskParameters: types.RiskParameters{IPAddress: "203.0.113.7", DeviceID: "dev-1"}})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, payinQuotation, got.(*types.PayinQuotation).ID) },
+		},
+		{
+			name: "Payins.GetQuotation", method: http.MethodGet, path: "/pis/api/v1/payin/quotation/" + payinQuotation.String(), status: 200,
+			data: []member{{key: "id", value: q(payinQuotation), required: true, id: true}, {key: "status", value: `"PROCESSING"`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.GetQuotation(ctx, payinQuotation)
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, payinQuotation, got.(*types.PayinQuotation).ID) },
+		},
+		{
+			name: "Payins.SimulateStatus", method: http.MethodPatch, path: "/pis/api/v1/payin/mock-payin-status", status: 200,
+			body: `{"payin_status":"REFUNDED","quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278"}`,
+			data: []member{{key: "quotation_id", value: q(payinQuotation), required: true, id: true}, {key: "payin_status", value: `"REFUNDED"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.SimulateStatus(ctx, payinQuotation, types.PayinRefunded)
+			},
+			check: func(t *testing.T, got any) {
+				assert.Equal(t, types.PayinRefunded, got.(*types.PayinStatusSimulation).PayinStatus)
+			},
+		},
+		{
+			name: "Customers.AddWallet", method: http.MethodPost, path: "/cms/api/v1/wallet/add", status: 200,
+			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","wallet_address":"0xabc"}`,
+			data: []member{{key: "id", value: q(walletID), required: true, id: true}, {key: "wallet_status", value: `"ACTIVE"`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Customers.AddWallet(ctx, types.AddWalletRequest{CustomerID: customerID, WalletAddress: "0xabc"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, walletID, got.(*types.Wallet).ID) },
+		},
+		{
+			name: "Customers.GetBankAccount", method: http.MethodGet, path: "/cms/api/v1/bank/" + customerID.String() + "/" + bankID.String(), status: 200,
+			data: []member{{key: "id", value: q(bankID), required: true, id: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Customers.GetBankAccount(ctx, customerID, bankID)
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, bankID, got.(*types.BankAccount).ID) },
+		},
+		{
+			name: "Customers.ListBankAccounts", method: http.MethodGet, path: "/cms/api/v1/bank/list/" + customerID.String(), status: 200,
+			// An empty list is a valid page; count, next and previous may
+			// be missing.
+			data: []member{{key: "count", value: `0`}, {key: "results", value: `[]`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Customers.ListBankAccounts(ctx, customerID)
+			},
+			check: func(t *testing.T, got any) {
+				p := got.(*types.BankAccountPage)
+				assert.NotNil(t, p.Results)
+				assert.Empty(t, p.Results)
+			},
+		},
+		{
+			name: "Customers.SimulateBankVerification", method: http.MethodPost, path: "/cms/api/v1/bank/mock-bank-verification", status: 200,
+			body: `{"bank_account_status":"VERIFIED","bank_id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01"}`,
+			data: []member{{key: "bank_id", value: q(bankID), required: true, id: true}, {key: "bank_account_status", value: `"VERIFIED"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Customers.SimulateBankVerification(ctx, customerID, bankID, types.BankAccountVerified)
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, bankID, got.(*types.BankVerificationSimulation).BankID) },
+		},
+		{
+			name: "KYC.GetConfiguration", method: http.MethodGet, path: "/cms/api/v1/kyc/configuration/" + customerID.String(), status: 200,
+			// An empty list of documents is a configuration still;
+			// additional_info_required may be absent.
+			data: []member{{key: "supported_document_types", value: `[]`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.KYC.GetConfiguration(ctx, customerID)
+			},
+			check: func(t *testing.T, got any) {
+				assert.NotNil(t, got.(*types.KYCConfiguration).SupportedDocumentTypes)
+			},
+		},
+		{
+			name: "KYC.SimulateStatus", method: http.MethodPatch, path: "/cms/api/v1/kyc/mock-kyc-status", status: 200,
+			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","kyc_status":"VERIFIED"}`,
+			data: []member{{key: "id", value: q(customerID), required: true, id: true}, {key: "status", value: `"VERIFIED"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.KYC.SimulateStatus(ctx, customerID, types.KYCVerified)
+			},
+			check: func(t *testing.T, got any) {
+				assert.Equal(t, types.KYCVerified, got.(*types.KYCStatusSimulation).Status)
+			},
+		},
+	}
+}
+
+// TestRequiredMembers answers every typed operation with its minimal valid
+// data, which succeeds, and then with each required member absent, null,
+// empty or (for an id) the nil UUID, which must be refused: an *APIError
+// matching ErrMalformedResponse naming the member for a read, an
+// *OutcomeUnknownError holding it for a payout create, and in either case
+// no second request (a whole answer, asked again, says the same). A member
+// that is not required may go without failing the call.
+func TestRequiredMembers(t *testing.T) {
+	ctx := context.Background()
+	for _, op := range requiredOps() {
+		t.Run(op.name+"/minimal", func(t *testing.T) {
+			h := newHarness(t, fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 2}))
+			calls := h.expect(op.method, op.path, op.body, op.status, ok(object(op.data, -1, "", false)))
+			got, err := op.call(ctx, h.client)
+			require.NoError(t, err)
+			assert.EqualValues(t, 1, calls.Load())
+			op.check(t, got)
+		})
+		for i, m := range op.data {
+			type variant struct {
+				name, value string
+				drop        bool
+			}
+			variants := []variant{{name: "absent", drop: true}, {name: "null", value: "null"}}
+			switch {
+			case m.id:
+				variants = append(variants, variant{name: "nil uuid", value: nilUUID}, variant{name: "empty", value: `""`})
+			case strings.HasPrefix(m.value, `"`):
+				variants = append(variants, variant{name: "empty", value: `""`})
+			}
+			for _, v := range variants {
+				t.Run(op.name+"/"+m.key+"/"+v.name, func(t *testing.T) {
+					h := newHarness(t, fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 2}))
+					calls := h.expect(op.method, op.path, op.body, op.status, ok(object(op.data, i, v.value, v.drop)))
+					got, err := op.call(ctx, h.client)
+					assert.EqualValues(t, 1, calls.Load(), "a whole answer is not asked again")
+					if !m.required {
+						require.NoError(t, err, "%s is not required", m.key)
+						return
+					}
+					require.Error(t, err)
+					assert.Nil(t, got)
+					last := err
+					if op.create {
+						last = requireOutcomeUnknown(t, err).Err
+					} else {
+						requirePlain(t, err)
+					}
+					assert.ErrorIs(t, last, fiatramp.ErrMalformedResponse)
+					var apiErr *fiatramp.APIError
+					require.ErrorAs(t, last, &apiErr)
+					assert.Equal(t, op.status, apiErr.StatusCode)
+					assert.Contains(t, apiErr.Error(), `response data has no "`+m.key+`"`)
+				})
+			}
+		}
+	}
+}
+
+// TestRequiredMembersThroughDo: Do with a result type of package types is
+// checked alike; a result type of the caller's own is not, which is how to
+// take such data as it comes.
+func TestRequiredMembersThroughDo(t *testing.T) {
+	ctx := context.Background()
+	path := "/pos/api/v1/payout/" + payoutID.String()
+	t.Run("types.Payout", func(t *testing.T) {
+		h := newHarness(t)
+		h.expect(http.MethodGet, path, "", 200, ok(`{"status":"SUCCESS"}`))
+		var p types.Payout
+		err := h.client.Do(ctx, http.MethodGet, path, nil, &p)
+		require.ErrorIs(t, err, fiatramp.ErrMalformedResponse)
+		assert.Contains(t, err.Error(), `response data has no "id"`)
+	})
+	t.Run("own type", func(t *testing.T) {
+		h := newHarness(t)
+		h.expect(http.MethodGet, path, "", 200, ok(`{"status":"SUCCESS"}`))
+		var p struct {
+			ID     uuid.UUID `json:"id"`
+			Status string    `json:"status"`
+		}
+		require.NoError(t, h.client.Do(ctx, http.MethodGet, path, nil, &p))
+		assert.Equal(t, uuid.Nil, p.ID)
+		assert.Equal(t, "SUCCESS", p.Status)
+	})
+}
+
+// TestRequiredMembersBankAccountsIterator: a page of the walk without
+// results ends it with the error rather than reading as the last page.
+func TestRequiredMembersBankAccountsIterator(t *testing.T) {
+	h := newHarness(t)
+	path := "/cms/api/v1/bank/list/" + customerID.String()
+	h.expect(http.MethodGet, path, "", 200, ok(`{"count":3,"next":null,"previous":null}`))
+	var errs []error
+	for _, err := range h.client.Customers.BankAccounts(context.Background(), customerID) {
+		errs = append(errs, err)
+	}
+	require.Len(t, errs, 1)
+	require.ErrorIs(t, errs[0], fiatramp.ErrMalformedResponse)
+	var apiErr *fiatramp.APIError
+	require.True(t, errors.As(errs[0], &apiErr))
+	assert.Contains(t, apiErr.Error(), `response data has no "results"`)
+}
+
+// TestRequiredMembersWait: a poll answered with a payout without a status
+// ends Wait with the error at once; it is neither a final status nor a
+// PROCESSING to poll again.
+func TestRequiredMembersWait(t *testing.T) {
+	h := newHarness(t)
+	calls := h.expect(http.MethodGet, "/pos/api/v1/payout/"+payoutID.String(), "", 200, ok(`{"id":"`+payoutID.String()+`"}`))
+	p, err := h.client.Payouts.Wait(context.Background(), payoutID, fastPoll)
+	assert.Nil(t, p)
+	require.ErrorIs(t, err, fiatramp.ErrMalformedResponse)
+	assert.Contains(t, err.Error(), `response data has no "status"`)
+	assert.EqualValues(t, 1, calls.Load())
+}
