@@ -106,7 +106,7 @@ func (p *Payout) UnmarshalJSON(data []byte) error {
 		case "receiving_amount", "receiveing_amount":
 			recv.decode(&m)
 		case "fees":
-			m.value(&out.Fees)
+			memberValue(&m, &out.Fees)
 		case "exchange_order_id":
 			memberString(&m, &out.ExchangeOrderID)
 		case "exchange_transfer_id":
@@ -230,19 +230,17 @@ var (
 )
 
 // UnmarshalJSON decodes {"sender": {"id"}, "receiver": {"id"}} with exact
-// member names, the last of a repeated one winning (a later null clears
-// it). null leaves p unchanged; on error p is unchanged.
+// member names, the last of a repeated one deciding alone (a later null
+// gives a zero PartyRef). null leaves p unchanged; on error p is unchanged.
 func (p *PrefundedPayoutParties) UnmarshalJSON(data []byte) error {
 	var out PrefundedPayoutParties
 	m := objectMembers("PrefundedPayoutParties", prefundedPayoutPartiesType, data)
 	for m.next() {
 		switch string(m.key) {
 		case "sender":
-			out.Sender = PartyRef{}
-			m.value(&out.Sender)
+			memberValue(&m, &out.Sender)
 		case "receiver":
-			out.Receiver = PartyRef{}
-			m.value(&out.Receiver)
+			memberValue(&m, &out.Receiver)
 		default:
 			m.skip()
 		}
@@ -294,7 +292,7 @@ func (p *PrefundedPayout) UnmarshalJSON(data []byte) error {
 		case "client_reference_id":
 			m.nullableString(&out.ClientReferenceID)
 		case "fees":
-			m.value(&out.Fees)
+			memberValue(&m, &out.Fees)
 		case "status":
 			memberString(&m, &out.Status)
 		case "wallet_address":
@@ -310,8 +308,7 @@ func (p *PrefundedPayout) UnmarshalJSON(data []byte) error {
 		case "created_at":
 			m.time(&out.CreatedAt)
 		case "customer":
-			out.Customer = PrefundedPayoutParties{} // a later null clears it
-			m.value(&out.Customer)
+			memberValue(&m, &out.Customer)
 		default:
 			m.skip()
 		}
@@ -404,7 +401,7 @@ func (p *RemittancePayout) UnmarshalJSON(data []byte) error {
 		case "receiving_amount", "receiveing_amount":
 			recv.decode(&m)
 		case "fees":
-			m.value(&out.Fees)
+			memberValue(&m, &out.Fees)
 		case "utr":
 			m.nullableString(&out.UTR)
 		case "failure_reason":
