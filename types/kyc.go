@@ -29,7 +29,8 @@ type KYCConfiguration struct {
 // are documented); every such object-valued key lands in Fields, and the two
 // documented ones are also reachable as IncomeRange and Profession. Keys whose
 // value is not an object (other than options) are skipped; the parent's Raw
-// keeps them.
+// keeps them. As for every key, the last occurrence of a repeated one
+// decides: a later null (or other non-object) removes an earlier object.
 type AdditionalInfoRequired struct {
 	// Options names the pieces of information that may be asked for
 	// (income_range, profession seen).

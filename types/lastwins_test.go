@@ -76,6 +76,25 @@ func TestLastWinsNestedNullAndReplace(t *testing.T) {
 		assert.Nil(t, a.Profession)
 		assert.Nil(t, a.Fields, "no requirement object is left")
 	})
+	t.Run("brand key null keeps its first position", func(t *testing.T) {
+		var f types.Fees
+		require.NoError(t, json.Unmarshal([]byte(`{"acme_fee":"1","zeta_fee":"5","acme_fee":null}`), &f))
+		assert.True(t, f.ServiceFee.IsZero(), "acme_fee is first and its last value is null: %s", f.ServiceFee)
+		assert.Equal(t, map[string]decimal.Decimal{"zeta_fee": decimal.RequireFromString("5")}, f.Other)
+	})
+	t.Run("explicit service_fee null still explicit", func(t *testing.T) {
+		var f types.Fees
+		require.NoError(t, json.Unmarshal([]byte(`{"acme_fee":"1","service_fee":"4","service_fee":null,"acme_fee":"7"}`), &f))
+		assert.True(t, f.ServiceFee.IsZero(), "service_fee's last value is null: %s", f.ServiceFee)
+		assert.Equal(t, map[string]decimal.Decimal{"acme_fee": decimal.RequireFromString("7")}, f.Other)
+	})
+	t.Run("receiving_amount later null falls back", func(t *testing.T) {
+		var p types.Payout
+		require.NoError(t, json.Unmarshal([]byte(`{"receiving_amount":"5","receiveing_amount":"7","receiving_amount":null}`), &p))
+		assert.Equal(t, "7", p.ReceivingAmount.String())
+		require.NoError(t, json.Unmarshal([]byte(`{"receiving_amount":null,"receiveing_amount":"7","receiving_amount":"5"}`), &p))
+		assert.Equal(t, "5", p.ReceivingAmount.String())
+	})
 	t.Run("rules replaced", func(t *testing.T) {
 		var a types.AdditionalInfoRequired
 		require.NoError(t, json.Unmarshal([]byte(`{"rules":{"type":"allOf","min_required":2},"rules":{"min_required":1},"options":["x"],"options":null}`), &a))

@@ -132,7 +132,11 @@ func (p *Payout) UnmarshalJSON(data []byte) error {
 // receivingAmount collects the fiat amount of a payout or quotation, which
 // may come as receiving_amount or as receiveing_amount (the spelling of the
 // fetch responses, see Payout): receiving_amount wins unless it is null or
-// "". When a key repeats, the last one wins, as for every key.
+// "". Each spelling is its own key, and when it repeats its last occurrence
+// alone counts, as for every key; the rule then applies to those last
+// values, whatever the order of the two keys. So {"receiving_amount":"5",
+// "receiveing_amount":"7","receiving_amount":null} gives 7, and a
+// receiving_amount of 0 is an amount, not a fallback.
 type receivingAmount struct {
 	amount   decimal.Decimal // receiving_amount
 	set      bool            // receiving_amount was not null or ""
