@@ -62,7 +62,7 @@ func BenchmarkDecodeKYCConfiguration(b *testing.B) {
 func benchDecode[T any](b *testing.B, body []byte) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))
-	for b.Loop() {
+	for i := 0; i < b.N; i++ {
 		var v T
 		if err := json.Unmarshal(body, &v); err != nil {
 			b.Fatal(err)
