@@ -46,3 +46,26 @@ func BenchmarkDecodeFetchedPayoutNaive(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodePrefundedPayout decodes a prefunded payout: nested fees
+// and the customer object with its two parties.
+func BenchmarkDecodePrefundedPayout(b *testing.B) {
+	benchDecode[types.PrefundedPayout](b, []byte(prefundedPayoutJSON))
+}
+
+// BenchmarkDecodeKYCConfiguration decodes a KYC configuration: a list of
+// strings and three levels of nested objects.
+func BenchmarkDecodeKYCConfiguration(b *testing.B) {
+	benchDecode[types.KYCConfiguration](b, []byte(kycConfigurationJSON))
+}
+
+func benchDecode[T any](b *testing.B, body []byte) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	for i := 0; i < b.N; i++ {
+		var v T
+		if err := json.Unmarshal(body, &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -132,7 +132,7 @@ func (b *BankAccount) UnmarshalJSON(data []byte) error {
 		case "bank_account_type":
 			memberString(&m, &out.BankAccountType)
 		case "identifiers":
-			m.value(&out.Identifiers)
+			memberValue(&m, &out.Identifiers)
 		case "account_number":
 			memberString(&m, &out.AccountNumber)
 		case "ifsc":

@@ -29,8 +29,13 @@
 //     the type and the field), never a panic. On error the destination is
 //     left unchanged.
 //   - Object keys match exactly (case-sensitively, unlike encoding/json's
-//     default); when a key repeats, the last one wins. Unknown keys are
-//     ignored (and kept in Raw).
+//     default); when a key repeats, its last occurrence alone decides the
+//     field, as in a Python dict (the service reads JSON with Python's
+//     json.loads): a later null gives the field's zero value (nil for a
+//     pointer, slice or map, the zero struct for a nested object such as
+//     Fees), a later object replaces an earlier one whole (nothing of it is
+//     merged or kept) and a later scalar replaces an earlier one. Unknown
+//     keys are ignored (and kept in Raw).
 //   - An object nested deeper than 64 levels (the object itself counting
 //     as one) is a decode error naming the member that nests too deep.
 //   - Request types hold the fields of a request body; the client writes
@@ -38,6 +43,7 @@
 //     the wire fields. They do no validation; the client validates before
 //     sending.
 //
-// A response type decoded from JSON null is left unchanged, as encoding/json
-// does for its own types.
+// A response type decoded from JSON null by itself (json.Unmarshal of null
+// into it) is left unchanged, as encoding/json does for its own types; as a
+// member of another response type, a null clears it, as above.
 package types

@@ -22,8 +22,12 @@ import (
 // Other.
 //
 // Keys match case-sensitively, and a repeated key counts with its last
-// value (the position of its first appearance decides which brand key is
-// first). Wrong-typed documented or brand keys are a decode error.
+// value alone, as in a Python dict (the position of its first appearance
+// decides which brand key is first): {"acme_fee":"1","zeta_fee":"5",
+// "acme_fee":null} has acme_fee first, so ServiceFee is zero and zeta_fee
+// is in Other. An explicit service_fee counts as present even when its last
+// value is null. Wrong-typed documented or brand keys, in any occurrence,
+// are a decode error.
 type Fees struct {
 	// ClientFeeFiat is the client's (the organization's) fee, in fiat.
 	ClientFeeFiat decimal.Decimal `json:"client_fee_fiat"`

@@ -17,9 +17,11 @@ import (
 // The checks below are the fuzz targets' oracle for the money fields and
 // the lists: they read the input again with encoding/json and work out,
 // from the documented rules alone, what the decoder must have produced.
-// A repeated key counts with its last value, as JSON objects do in
-// encoding/json and in Python (the service's language), except that a
-// null nested object leaves the earlier one, as encoding/json does.
+// A repeated key counts with its last value alone, as in a Python dict
+// (the service's reader): a later null clears the field (zero value, nil
+// pointer) and a later object replaces the earlier one whole, never
+// merging into it (encoding/json, decoding into an existing struct, would
+// keep the earlier object for null and merge a later one into it).
 
 // member is one member of a JSON object.
 type member struct {
@@ -68,16 +70,14 @@ func occurrences(ms []member, key string) []json.RawMessage {
 	return vs
 }
 
-// lastObject returns the members of the last non-null value of key in ms
-// (nil when there is none).
+// lastObject returns the members of the last value of key in ms: nil when
+// key is absent or its last value is null, whatever came before.
 func lastObject(t *testing.T, ms []member, key string) []member {
 	vs := occurrences(ms, key)
-	for i := len(vs) - 1; i >= 0; i-- {
-		if string(vs[i]) != "null" {
-			return objectMembers(t, vs[i])
-		}
+	if len(vs) == 0 {
+		return nil
 	}
-	return nil
+	return objectMembers(t, vs[len(vs)-1])
 }
 
 // decimalText is the documented grammar of a money value held in a string:

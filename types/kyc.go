@@ -29,7 +29,8 @@ type KYCConfiguration struct {
 // are documented); every such object-valued key lands in Fields, and the two
 // documented ones are also reachable as IncomeRange and Profession. Keys whose
 // value is not an object (other than options) are skipped; the parent's Raw
-// keeps them.
+// keeps them. As for every key, the last occurrence of a repeated one
+// decides: a later null (or other non-object) removes an earlier object.
 type AdditionalInfoRequired struct {
 	// Options names the pieces of information that may be asked for
 	// (income_range, profession seen).
@@ -117,29 +118,35 @@ func (q *InfoRequirement) UnmarshalJSON(data []byte) error {
 	return finishObject(&m, q, &out, nil)
 }
 
-// UnmarshalJSON decodes additional_info_required with exact member names.
-// null leaves a unchanged; on error a is unchanged.
+// UnmarshalJSON decodes additional_info_required with exact member names,
+// the last of a repeated one deciding alone: a later null clears options or
+// rules, and removes an earlier requirement object from Fields. null leaves
+// a unchanged; on error a is unchanged.
 func (a *AdditionalInfoRequired) UnmarshalJSON(data []byte) error {
 	var out AdditionalInfoRequired
 	m := objectMembers("AdditionalInfoRequired", additionalInfoRequiredType, data)
 	for m.next() {
 		switch {
 		case m.keyIs("options"):
-			out.Options = nil
-			m.json(&out.Options)
+			memberJSON(&m, &out.Options)
 		case m.keyIs("rules"):
-			out.Rules = AdditionalInfoRules{}
-			m.value(&out.Rules)
+			memberValue(&m, &out.Rules)
 		case len(m.raw) > 0 && m.raw[0] == '{':
 			var req InfoRequirement
-			m.value(&req)
+			memberValue(&m, &req)
 			if out.Fields == nil {
 				out.Fields = make(map[string]InfoRequirement)
 			}
 			out.Fields[string(m.key)] = req
 		default:
+			// The last occurrence decides: a later null (or any value
+			// that is not an object) removes an earlier requirement.
+			delete(out.Fields, string(m.key))
 			m.skip()
 		}
+	}
+	if len(out.Fields) == 0 {
+		out.Fields = nil
 	}
 	if r, ok := out.Fields["income_range"]; ok {
 		out.IncomeRange = &r
@@ -159,9 +166,9 @@ func (c *KYCConfiguration) UnmarshalJSON(data []byte) error {
 	for m.next() {
 		switch string(m.key) {
 		case "supported_document_types":
-			m.json(&out.SupportedDocumentTypes)
+			memberJSON(&m, &out.SupportedDocumentTypes)
 		case "additional_info_required":
-			m.value(&out.AdditionalInfoRequired)
+			memberValue(&m, &out.AdditionalInfoRequired)
 		default:
 			m.skip()
 		}

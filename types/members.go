@@ -16,7 +16,12 @@ import (
 
 // members decodes the members of one JSON object in a single pass: the
 // response types switch on key and call one typed method per field. Keys
-// match exactly (case-sensitively); when a key repeats, the last one wins.
+// match exactly (case-sensitively), and when a key repeats, its last
+// occurrence alone decides the field, as in a Python dict (the service's
+// reader): every typed method sets the whole field from the current value,
+// so a later null gives the field's zero value (nil for a pointer, slice
+// or map), a later object replaces an earlier one rather than merging into
+// it, and a later scalar replaces an earlier one.
 // The first failure stops the loop and is kept, as a
 // *json.UnmarshalTypeError naming the type and the field where a value does
 // not fit. Values that no field takes are checked to be valid JSON and
@@ -198,17 +203,33 @@ func (m *members) nullableString(dst **string) {
 	*dst = &v
 }
 
-// value decodes the current value with v's own UnmarshalJSON (a type of this
-// package that checks its input itself).
-func (m *members) value(v json.Unmarshaler) {
-	if err := v.UnmarshalJSON(m.raw); err != nil {
+// memberValue decodes the current value into *dst with T's own
+// UnmarshalJSON (a type of this package that checks its input itself).
+// *dst is first reset to T's zero value, so that the last occurrence of a
+// repeated key decides the field alone: a later null leaves the zero value
+// (T's UnmarshalJSON alone would leave the earlier object, as
+// encoding/json does for null), and a later object replaces the earlier
+// one whole.
+func memberValue[T any, P interface {
+	*T
+	json.Unmarshaler
+}](m *members, dst *T) {
+	var zero T
+	*dst = zero
+	if err := P(dst).UnmarshalJSON(m.raw); err != nil {
 		m.fail(err)
 	}
 }
 
-// json decodes the current value with encoding/json.
-func (m *members) json(v any) {
-	if err := json.Unmarshal(m.raw, v); err != nil {
+// memberJSON decodes the current value into *dst with encoding/json, for
+// values without keys of their own (such as []string). *dst is first
+// reset to its zero value, as in memberValue, so that the last occurrence
+// of a repeated key decides the field alone: null gives the zero value and
+// nothing of an earlier value is kept or merged into.
+func memberJSON[T any](m *members, dst *T) {
+	var zero T
+	*dst = zero
+	if err := json.Unmarshal(m.raw, dst); err != nil {
 		m.fail(err)
 	}
 }

@@ -147,7 +147,7 @@ func (q *PayinQuotation) UnmarshalJSON(data []byte) error {
 		case "receiving_amount", "receiveing_amount":
 			recv.decode(&m)
 		case "fees":
-			m.value(&out.Fees)
+			memberValue(&m, &out.Fees)
 		case "deposit_instructions":
 			di, deep, ios, err := decodeDepositInstructions(m.raw)
 			if err != nil {

@@ -106,7 +106,7 @@ func (p *Payout) UnmarshalJSON(data []byte) error {
 		case "receiving_amount", "receiveing_amount":
 			recv.decode(&m)
 		case "fees":
-			m.value(&out.Fees)
+			memberValue(&m, &out.Fees)
 		case "exchange_order_id":
 			memberString(&m, &out.ExchangeOrderID)
 		case "exchange_transfer_id":
@@ -132,7 +132,11 @@ func (p *Payout) UnmarshalJSON(data []byte) error {
 // receivingAmount collects the fiat amount of a payout or quotation, which
 // may come as receiving_amount or as receiveing_amount (the spelling of the
 // fetch responses, see Payout): receiving_amount wins unless it is null or
-// "". When a key repeats, the last one wins, as for every key.
+// "". Each spelling is its own key, and when it repeats its last occurrence
+// alone counts, as for every key; the rule then applies to those last
+// values, whatever the order of the two keys. So {"receiving_amount":"5",
+// "receiveing_amount":"7","receiving_amount":null} gives 7, and a
+// receiving_amount of 0 is an amount, not a fallback.
 type receivingAmount struct {
 	amount   decimal.Decimal // receiving_amount
 	set      bool            // receiving_amount was not null or ""
@@ -230,19 +234,17 @@ var (
 )
 
 // UnmarshalJSON decodes {"sender": {"id"}, "receiver": {"id"}} with exact
-// member names, the last of a repeated one winning (a later null clears
-// it). null leaves p unchanged; on error p is unchanged.
+// member names, the last of a repeated one deciding alone (a later null
+// gives a zero PartyRef). null leaves p unchanged; on error p is unchanged.
 func (p *PrefundedPayoutParties) UnmarshalJSON(data []byte) error {
 	var out PrefundedPayoutParties
 	m := objectMembers("PrefundedPayoutParties", prefundedPayoutPartiesType, data)
 	for m.next() {
 		switch string(m.key) {
 		case "sender":
-			out.Sender = PartyRef{}
-			m.value(&out.Sender)
+			memberValue(&m, &out.Sender)
 		case "receiver":
-			out.Receiver = PartyRef{}
-			m.value(&out.Receiver)
+			memberValue(&m, &out.Receiver)
 		default:
 			m.skip()
 		}
@@ -294,7 +296,7 @@ func (p *PrefundedPayout) UnmarshalJSON(data []byte) error {
 		case "client_reference_id":
 			m.nullableString(&out.ClientReferenceID)
 		case "fees":
-			m.value(&out.Fees)
+			memberValue(&m, &out.Fees)
 		case "status":
 			memberString(&m, &out.Status)
 		case "wallet_address":
@@ -310,8 +312,7 @@ func (p *PrefundedPayout) UnmarshalJSON(data []byte) error {
 		case "created_at":
 			m.time(&out.CreatedAt)
 		case "customer":
-			out.Customer = PrefundedPayoutParties{} // a later null clears it
-			m.value(&out.Customer)
+			memberValue(&m, &out.Customer)
 		default:
 			m.skip()
 		}
@@ -404,7 +405,7 @@ func (p *RemittancePayout) UnmarshalJSON(data []byte) error {
 		case "receiving_amount", "receiveing_amount":
 			recv.decode(&m)
 		case "fees":
-			m.value(&out.Fees)
+			memberValue(&m, &out.Fees)
 		case "utr":
 			m.nullableString(&out.UTR)
 		case "failure_reason":
