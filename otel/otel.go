@@ -11,9 +11,9 @@
 // span above them is INTERNAL, named by the operation. Attributes follow
 // the OpenTelemetry semantic conventions for HTTP clients
 // (http.request.method, http.request.method_original, url.template,
-// url.scheme, server.address, server.port (the scheme's default when the
-// base address names none), http.response.status_code, error.type,
-// http.request.resend_count) and add fiatramp.operation, fiatramp.outcome,
+// url.scheme on spans only, server.address, server.port (the scheme's
+// default when the base address names none), http.response.status_code,
+// error.type, http.request.resend_count) and add fiatramp.operation, fiatramp.outcome,
 // fiatramp.attempts, fiatramp.retry.delay and
 // fiatramp.retry.budget_exhausted. error.type is a fiatramp.ErrorClass
 // (e.g. "unavailable", "timeout", "refused"). An attempt span's status is
@@ -154,20 +154,25 @@ func method(m string) string {
 	return "_OTHER"
 }
 
-// spanAttrs are callAttrs plus, for a method recorded as "_OTHER", the
-// method itself (spans only: metrics keep a bounded set of values).
-func spanAttrs(c fiatramp.CallInfo) []attribute.KeyValue {
-	attrs := callAttrs(c)
+// spanAttrs are callAttrs plus url.scheme and, for a method recorded as
+// "_OTHER", the method itself (spans only: metrics keep the attributes
+// the conventions require or recommend, and a bounded set of values).
+// more is room for the caller's own.
+func spanAttrs(c fiatramp.CallInfo, more int) []attribute.KeyValue {
+	attrs := callAttrs(c, 2+more)
+	if c.Scheme != "" {
+		attrs = append(attrs, semconv.URLScheme(c.Scheme))
+	}
 	if !knownMethods[c.Method] {
 		attrs = append(attrs, semconv.HTTPRequestMethodOriginal(c.Method))
 	}
 	return attrs
 }
 
-// callAttrs are the attributes every span and metric of a call carries.
-func callAttrs(c fiatramp.CallInfo) []attribute.KeyValue {
-	attrs := make([]attribute.KeyValue, 0, 8)
-	attrs = append(attrs,
+// callAttrs are the attributes every span and metric of a call carries,
+// in a slice with room for more others (one allocation).
+func callAttrs(c fiatramp.CallInfo, more int) []attribute.KeyValue {
+	attrs := append(make([]attribute.KeyValue, 0, 5+more),
 		OperationKey.String(c.Operation),
 		semconv.HTTPRequestMethodKey.String(method(c.Method)),
 		semconv.URLTemplate(c.Route),
@@ -175,9 +180,6 @@ func callAttrs(c fiatramp.CallInfo) []attribute.KeyValue {
 	)
 	if c.ServerPort != 0 {
 		attrs = append(attrs, semconv.ServerPort(c.ServerPort))
-	}
-	if c.Scheme != "" {
-		attrs = append(attrs, semconv.URLScheme(c.Scheme))
 	}
 	return attrs
 }
@@ -204,7 +206,7 @@ func errorType(status int, class fiatramp.ErrorClass) string {
 
 // StartCall starts the call's span.
 func (o *Observer) StartCall(ctx context.Context, call fiatramp.CallInfo) context.Context {
-	ctx, _ = o.tracer.Start(ctx, call.Operation, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(spanAttrs(call)...))
+	ctx, _ = o.tracer.Start(ctx, call.Operation, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(spanAttrs(call, 0)...))
 	return ctx
 }
 
@@ -212,7 +214,7 @@ func (o *Observer) StartCall(ctx context.Context, call fiatramp.CallInfo) contex
 // "{method} {url.template}" under the call's ("HTTP {url.template}" for a
 // method recorded as "_OTHER").
 func (o *Observer) StartAttempt(ctx context.Context, call fiatramp.CallInfo, attempt int) context.Context {
-	attrs := spanAttrs(call)
+	attrs := spanAttrs(call, 1)
 	name := method(call.Method)
 	if name == "_OTHER" {
 		name = "HTTP"
@@ -246,7 +248,7 @@ func (o *Observer) EndAttempt(ctx context.Context, a fiatramp.AttemptInfo) {
 		span.SetAttributes(RetryDelayKey.Float64(a.RetryDelay.Seconds()))
 	}
 	span.End()
-	set := metric.WithAttributes(append(callAttrs(a.CallInfo), extra...)...)
+	set := metric.WithAttributes(append(callAttrs(a.CallInfo, len(extra)), extra...)...)
 	o.attempts.Add(ctx, 1, set)
 	o.requestDuration.Record(ctx, a.Duration.Seconds(), set)
 }
@@ -254,7 +256,7 @@ func (o *Observer) EndAttempt(ctx context.Context, a fiatramp.AttemptInfo) {
 // EndCall ends the call's span and records its duration and outcome.
 func (o *Observer) EndCall(ctx context.Context, r fiatramp.CallResult) {
 	span := trace.SpanFromContext(ctx)
-	attrs := append(callAttrs(r.CallInfo), OutcomeKey.String(string(r.Outcome)))
+	attrs := append(callAttrs(r.CallInfo, 5), OutcomeKey.String(string(r.Outcome)))
 	if r.Outcome != fiatramp.OutcomeSuccess {
 		attrs = append(attrs, semconv.ErrorTypeKey.String(errorType(r.StatusCode, r.ErrorClass)))
 	}
