@@ -49,12 +49,40 @@ type RetryBudget struct {
 // WithRetryBudget replaces the Client's retry budget, which by default
 // follows the Default* retry budget constants. The budget belongs to the
 // Client: every call through it (and its services) draws on it.
+//
+// A negative field is refused, and so is a Capacity (defaults applied)
+// below RetryCost or TimeoutCost: such a bucket could never pay for that
+// retry, and would switch retries off without saying so. To make no
+// retries, use WithRetry with MaxAttempts 1; to retry without a budget,
+// WithoutRetryBudget.
 func WithRetryBudget(b RetryBudget) Option {
 	return func(c *config) error {
-		if b.Capacity < 0 || b.RetryCost < 0 || b.TimeoutCost < 0 || b.SuccessRefill < 0 {
-			return fmt.Errorf("fiatramp: WithRetryBudget: negative value in %+v", b)
+		var field string
+		var value int
+		switch {
+		case b.Capacity < 0:
+			field, value = "Capacity", b.Capacity
+		case b.RetryCost < 0:
+			field, value = "RetryCost", b.RetryCost
+		case b.TimeoutCost < 0:
+			field, value = "TimeoutCost", b.TimeoutCost
+		case b.SuccessRefill < 0:
+			field, value = "SuccessRefill", b.SuccessRefill
 		}
-		c.budget = b.withDefaults()
+		if field != "" {
+			return fmt.Errorf("fiatramp: WithRetryBudget: %s %d is negative", field, value)
+		}
+		b = b.withDefaults()
+		switch {
+		case b.Capacity < b.RetryCost:
+			field, value = "RetryCost", b.RetryCost
+		case b.Capacity < b.TimeoutCost:
+			field, value = "TimeoutCost", b.TimeoutCost
+		}
+		if field != "" {
+			return fmt.Errorf("fiatramp: WithRetryBudget: Capacity %d is below %s %d (a zero field counts as its default): the budget could never pay for such a retry", b.Capacity, field, value)
+		}
+		c.budget = b
 		c.budgetOff = false
 		return nil
 	}
@@ -166,9 +194,13 @@ type RateLimiter interface {
 // sent (retries included). An attempt l refuses is not sent, and the call
 // returns an error wrapping l's error; a call that earlier attempts may have
 // completed (a payout create) still ends with an *OutcomeUnknownError. nil,
-// the default, sends at once.
+// the default, sends at once. A typed nil (e.g. a nil *rate.Limiter) is
+// refused: its Wait would most likely panic at the first call.
 func WithRateLimiter(l RateLimiter) Option {
 	return func(c *config) error {
+		if typedNil(l) {
+			return fmt.Errorf("fiatramp: WithRateLimiter: nil %T (pass nil itself for no rate limiter)", l)
+		}
 		c.limiter = l
 		return nil
 	}

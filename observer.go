@@ -3,8 +3,12 @@ package fiatramp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
+	"net/url"
+	"reflect"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -36,12 +40,28 @@ type Observer interface {
 }
 
 // WithObserver makes the Client report every call and attempt to o. nil
-// (the default) reports nothing and costs nothing.
+// (the default) reports nothing and costs nothing. A typed nil (a nil
+// pointer, func, map, slice or channel inside o) is refused: its methods
+// would most likely panic at the first call.
 func WithObserver(o Observer) Option {
 	return func(c *config) error {
+		if typedNil(o) {
+			return fmt.Errorf("fiatramp: WithObserver: nil %T (pass nil itself for no Observer)", o)
+		}
 		c.observer = o
 		return nil
 	}
+}
+
+// typedNil reports whether v holds a nil pointer, func, map, slice or
+// channel: an interface value that is not nil itself but whose methods
+// would most likely panic. Options check it once, never a call.
+func typedNil(v any) bool {
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Func, reflect.Map, reflect.Slice, reflect.Chan, reflect.UnsafePointer:
+		return rv.IsNil()
+	}
+	return false
 }
 
 // CallInfo names one call.
@@ -61,9 +81,14 @@ type CallInfo struct {
 	// number, a reference, an e-mail address, anything escaped) reads
 	// "{id}". Never a query.
 	Route string
-	// Server is the host (and port, when the base address has one) of the
-	// base address.
+	// Server is the host of the base address: a name, or an IP address
+	// (an IPv6 one without brackets); never a port.
 	Server string
+	// ServerPort is the port requests go to: the base address's, or the
+	// scheme's default (443 for https, 80 for http) when it names none.
+	ServerPort int
+	// Scheme is the base address's scheme: "https", or "http".
+	Scheme string
 }
 
 // AttemptInfo describes one finished attempt.
@@ -343,10 +368,27 @@ var routes = [...]route{
 	{"KYC.SimulateStatus", http.MethodPatch, cmsBase + "/kyc/mock-kyc-status"},
 }
 
+// serverInfo is the part of every CallInfo the base address u gives
+// (Server, ServerPort, Scheme), worked out once per Client.
+func serverInfo(u *url.URL) CallInfo {
+	info := CallInfo{Server: u.Hostname(), Scheme: u.Scheme}
+	switch port := u.Port(); {
+	case port != "":
+		info.ServerPort, _ = strconv.Atoi(port) // checked by parseBaseURL
+	case u.Scheme == "https":
+		info.ServerPort = 443
+	case u.Scheme == "http":
+		info.ServerPort = 80
+	}
+	return info
+}
+
 // callInfo names op for an Observer. Only templates and the base address's
-// host reach it: never the path's ids, the query, a header or a body.
+// scheme, host and port reach it: never the path's ids, the query, a
+// header or a body.
 func (c *Client) callInfo(op *operation) CallInfo {
-	info := CallInfo{Method: op.method, Server: c.cfg.baseURL.Host}
+	info := c.cfg.server
+	info.Method = op.method
 	// The escaped path, as sent: an escaped "/" inside an id does not
 	// split it into segments.
 	rel := strings.TrimPrefix(op.url.EscapedPath(), c.cfg.baseURL.EscapedPath())

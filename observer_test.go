@@ -115,7 +115,7 @@ func TestObserverSeesEveryAttemptAndTheOutcome(t *testing.T) {
 		"Payouts.Create/", "Payouts.Create/3", "Payouts.Create/"}, rec.ctxSeen)
 	assert.Equal(t, []string{"Payouts.Create/1", "Payouts.Create/2", "Payouts.Create/3"}, transportTags)
 
-	info := fiatramp.CallInfo{Operation: "Payouts.Create", Method: "POST", Route: "/pos/api/v1/payout/initiate", Server: "api.fiatramp.test"}
+	info := fiatramp.CallInfo{Operation: "Payouts.Create", Method: "POST", Route: "/pos/api/v1/payout/initiate", Server: "api.fiatramp.test", ServerPort: 443, Scheme: "https"}
 	assert.Equal(t, []fiatramp.CallInfo{info}, rec.calls)
 	require.Len(t, rec.attempts, 3)
 	assert.Equal(t, []time.Duration{time.Second, 2 * time.Second}, s.got())
@@ -236,7 +236,7 @@ func TestObserverNamesEveryOperationWithoutIDs(t *testing.T) {
 			require.Error(t, err)
 			require.Equal(t, 1, h.mock.GetTotalCallCount(), "sent: %v", err)
 			require.Len(t, rec.calls, 1)
-			assert.Equal(t, fiatramp.CallInfo{Operation: tc.op, Method: tc.method, Route: tc.route, Server: "api.fiatramp.test"}, rec.calls[0])
+			assert.Equal(t, fiatramp.CallInfo{Operation: tc.op, Method: tc.method, Route: tc.route, Server: "api.fiatramp.test", ServerPort: 443, Scheme: "https"}, rec.calls[0])
 			require.Len(t, rec.results, 1)
 			assert.Equal(t, fiatramp.OutcomeFailure, rec.results[0].Outcome)
 			assert.Equal(t, fiatramp.ErrorClassRefused, rec.results[0].ErrorClass)

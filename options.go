@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -65,6 +66,7 @@ type config struct {
 	jitter         func(n int64) int64
 	sleep          func(ctx context.Context, d time.Duration) error
 	observer       Observer
+	server         CallInfo // the base address's part of every CallInfo
 	limiter        RateLimiter
 	budget         RetryBudget // settings, from WithRetryBudget
 	budgetOff      bool
@@ -85,6 +87,7 @@ func WithBaseURL(rawURL string) Option {
 			return err
 		}
 		c.baseURL = u
+		c.server = serverInfo(u)
 		return nil
 	}
 }
@@ -265,6 +268,11 @@ func parseBaseURL(raw string) (*url.URL, error) {
 	}
 	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
 		return nil, fmt.Errorf("fiatramp: base URL %q: no user info, query or fragment allowed", raw)
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("fiatramp: base URL %q: port %q is not between 1 and 65535", raw, p)
+		}
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""

@@ -7,17 +7,28 @@
 //	obs, err := fiatrampotel.NewObserver()
 //	client, err := fiatramp.New(key, secret, fiatramp.WithBaseURL(base), fiatramp.WithObserver(obs))
 //
-// Attributes follow the OpenTelemetry semantic conventions for HTTP
-// clients (http.request.method, url.template, server.address, server.port,
-// http.response.status_code, error.type, http.request.resend_count) and add
-// fiatramp.operation, fiatramp.outcome and fiatramp.attempts. No body,
-// header, id from the path, query or credential is recorded: the observer
-// receives none.
+// Attempt spans are CLIENT spans named "{method} {url.template}"; the call
+// span above them is INTERNAL, named by the operation. Attributes follow
+// the OpenTelemetry semantic conventions for HTTP clients
+// (http.request.method, http.request.method_original, url.template,
+// url.scheme on spans only, server.address, server.port (the scheme's
+// default when the base address names none), http.response.status_code,
+// error.type, http.request.resend_count) and add fiatramp.operation, fiatramp.outcome,
+// fiatramp.attempts, fiatramp.retry.delay and
+// fiatramp.retry.budget_exhausted. error.type is a fiatramp.ErrorClass
+// (e.g. "unavailable", "timeout", "refused"). An attempt span's status is
+// Error for every failed attempt, a 4xx or 5xx answer included, with the
+// error class as its description only when the status code does not tell
+// the failure (no answer, or a refusal inside a 2xx).
+//
+// url.full, which the conventions require on client spans, is left out on
+// purpose: the full address holds the ids of payouts, customers and bank
+// accounts, and the observer never receives them (url.template stands in).
+// No body, header, id from the path, query or credential is recorded.
 package fiatrampotel
 
 import (
 	"context"
-	"net"
 	"strconv"
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
@@ -49,10 +60,14 @@ const (
 	RequestDurationMetric = "http.client.request.duration"  // histogram, s, per attempt (semantic conventions)
 )
 
-// durationBuckets are the histograms' bucket boundaries in seconds: the
-// semantic conventions' for http.client.request.duration, and beyond 10 s
-// for calls whose retries wait (up to 30 s each by default).
-var durationBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 30, 60, 120}
+// requestBuckets are http.client.request.duration's bucket boundaries in
+// seconds, those the semantic conventions give, so that its histograms
+// merge with other HTTP clients'.
+var requestBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10}
+
+// callBuckets are the call duration's: the same, and beyond 10 s for
+// calls whose retries wait (up to 30 s each by default).
+var callBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 30, 60, 120}
 
 // knownMethods are the HTTP methods the semantic conventions name; any
 // other is recorded as "_OTHER".
@@ -110,7 +125,7 @@ func NewObserver(opts ...Option) (*Observer, error) {
 	o := &Observer{tracer: s.tp.Tracer(ScopeName, trace.WithSchemaURL(semconv.SchemaURL))}
 	var err error
 	if o.callDuration, err = meter.Float64Histogram(CallDurationMetric, metric.WithUnit("s"),
-		metric.WithExplicitBucketBoundaries(durationBuckets...),
+		metric.WithExplicitBucketBoundaries(callBuckets...),
 		metric.WithDescription("Duration of fiatramp calls, every attempt and wait included.")); err != nil {
 		return nil, err
 	}
@@ -123,7 +138,7 @@ func NewObserver(opts ...Option) (*Observer, error) {
 		return nil, err
 	}
 	if o.requestDuration, err = meter.Float64Histogram(RequestDurationMetric, metric.WithUnit("s"),
-		metric.WithExplicitBucketBoundaries(durationBuckets...),
+		metric.WithExplicitBucketBoundaries(requestBuckets...),
 		metric.WithDescription("Duration of HTTP client requests.")); err != nil {
 		return nil, err
 	}
@@ -139,37 +154,59 @@ func method(m string) string {
 	return "_OTHER"
 }
 
-// spanAttrs are callAttrs plus, for a method recorded as "_OTHER", the
-// method itself (spans only: metrics keep a bounded set of values).
-func spanAttrs(c fiatramp.CallInfo) []attribute.KeyValue {
-	attrs := callAttrs(c)
+// spanAttrs are callAttrs plus url.scheme and, for a method recorded as
+// "_OTHER", the method itself (spans only: metrics keep the attributes
+// the conventions require or recommend, and a bounded set of values).
+// more is room for the caller's own.
+func spanAttrs(c fiatramp.CallInfo, more int) []attribute.KeyValue {
+	attrs := callAttrs(c, 2+more)
+	if c.Scheme != "" {
+		attrs = append(attrs, semconv.URLScheme(c.Scheme))
+	}
 	if !knownMethods[c.Method] {
 		attrs = append(attrs, semconv.HTTPRequestMethodOriginal(c.Method))
 	}
 	return attrs
 }
 
-// callAttrs are the attributes every span and metric of a call carries.
-func callAttrs(c fiatramp.CallInfo) []attribute.KeyValue {
-	attrs := []attribute.KeyValue{
+// callAttrs are the attributes every span and metric of a call carries,
+// in a slice with room for more others (one allocation).
+func callAttrs(c fiatramp.CallInfo, more int) []attribute.KeyValue {
+	attrs := append(make([]attribute.KeyValue, 0, 5+more),
 		OperationKey.String(c.Operation),
 		semconv.HTTPRequestMethodKey.String(method(c.Method)),
 		semconv.URLTemplate(c.Route),
-	}
-	host, port, err := net.SplitHostPort(c.Server)
-	if err != nil {
-		return append(attrs, semconv.ServerAddress(c.Server))
-	}
-	attrs = append(attrs, semconv.ServerAddress(host))
-	if p, err := strconv.Atoi(port); err == nil {
-		attrs = append(attrs, semconv.ServerPort(p))
+		semconv.ServerAddress(c.Server),
+	)
+	if c.ServerPort != 0 {
+		attrs = append(attrs, semconv.ServerPort(c.ServerPort))
 	}
 	return attrs
 }
 
+// failed reports whether an attempt or a call that ended with status and
+// class failed: the semantic conventions make every 4xx and 5xx answer an
+// error for a client, and the library's error class covers the rest.
+func failed(status int, class fiatramp.ErrorClass) bool {
+	return class != "" || status >= 400
+}
+
+// errorType is the error.type of a failed attempt or call: its error
+// class; should a failure come without one, the status code of a 4xx or
+// 5xx, else "_OTHER".
+func errorType(status int, class fiatramp.ErrorClass) string {
+	switch {
+	case class != "":
+		return string(class)
+	case status >= 400:
+		return strconv.Itoa(status)
+	}
+	return "_OTHER"
+}
+
 // StartCall starts the call's span.
 func (o *Observer) StartCall(ctx context.Context, call fiatramp.CallInfo) context.Context {
-	ctx, _ = o.tracer.Start(ctx, call.Operation, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(spanAttrs(call)...))
+	ctx, _ = o.tracer.Start(ctx, call.Operation, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(spanAttrs(call, 0)...))
 	return ctx
 }
 
@@ -177,7 +214,7 @@ func (o *Observer) StartCall(ctx context.Context, call fiatramp.CallInfo) contex
 // "{method} {url.template}" under the call's ("HTTP {url.template}" for a
 // method recorded as "_OTHER").
 func (o *Observer) StartAttempt(ctx context.Context, call fiatramp.CallInfo, attempt int) context.Context {
-	attrs := spanAttrs(call)
+	attrs := spanAttrs(call, 1)
 	name := method(call.Method)
 	if name == "_OTHER" {
 		name = "HTTP"
@@ -196,16 +233,22 @@ func (o *Observer) EndAttempt(ctx context.Context, a fiatramp.AttemptInfo) {
 	if a.StatusCode != 0 {
 		extra = append(extra, semconv.HTTPResponseStatusCode(a.StatusCode))
 	}
-	if a.ErrorClass != "" {
-		extra = append(extra, semconv.ErrorTypeKey.String(string(a.ErrorClass)))
-		span.SetStatus(codes.Error, string(a.ErrorClass))
+	if failed(a.StatusCode, a.ErrorClass) {
+		extra = append(extra, semconv.ErrorTypeKey.String(errorType(a.StatusCode, a.ErrorClass)))
+		// The conventions want no description when the status code
+		// tells the reason.
+		desc := ""
+		if a.StatusCode < 400 {
+			desc = string(a.ErrorClass)
+		}
+		span.SetStatus(codes.Error, desc)
 	}
 	span.SetAttributes(extra...)
 	if a.Retry {
 		span.SetAttributes(RetryDelayKey.Float64(a.RetryDelay.Seconds()))
 	}
 	span.End()
-	set := metric.WithAttributes(append(callAttrs(a.CallInfo), extra...)...)
+	set := metric.WithAttributes(append(callAttrs(a.CallInfo, len(extra)), extra...)...)
 	o.attempts.Add(ctx, 1, set)
 	o.requestDuration.Record(ctx, a.Duration.Seconds(), set)
 }
@@ -213,9 +256,9 @@ func (o *Observer) EndAttempt(ctx context.Context, a fiatramp.AttemptInfo) {
 // EndCall ends the call's span and records its duration and outcome.
 func (o *Observer) EndCall(ctx context.Context, r fiatramp.CallResult) {
 	span := trace.SpanFromContext(ctx)
-	attrs := append(callAttrs(r.CallInfo), OutcomeKey.String(string(r.Outcome)))
-	if r.ErrorClass != "" {
-		attrs = append(attrs, semconv.ErrorTypeKey.String(string(r.ErrorClass)))
+	attrs := append(callAttrs(r.CallInfo, 5), OutcomeKey.String(string(r.Outcome)))
+	if r.Outcome != fiatramp.OutcomeSuccess {
+		attrs = append(attrs, semconv.ErrorTypeKey.String(errorType(r.StatusCode, r.ErrorClass)))
 	}
 	if r.StatusCode != 0 {
 		attrs = append(attrs, semconv.HTTPResponseStatusCode(r.StatusCode))

@@ -133,6 +133,7 @@ func TestSpansPerCallAndAttempt(t *testing.T) {
 		"url.template":        "/pos/api/v1/payout/{payout_id}",
 		"server.address":      s.host,
 		"server.port":         strconv.Itoa(s.port),
+		"url.scheme":          "http",
 	}
 	check := func(name string, got map[string]string, want map[string]string) {
 		t.Helper()
@@ -159,6 +160,9 @@ func TestSpansPerCallAndAttempt(t *testing.T) {
 		"fiatramp.retry.budget_exhausted": "false"})
 	if first.Status().Code != codes.Error || second.Status().Code != codes.Unset || call.Status().Code != codes.Unset {
 		t.Errorf("statuses %v %v %v", first.Status(), second.Status(), call.Status())
+	}
+	if d := first.Status().Description; d != "" {
+		t.Errorf("the 503 attempt's status has description %q; the status code tells it", d)
 	}
 	noSecrets(t, fmt.Sprint(first.Attributes(), second.Attributes(), call.Attributes(), first.Status(), call.Status(),
 		first.Events(), call.Events(), first.Name(), call.Name()))
