@@ -310,11 +310,7 @@ fiatramp webhook send -bad-signature http://localhost:8080/webhooks`,
 			}
 			fmt.Fprintf(s.out, "\n\n%s\n\n", body)
 
-			client := &http.Client{
-				Transport:     &http.Transport{Proxy: nil},
-				CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-			}
-			resp, err := client.Do(req)
+			resp, err := receiverClient(allowRemote).Do(req)
 			if err != nil {
 				fmt.Fprintf(s.out, "no answer: %v\n", err)
 				return &mismatchError{"no answer from the receiver"}
@@ -346,4 +342,13 @@ func isLocal(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// receiverClient is the client webhook send posts with: no proxy, no
+// redirects followed.
+func receiverClient(allowRemote bool) *http.Client {
+	return &http.Client{
+		Transport:     &http.Transport{Proxy: nil},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
 }
