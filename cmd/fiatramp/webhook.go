@@ -16,6 +16,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/google/uuid"
@@ -317,7 +318,7 @@ fiatramp webhook send -bad-signature http://localhost:8080/webhooks`,
 			}
 			defer resp.Body.Close()
 			answer, _ := io.ReadAll(io.LimitReader(resp.Body, maxReceiverEcho+1))
-			fmt.Fprintf(s.out, "receiver answered: %s\n", resp.Status)
+			fmt.Fprintf(s.out, "receiver answered: %s\n", printable(resp.Status))
 			if len(answer) > 0 {
 				more := ""
 				if len(answer) > maxReceiverEcho {
@@ -345,10 +346,24 @@ func isLocal(host string) bool {
 }
 
 // receiverClient is the client webhook send posts with: no proxy, no
-// redirects followed.
+// redirects followed, and unless allowRemote only loopback addresses
+// dialed. The URL's host was checked by name; the check here is on the
+// address each connection is actually made to, so a name that resolves
+// elsewhere (a *.localhost name is asked of DNS) never receives the
+// signed event.
 func receiverClient(allowRemote bool) *http.Client {
+	dialer := &net.Dialer{Timeout: 30 * time.Second}
+	if !allowRemote {
+		dialer.Control = func(_, address string, _ syscall.RawConn) error {
+			host, _, err := net.SplitHostPort(address)
+			if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() {
+				return fmt.Errorf("%s is not a loopback address; pass -allow-remote to send there", address)
+			}
+			return nil
+		}
+	}
 	return &http.Client{
-		Transport:     &http.Transport{Proxy: nil},
+		Transport:     &http.Transport{Proxy: nil, DialContext: dialer.DialContext},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 }
