@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fiatramp/fiatramp-go/sandbox"
 )
 
 // rawRequest sends path as written on the request line, unparsed by Go's
@@ -67,8 +70,8 @@ func TestReview12ControlResetWhileRequestsInFlight(t *testing.T) {
 					return
 				default:
 				}
-				_, _ = e.client.Payouts.Balance(t.Context())
-				_, _ = e.client.Customers.ListBankAccounts(t.Context(), e.cust.ID)
+				_, _ = e.client.Payouts.Balance(context.Background())
+				_, _ = e.client.Customers.ListBankAccounts(context.Background(), e.cust.ID)
 			}
 		}()
 	}
@@ -95,4 +98,20 @@ func TestReview12ControlKeys(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, a.status, "%s", a)
 	a = e.call("POST", "/_sandbox/fixtures", `{"Organizations":[{"name":"y"}]}`)
 	assert.Equal(t, http.StatusBadRequest, a.status, "%s", a)
+}
+
+// TestReview12ServerFormatHidesControlToken: a test that logs its server
+// (t.Logf("%+v", srv)) must not put the admin token in CI logs.
+func TestReview12ServerFormatHidesControlToken(t *testing.T) {
+	srv, err := sandbox.NewServer(sandbox.New(), sandbox.WithControl(""))
+	require.NoError(t, err)
+	defer srv.Close()
+	tok := srv.ControlToken()
+	require.NotEmpty(t, tok)
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%x", "%q"} {
+		assert.NotContains(t, fmt.Sprintf(verb, srv), tok, verb)
+		assert.NotContains(t, fmt.Sprintf(verb, *srv), tok, verb)
+		assert.NotContains(t, fmt.Sprintf(verb, srv), fmt.Sprintf("%x", tok), verb)
+		assert.NotContains(t, fmt.Sprintf(verb, *srv), fmt.Sprintf("%x", tok), verb)
+	}
 }
