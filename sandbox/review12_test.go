@@ -105,7 +105,8 @@ func TestReview12ControlKeys(t *testing.T) {
 func TestReview12ServerFormatHidesControlToken(t *testing.T) {
 	srv, err := sandbox.NewServer(sandbox.New(), sandbox.WithControl(""))
 	require.NoError(t, err)
-	defer srv.Close()
+	// Closed first: fmt walks the http.Server its serving goroutine writes.
+	require.NoError(t, srv.Close())
 	tok := srv.ControlToken()
 	require.NotEmpty(t, tok)
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%x", "%q"} {
