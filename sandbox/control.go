@@ -63,7 +63,12 @@ func WithControl(token string) ServerOption {
 
 // ControlToken returns the admin token of s's control plane, or "" when s
 // serves none (see WithControl).
-func (s *Server) ControlToken() string { return s.controlToken }
+func (s *Server) ControlToken() string {
+	if s.controlToken == nil {
+		return ""
+	}
+	return s.controlToken()
+}
 
 // Reset empties the sandbox as if it were new: every organization and all
 // it owns (customers, bank accounts, wallets, quotations, remitters,

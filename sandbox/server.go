@@ -20,10 +20,12 @@ type Server struct {
 	// with no trailing slash: give it to fiatramp.WithBaseURL.
 	URL string
 
-	sandbox      *Sandbox
-	srv          *http.Server
-	done         chan struct{}
-	controlToken string // "" when the control plane is off
+	sandbox *Sandbox
+	srv     *http.Server
+	done    chan struct{}
+	// controlToken returns the admin token ("" when the control plane is
+	// off); a closure, so that no formatting of a Server prints it.
+	controlToken func() string
 }
 
 // ServerSettings are the limits a Server holds its connections to, so that
@@ -137,7 +139,7 @@ func Listen(sb *Sandbox, addr string, opts ...ServerOption) (*Server, error) {
 			ErrorLog:          log.New(io.Discard, "", 0),
 		},
 		done:         make(chan struct{}),
-		controlToken: token,
+		controlToken: func() string { return token },
 	}
 	go func() {
 		defer close(s.done)

@@ -291,6 +291,9 @@ func (f *callFlags) newClient(s streams, c *command) (*fiatramp.Client, error) {
 	return cl, nil
 }
 
+// maxAnswer bounds what confirm reads of an answer.
+const maxAnswer = 256
+
 // confirm asks a person on a terminal to confirm what; without a terminal
 // it refuses. It returns nil only on "y" or "yes".
 func confirm(s streams, c *command, what string) error {
@@ -299,7 +302,9 @@ func confirm(s streams, c *command, what string) error {
 		return misuse(s, c, "not confirmed: pass --yes (standard input is not a terminal to ask on); nothing was sent")
 	}
 	fmt.Fprintf(s.err, "%s\nType yes to go ahead: ", what)
-	line, err := bufio.NewReader(s.in).ReadString('\n')
+	// At most maxAnswer bytes: a character device that is not a terminal
+	// (/dev/zero) may never send a line break.
+	line, err := bufio.NewReader(io.LimitReader(s.in, maxAnswer)).ReadString('\n')
 	if err != nil && line == "" {
 		fmt.Fprintln(s.err)
 	}

@@ -10,9 +10,11 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httputil"
 	"os"
@@ -176,7 +178,13 @@ func readSecret(file string) (string, error) {
 	}
 	fh, err := os.Open(file)
 	if err != nil {
-		return "", fmt.Errorf("-secret-file: %w", err)
+		// The path is not repeated: a secret given to the flag by mistake
+		// would be printed.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return "", fmt.Errorf("-secret-file: cannot open the file given (the flag takes a file's path, not the secret): %w", err)
 	}
 	defer fh.Close()
 	raw, err := io.ReadAll(io.LimitReader(fh, maxSecretFile+1))

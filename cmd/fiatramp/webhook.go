@@ -16,6 +16,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/google/uuid"
@@ -310,18 +311,14 @@ fiatramp webhook send -bad-signature http://localhost:8080/webhooks`,
 			}
 			fmt.Fprintf(s.out, "\n\n%s\n\n", body)
 
-			client := &http.Client{
-				Transport:     &http.Transport{Proxy: nil},
-				CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-			}
-			resp, err := client.Do(req)
+			resp, err := receiverClient(allowRemote).Do(req)
 			if err != nil {
 				fmt.Fprintf(s.out, "no answer: %v\n", err)
 				return &mismatchError{"no answer from the receiver"}
 			}
 			defer resp.Body.Close()
 			answer, _ := io.ReadAll(io.LimitReader(resp.Body, maxReceiverEcho+1))
-			fmt.Fprintf(s.out, "receiver answered: %s\n", resp.Status)
+			fmt.Fprintf(s.out, "receiver answered: %s\n", printable(resp.Status))
 			if len(answer) > 0 {
 				more := ""
 				if len(answer) > maxReceiverEcho {
@@ -346,4 +343,27 @@ func isLocal(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// receiverClient is the client webhook send posts with: no proxy, no
+// redirects followed, and unless allowRemote only loopback addresses
+// dialed. The URL's host was checked by name; the check here is on the
+// address each connection is actually made to, so a name that resolves
+// elsewhere (a *.localhost name is asked of DNS) never receives the
+// signed event.
+func receiverClient(allowRemote bool) *http.Client {
+	dialer := &net.Dialer{Timeout: 30 * time.Second}
+	if !allowRemote {
+		dialer.Control = func(_, address string, _ syscall.RawConn) error {
+			host, _, err := net.SplitHostPort(address)
+			if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() {
+				return fmt.Errorf("%s is not a loopback address; pass -allow-remote to send there", address)
+			}
+			return nil
+		}
+	}
+	return &http.Client{
+		Transport:     &http.Transport{Proxy: nil, DialContext: dialer.DialContext},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
 }
