@@ -195,12 +195,18 @@ func escapedSeparator(escaped string) bool {
 // ResolveReference removes literal dot segments but not escaped ones
 // (%2e%2e), which the request then carries and a server normalising per
 // RFC 3986 resolves, out of the base path.
+//
+// A path decoded once more is checked too, for a gateway that decodes twice
+// (%252e%252e).
 func hasDotSegment(p string) bool {
 	for _, seg := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
 		seg, _, _ = strings.Cut(seg, ";")
 		if seg == "." || seg == ".." {
 			return true
 		}
+	}
+	if twice, err := url.PathUnescape(p); err == nil && twice != p {
+		return hasDotSegment(twice)
 	}
 	return false
 }

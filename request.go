@@ -145,7 +145,10 @@ func validHeaderValue(v string) bool {
 
 // Do calls any operation of the service, signed like every other call:
 // method and path (from the base address, e.g. "/pos/api/v1/payout/balance",
-// optionally with a query, which is not signed), a body (nil for none; a
+// optionally with a query, which is not signed; a path with a "." or ".."
+// segment, plain or escaped, is refused before sending, since a gateway that
+// normalises it would send the call outside the base path), a body (nil for
+// none; a
 // []byte or json.RawMessage is taken as JSON text, anything else goes through
 // encoding/json) and out, into which the envelope's data is decoded (nil to
 // ignore it; *json.RawMessage for the raw data; anything but nil or a
@@ -236,6 +239,11 @@ func (c *Client) resolve(path string) (*url.URL, error) {
 	ref, err := url.Parse(path)
 	if err != nil || ref.Fragment != "" {
 		return nil, invalid("path", "not a valid path")
+	}
+	if hasDotSegment(ref.Path) {
+		// Sent as written, but a gateway that normalises the path would
+		// resolve it outside the base path, with the key and a signature.
+		return nil, invalid("path", `a "." or ".." segment (also escaped) is refused: it can leave the base path`)
 	}
 	u := *c.cfg.baseURL
 	u.Path = c.cfg.baseURL.Path + ref.Path
