@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -31,17 +32,21 @@ const (
 // Values returns every documented object type. The slice is new on every
 // call.
 func (Type) Values() []Type {
-	return []Type{TypeCustomer, TypeBank, TypePayin, TypePayout, TypeEDD}
+	l := typeList()
+	return l[:]
 }
 
 // IsKnown reports whether t is one of the documented object types (compared
 // exactly, case-sensitively).
 func (t Type) IsKnown() bool {
-	switch t {
-	case TypeCustomer, TypeBank, TypePayin, TypePayout, TypeEDD:
-		return true
-	}
-	return false
+	l := typeList()
+	return slices.Contains(l[:], t)
+}
+
+// typeList is every documented Type: the one list Values and IsKnown
+// derive from.
+func typeList() [5]Type {
+	return [...]Type{TypeCustomer, TypeBank, TypePayin, TypePayout, TypeEDD}
 }
 
 // Events returns the events documented for objects of type t (nil for an
@@ -84,18 +89,22 @@ const (
 // Values returns every documented event name. The slice is new on every
 // call.
 func (EventName) Values() []EventName {
-	return []EventName{EventVerified, EventFailed, EventSuccess, EventRefunded, EventInReview}
+	l := eventNameList()
+	return l[:]
+}
+
+// eventNameList is every documented EventName: the one list Values and
+// IsKnown derive from.
+func eventNameList() [5]EventName {
+	return [...]EventName{EventVerified, EventFailed, EventSuccess, EventRefunded, EventInReview}
 }
 
 // IsKnown reports whether e is a documented event name of any type
 // (compared exactly, case-sensitively). Event.IsKnown also checks that the
 // event is documented for the event's type.
 func (e EventName) IsKnown() bool {
-	switch e {
-	case EventVerified, EventFailed, EventSuccess, EventRefunded, EventInReview:
-		return true
-	}
-	return false
+	l := eventNameList()
+	return slices.Contains(l[:], e)
 }
 
 // Event is one verified webhook delivery: body
