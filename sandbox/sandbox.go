@@ -250,7 +250,7 @@ func New(opts ...Option) *Sandbox {
 		payinQuotations: map[uuid.UUID]*payinQuotation{},
 		deliveries:      newDeliverer(st),
 	}
-	sb.routes = sb.routeTable()
+	sb.routes = compileRoutes(st.RemittancePayoutPath)
 	return sb
 }
 
@@ -357,4 +357,42 @@ type payinQuotation struct {
 type payout struct {
 	Payout
 	seq int // creation order among all payouts
+}
+
+// Reset empties the sandbox as if it were new: every organization and all
+// it owns (customers, bank accounts, wallets, quotations, remitters,
+// payouts, payin quotations), every fault and delivery fault rule, the
+// delivery log and the counts of Stats go, and the clock runs with real
+// time again. Pending deliveries are dropped unsent; an attempt under way
+// finishes but is not logged. The settings stay.
+func (s *Sandbox) Reset() {
+	s.mu.Lock()
+	s.frozen, s.at, s.offset = false, time.Time{}, 0
+	s.orgs = map[uuid.UUID]*org{}
+	s.keys = map[string]*org{}
+	s.customers = map[uuid.UUID]*customer{}
+	s.banks = map[uuid.UUID]*bankAccount{}
+	s.wallets = map[uuid.UUID]*Wallet{}
+	s.quotations = map[uuid.UUID]*quotation{}
+	s.remitters = map[uuid.UUID]*Remitter{}
+	s.payouts = map[uuid.UUID]*payout{}
+	s.payoutsCreated = 0
+	s.payinQuotations = map[uuid.UUID]*payinQuotation{}
+	s.faults = nil
+	s.stats = Stats{}
+	s.mu.Unlock()
+
+	d := s.deliveries
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.epoch++
+	for t := range d.timers {
+		if t.Stop() {
+			d.wg.Done() // its function will never run
+		}
+	}
+	if !d.closed {
+		d.timers = map[*time.Timer]struct{}{}
+	}
+	d.log, d.queues, d.ready, d.pending, d.faults = nil, map[string][]*delivery{}, nil, 0, nil
 }
