@@ -1,6 +1,9 @@
 package sandbox
 
-import "net/http"
+import (
+	"net/http"
+	"strings"
+)
 
 // SetParseHook makes sb call hook at the end of each request's body
 // parsing. Set it before serving.
@@ -8,3 +11,28 @@ func SetParseHook(sb *Sandbox, hook func(*http.Request)) { sb.parseHook = hook }
 
 // HTTPServer returns the http.Server that s runs.
 func HTTPServer(s *Server) *http.Server { return s.srv }
+
+// Route is one line of the sandbox's route table: an HTTP method and a
+// path template whose "{name}" segments are parameters.
+type Route struct{ Method, Template string }
+
+// RouteTable returns the sandbox's route table, in its order, with the
+// remittance payout at DefaultRemittancePayoutPath.
+func RouteTable() []Route {
+	ops := operations()
+	out := make([]Route, len(ops))
+	for i, op := range ops {
+		out[i] = Route{op.method, op.template}
+	}
+	return out
+}
+
+// ServedRoutes returns the routes sb serves, as method and path pattern
+// ("{}" for a parameter), in matching order.
+func ServedRoutes(sb *Sandbox) []Route {
+	out := make([]Route, len(sb.routes))
+	for i, rt := range sb.routes {
+		out[i] = Route{rt.method, "/" + strings.Join(rt.pattern, "/")}
+	}
+	return out
+}

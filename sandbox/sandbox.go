@@ -1,22 +1,6 @@
-// Package sandbox is the fiatramp service in memory: every documented
-// operation with its authentication, its rules and its messages,
-// backed by real state, for tests, examples and local development.
-//
-// A Sandbox is an http.Handler. NewServer serves one on a loopback port for
-// a Go test; `fiatramp sandbox` (cmd/fiatramp) serves one for programs in
-// any language. What the interface cannot create (organizations, customers,
-// bank accounts, payout quotations, remitters) is added through the fixture
-// methods (AddOrganization, AddCustomer, ...) or loaded from JSON (Load).
-//
-// The sandbox has its own clock (SetTime, Advance), so quotation expiry and
-// the 300-second signature window are testable without sleeping, and it can
-// inject faults (InjectFault) so a caller's retry logic meets 429s, 5xx and
-// dropped connections on demand. A Sandbox is safe for concurrent use.
-//
-// A Server started WithControl also serves these fixture, fault, clock and
-// state methods as JSON over HTTP under ControlPrefix, guarded by an admin
-// token, so that tests in any language can drive `fiatramp sandbox -control`.
 package sandbox
+
+// The Sandbox itself: its settings, its clock, its state and Reset.
 
 import (
 	"math/rand/v2"
