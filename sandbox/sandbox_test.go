@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"testing"
 	"time"
 
@@ -143,3 +144,58 @@ func rawData(t testing.TB, body []byte) map[string]json.RawMessage {
 func ptr[T any](v T) *T { return &v }
 
 var _ = uuid.Nil
+
+func TestClock(t *testing.T) {
+	// A new sandbox runs on real time.
+	sb := sandbox.New()
+	before := time.Now()
+	now := sb.Now()
+	assert.False(t, now.Before(before.Add(-time.Second)))
+	assert.False(t, now.After(time.Now().Add(time.Second)))
+	time.Sleep(20 * time.Millisecond)
+	assert.True(t, sb.Now().After(now), "running")
+
+	// Advance moves a running clock, which keeps running.
+	sb.Advance(time.Hour)
+	ahead := time.Until(sb.Now())
+	assert.InDelta(t, float64(time.Hour), float64(ahead), float64(time.Second))
+	sb.Advance(-2 * time.Hour)
+	behind := time.Since(sb.Now())
+	assert.InDelta(t, float64(time.Hour), float64(behind), float64(time.Second))
+	t1 := sb.Now()
+	time.Sleep(20 * time.Millisecond)
+	assert.True(t, sb.Now().After(t1), "still running")
+
+	// SetTime freezes.
+	at := time.Date(2030, 1, 2, 3, 4, 5, 6000, time.UTC)
+	sb.SetTime(at)
+	assert.Equal(t, at, sb.Now())
+	time.Sleep(20 * time.Millisecond)
+	assert.Equal(t, at, sb.Now(), "frozen")
+
+	// Advance moves a frozen clock exactly, and it stays frozen.
+	sb.Advance(90 * time.Second)
+	assert.Equal(t, at.Add(90*time.Second), sb.Now())
+	sb.Advance(-time.Hour)
+	assert.Equal(t, at.Add(90*time.Second-time.Hour), sb.Now())
+	time.Sleep(10 * time.Millisecond)
+	assert.Equal(t, at.Add(90*time.Second-time.Hour), sb.Now())
+
+	// SetTime again replaces the time.
+	sb.SetTime(at)
+	assert.Equal(t, at, sb.Now())
+}
+
+// The clock governs quotation expiry and the fixture defaults.
+func TestClockDrivesExpiry(t *testing.T) {
+	e := newEnv(t)
+	q := e.quotation() // expires at epoch + 10 min
+	assert.Equal(t, epoch.Add(10*time.Minute), q.ExpiresAt)
+	e.sb.Advance(10*time.Minute + time.Second)
+	_, err := faultPayout(t, e, e.client, q, "")
+	refused(t, err, http.StatusBadRequest, "Quotation has expired", fiatramp.ErrQuotationExpired)
+	e.sb.SetTime(epoch)
+	p, err := faultPayout(t, e, e.client, q, "")
+	require.NoError(t, err)
+	assert.Equal(t, epoch, p.CreatedAt.UTC(), "created at the sandbox time")
+}
