@@ -1,7 +1,11 @@
 package sandbox
 
 // The control plane: the Go fixture, fault, clock and state methods of a
-// Sandbox over HTTP, for tests written in any language.
+// Sandbox over HTTP, for tests written in any language. This file holds
+// its server (the admin token, the table of control operations, answering
+// a request); the strict decoder of request bodies is control_decode.go,
+// and the handlers are grouped in control_clock.go, control_faults.go,
+// control_fixtures.go and control_state.go.
 
 import (
 	"crypto/sha256"

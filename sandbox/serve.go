@@ -142,6 +142,8 @@ func (s *Sandbox) parse(r *http.Request, raw []byte) *parsedBody {
 	if r.Method == http.MethodGet || len(raw) == 0 {
 		return in
 	}
+	// The client's canonicalizer, shared on purpose: it is the one
+	// reference of the rule, checked against Python (see doc.go).
 	canonical, err := fiatramp.CanonicalizeJSON(raw)
 	switch {
 	case err != nil:
