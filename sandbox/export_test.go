@@ -3,6 +3,8 @@ package sandbox
 import (
 	"net/http"
 	"strings"
+
+	"github.com/google/uuid"
 )
 
 // SetParseHook makes sb call hook at the end of each request's body
@@ -35,4 +37,25 @@ func ServedRoutes(sb *Sandbox) []Route {
 		out[i] = Route{rt.method, "/" + strings.Join(rt.pattern, "/")}
 	}
 	return out
+}
+
+// StorePayout stores a bare payout of organization orgID as the payout
+// operations do, and returns its id.
+func StorePayout(sb *Sandbox, orgID uuid.UUID) uuid.UUID {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	p := &payout{Payout: Payout{ID: uuid.New(), OrganizationID: orgID}}
+	sb.storePayout(p)
+	return p.ID
+}
+
+// RemoveOrganizations removes orgs and all they own, as a failed Load's
+// undo does.
+func RemoveOrganizations(sb *Sandbox, orgs []Organization) { sb.removeOrganizations(orgs) }
+
+// StoredPayouts returns how many payouts sb's store holds.
+func StoredPayouts(sb *Sandbox) int {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	return len(sb.payouts)
 }
