@@ -56,9 +56,9 @@
 //     separators=(",", ":")) by the root package's differential tests and
 //     fuzz targets; a second canonicalizer would be a second thing to keep
 //     identical to Python, and a disagreement between the two could only
-//     be settled by Python anyway. The sandbox's own tests send bodies
-//     written by hand and signatures computed by python3, not by the
-//     client.
+//     be settled by Python anyway. The sandbox's authentication tests
+//     send bodies written by hand, signed by python3 and by an HMAC
+//     written in the test, so that they depend on no code of the client.
 //   - The enums of package types (PayoutStatus, KYCStatus, PaymentMethod,
 //     ...): the names of the documented values, which the sandbox must
 //     spell as the service does.
