@@ -783,7 +783,8 @@ func TestContentTypeMustBeJSON(t *testing.T) {
 // TestAuthSignatureIsItsOwn: no non-test file of the sandbox calls the
 // client's fiatramp.Sign: the sandbox's signature (auth.go, crypto/hmac)
 // is a second opinion, so that a bug in the client's signer cannot hide
-// behind a sandbox that runs the same code.
+// behind a sandbox that runs the same code. auth.go computes it with
+// hmac.New and compares it with hmac.Equal.
 func TestAuthSignatureIsItsOwn(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	require.NoError(t, err)
@@ -805,4 +806,22 @@ func TestAuthSignatureIsItsOwn(t *testing.T) {
 		})
 	}
 	assert.Greater(t, checked, 10)
+
+	// auth.go compares the signature it computed with hmac.Equal, in
+	// constant time, and computes it with hmac.New.
+	f, err := parser.ParseFile(token.NewFileSet(), "auth.go", nil, 0)
+	require.NoError(t, err)
+	calls := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok {
+					calls[x.Name+"."+sel.Sel.Name] = true
+				}
+			}
+		}
+		return true
+	})
+	assert.True(t, calls["hmac.Equal"], "auth.go compares signatures with hmac.Equal")
+	assert.True(t, calls["hmac.New"], "auth.go computes signatures with hmac.New")
 }
