@@ -104,6 +104,24 @@ func TestReadmeLinksEveryDocument(t *testing.T) {
 	}
 }
 
+// TestDocsOpenWithTheirReader keeps each document's first paragraph, under
+// its title, saying whom the document is for, and README.md short enough
+// to stay the users' document (at most 500 lines).
+func TestDocsOpenWithTheirReader(t *testing.T) {
+	for _, doc := range documents(t) {
+		text, err := os.ReadFile(doc)
+		require.NoError(t, err)
+		title, rest, _ := strings.Cut(string(text), "\n\n")
+		first, _, _ := strings.Cut(rest, "\n\n")
+		assert.True(t, strings.HasPrefix(title, "# "), "%s opens with its title", doc)
+		assert.Regexp(t, `(?i)\b(README|document) is for\b`, strings.Join(strings.Fields(first), " "),
+			"%s: the first paragraph says whom the document is for", doc)
+	}
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	assert.LessOrEqual(t, strings.Count(string(readme), "\n"), 500, "README.md is for users: at most 500 lines; move the rest to docs/")
+}
+
 // TestReadmeCommandsAreCIs keeps README's two commands the ones CI runs:
 // each command of the "Two commands" block is a line of .ci/run.
 func TestReadmeCommandsAreCIs(t *testing.T) {
