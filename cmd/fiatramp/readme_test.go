@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"io"
 	"os"
 	"os/exec"
@@ -274,4 +277,55 @@ func checkInvocation(args []string) string {
 		}
 	}
 	return ""
+}
+
+// TestDocSignExample runs the documents' `fiatramp sign` example with a
+// signature made the way its text says (over the body as sent, not its
+// canonical form) and checks that the command prints the lines shown, in
+// order: "..." stands for lines left out, "(...)" for the rest of a line.
+func TestDocSignExample(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not installed: the documents' sign example is not run")
+	}
+	example := regexp.MustCompile("(?ms)^```\n\\$ (echo '([^']*)' \\| fiatramp sign -timestamp ([0-9]+) [^\n]*)\n(.*?)^```")
+	var found [][]string
+	for _, text := range documentation(t) {
+		for _, m := range example.FindAllSubmatch(text, -1) {
+			found = append(found, []string{string(m[1]), string(m[2]), string(m[3]), string(m[4])})
+		}
+	}
+	require.Len(t, found, 1, "the documents have one `fiatramp sign` example")
+	command, body, timestamp, shown := found[0][0], found[0][1], found[0][2], found[0][3]
+
+	const key, secret = "docs_key", "docs_secret_0123456789"
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write([]byte(key + "|" + timestamp + "|" + body)) // the body as sent: the mistake the example finds
+	theirs := base64.StdEncoding.EncodeToString(mac.Sum(nil))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bash, "-c", command)
+	cmd.Env = []string{
+		"PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"FIATRAMP_API_KEY=" + key, "FIATRAMP_API_SECRET=" + secret, "THEIR_SIGNATURE=" + theirs,
+	}
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "the example's verdict is a mismatch (exit status 1): %s", out)
+	assert.Equal(t, 1, exit.ExitCode(), "%s", out)
+
+	printed := strings.Split(string(out), "\n")
+	for _, line := range strings.Split(strings.TrimRight(shown, "\n"), "\n") {
+		if line == "..." {
+			continue
+		}
+		pattern := regexp.MustCompile("^" + strings.ReplaceAll(regexp.QuoteMeta(line), `\(\.\.\.\)`, `\(.*\)`) + "$")
+		for len(printed) > 0 && !pattern.MatchString(printed[0]) {
+			printed = printed[1:]
+		}
+		if !assert.NotEmpty(t, printed, "the command did not print, in order, the line %q:\n%s", line, out) {
+			return
+		}
+		printed = printed[1:]
+	}
 }
