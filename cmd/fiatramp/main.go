@@ -10,7 +10,7 @@
 //	                 [-remittance-path PATH] [-quotation-validity 10m]
 //	                 [-read-header-timeout 10s] [-read-timeout 30s]
 //	                 [-write-timeout 60s] [-idle-timeout 2m] [-max-conns 256]
-//	                 [-control]
+//	                 [-control] [-startup-file FILE]
 //	fiatramp sign [-method M] [-timestamp N] [-compare SIG | -request FILE] [BODY_FILE]
 //	fiatramp payouts get PAYOUT_ID
 //	fiatramp payouts balance
@@ -36,9 +36,12 @@
 // -secret-file, never from a flag value, and never prints it.
 //
 // `fiatramp sandbox` serves until SIGINT or SIGTERM. On start it prints one
-// JSON document to stdout, holding the base URL, the demo organization
-// (unless -no-demo) and the fixtures loaded from -fixtures, each with its
-// generated ids, keys and secrets:
+// JSON document to stdout (or, with -startup-file, writes it to that file
+// once the port is bound, replacing the file whole, so that a start that
+// fails, on a port already taken say, leaves the file as it was; the file
+// is removed when the sandbox stops), holding the base URL, the demo
+// organization (unless -no-demo) and the fixtures loaded from -fixtures,
+// each with its generated ids, keys and secrets:
 //
 //	{
 //	  "base_url": "http://127.0.0.1:4010",
@@ -88,7 +91,7 @@
 // escaped as lowercase \uXXXX, i.e. what Python prints with
 // json.dumps(obj, sort_keys=True, separators=(",", ":")). From a shell:
 //
-//	fiatramp sandbox > sandbox.json &
+//	fiatramp sandbox -startup-file sandbox.json &
 //	sleep 1
 //	BASE=$(jq -r .base_url sandbox.json)
 //	KEY=$(jq -r .demo.organization.api_key sandbox.json)
@@ -130,6 +133,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -178,16 +182,16 @@ when the outcome is unknown (a create may have taken effect: reconcile).
 
 Example, against a local sandbox:
 
-	fiatramp sandbox > sandbox.json &
+	fiatramp sandbox -startup-file sandbox.json &
 	sleep 1
 	export FIATRAMP_BASE_URL=$(jq -r .base_url sandbox.json)
 	export FIATRAMP_API_KEY=$(jq -r .demo.organization.api_key sandbox.json)
 	export FIATRAMP_API_SECRET=$(jq -r .demo.organization.api_secret sandbox.json)
 	fiatramp payouts balance
 
-On start, "fiatramp sandbox" prints one JSON document to stdout with the
-base URL and the demo organization's and the fixtures' ids, keys and
-secrets. Run "go doc github.com/fiatramp/fiatramp-go/cmd/fiatramp" for how
+On start, "fiatramp sandbox" prints one JSON document to stdout (or writes
+it to -startup-file FILE once serving) with the base URL and the demo
+organization's and the fixtures' ids, keys and secrets. Run "go doc github.com/fiatramp/fiatramp-go/cmd/fiatramp" for how
 to sign requests from any language.
 `
 
@@ -220,13 +224,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 }
 
+// helpUsage is the help of "fiatramp help".
+const helpUsage = `Usage: fiatramp help [COMMAND]
+
+Print the overview of every command, or the help of one: its synopsis, what
+it does, its flags and an example. COMMAND is the command's words
+("payouts get", "sign") or a group of commands ("payouts"). "fiatramp
+COMMAND -h" prints the same help on stderr.
+
+Example:
+
+	fiatramp help payouts create
+`
+
 // help prints the help of the command named by args, or the overview.
 func help(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case len(args) == 0:
 		fmt.Fprint(stdout, usage)
 		return nil
-	case args[0] == "sandbox":
+	case len(args) == 1 && isHelpWord(args[0]):
+		fmt.Fprint(stdout, helpUsage)
+		return nil
+	case args[0] == "sandbox" && len(args) == 1:
 		fs, _ := sandboxFlags(stdout)
 		fs.Usage()
 		return nil
@@ -244,6 +264,16 @@ func help(args []string, stdout, stderr io.Writer) error {
 	return &usageError{fmt.Sprintf("unknown command %q", strings.Join(args, " "))}
 }
 
+// isHelpWord reports whether word asks for help: "help", "-h", "-help" or
+// "--help".
+func isHelpWord(word string) bool {
+	switch word {
+	case "help", "-h", "-help", "--help":
+		return true
+	}
+	return false
+}
+
 // sandboxConfig is what the sandbox command's flags say.
 type sandboxConfig struct {
 	addr           string
@@ -256,6 +286,7 @@ type sandboxConfig struct {
 	validity       time.Duration
 	server         sandbox.ServerSettings
 	control        bool
+	startupFile    string
 }
 
 // sandboxFlags defines the sandbox command's flags, with usage on out.
@@ -279,13 +310,15 @@ func sandboxFlags(out io.Writer) (*flag.FlagSet, *sandboxConfig) {
 	fs.DurationVar(&c.server.WriteTimeout, "write-timeout", srv.WriteTimeout, "longest from a request's headers to the end of its answer (0: no limit)")
 	fs.DurationVar(&c.server.IdleTimeout, "idle-timeout", srv.IdleTimeout, "how long a kept-alive connection may wait for its next request (0: the read timeout)")
 	fs.IntVar(&c.server.MaxConns, "max-conns", srv.MaxConns, "most connections served at once; more wait to be accepted (0: no limit)")
+	fs.StringVar(&c.startupFile, "startup-file", "", "write the start document to `file` instead of stdout, whole and only once serving\n"+
+		"(a failed start leaves it as it was), mode 0600 (it holds secrets); removed on stop")
 	fs.BoolVar(&c.control, "control", false, "serve the control plane under "+sandbox.ControlPrefix+" (clock, faults, fixtures, reset, state),\n"+
 		"guarded by an admin token: $"+envControlToken+", else a random one, printed at start")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: fiatramp sandbox [flags]\n\nServe a fiatramp sandbox until interrupted. Flags:\n\n")
 		fs.PrintDefaults()
-		fmt.Fprint(fs.Output(), "\nExample:\n\n\tfiatramp sandbox -quotation-validity 24h > sandbox.json &\n\tjq -r .demo.organization.api_key sandbox.json\n"+
-			"\n\tfiatramp sandbox -control > sandbox.json &\n"+
+		fmt.Fprint(fs.Output(), "\nExample:\n\n\tfiatramp sandbox -quotation-validity 24h -startup-file sandbox.json &\n\tjq -r .demo.organization.api_key sandbox.json\n"+
+			"\n\tfiatramp sandbox -control -startup-file sandbox.json &\n"+
 			"\tcurl -H \"Authorization: Bearer $(jq -r .control.token sandbox.json)\" \"$(jq -r .control.url sandbox.json)/clock\"\n")
 	}
 	return fs, &c
@@ -370,18 +403,70 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	// The note first: once the document is out, a reader of both has both.
+	doc = append(doc, '\n')
 	note := ""
 	if out.Control != nil {
 		note = "; control plane at " + out.Control.URL + " (token in the document)"
 	}
-	fmt.Fprintf(stderr, "fiatramp sandbox: serving %s (%s)%s; stop with Ctrl-C\n", out.BaseURL, contents(out), note)
-	if _, err := stdout.Write(append(doc, '\n')); err != nil {
-		return err
+	if c.startupFile != "" {
+		// The file appears whole, and only now that the port is bound: a
+		// reader waiting for it never reads a half-written document, nor
+		// an empty one from a start that failed.
+		if err := writeFileAtomic(c.startupFile, doc); err != nil {
+			return err
+		}
+		defer removeIfSame(c.startupFile)()
+		fmt.Fprintf(stderr, "fiatramp sandbox: serving %s (%s)%s; start document in %s; stop with Ctrl-C\n",
+			out.BaseURL, contents(out), note, c.startupFile)
+	} else {
+		// The note first: once the document is out, a reader of both has both.
+		fmt.Fprintf(stderr, "fiatramp sandbox: serving %s (%s)%s; stop with Ctrl-C\n", out.BaseURL, contents(out), note)
+		if _, err := stdout.Write(doc); err != nil {
+			return err
+		}
 	}
 
 	<-ctx.Done()
 	return nil
+}
+
+// writeFileAtomic replaces name with data, or leaves it as it was: data
+// goes to a temporary file beside it (mode 0600), which is then renamed
+// over name, so that no reader sees a partial file.
+func writeFileAtomic(name string, data []byte) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}
+
+// removeIfSame removes name if it is still the file it was when
+// removeIfSame was called (deferred: when the sandbox stops), so that a
+// stopped sandbox leaves no document of keys that no longer work, and one
+// that another start has written since is left alone.
+func removeIfSame(name string) func() {
+	was, err := os.Stat(name)
+	return func() {
+		if now, err2 := os.Stat(name); err == nil && err2 == nil && os.SameFile(was, now) {
+			_ = os.Remove(name)
+		}
+	}
 }
 
 // envControlToken names the variable that fixes the control plane's admin

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -348,6 +349,45 @@ func TestHelpAndUsageErrors(t *testing.T) {
 	assert.Contains(t, errOut, "-fixtures")
 }
 
+// TestHelpEveryCommand: "fiatramp help X" prints X's help on stdout and
+// exits 0 for every command, every group, the sandbox and help itself.
+func TestHelpEveryCommand(t *testing.T) {
+	helpOf := func(args ...string) (string, string, int) {
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), append([]string{"help"}, args...), &out, &errOut)
+		return out.String(), errOut.String(), exitCode(err, io.Discard)
+	}
+	want := map[string]string{
+		"help":    "Usage: fiatramp help [COMMAND]\n",
+		"sandbox": "Usage: fiatramp sandbox [flags]\n",
+	}
+	for _, c := range commands() {
+		want[c.name] = "Usage: " + c.synopsis() + "\n"
+		if words := strings.Fields(c.name); len(words) > 1 {
+			want[words[0]] = "Commands of fiatramp " + words[0] + ":\n"
+		}
+	}
+	for name, head := range want {
+		out, errOut, code := helpOf(strings.Fields(name)...)
+		assert.Equal(t, 0, code, "fiatramp help %s: %s", name, errOut)
+		assert.Empty(t, errOut, name)
+		assert.True(t, strings.HasPrefix(out, head), "fiatramp help %s printed:\n%s", name, out)
+	}
+	out, _, _ := helpOf("help")
+	assert.Contains(t, out, "\nExample:\n\n\tfiatramp help payouts create\n")
+	for _, word := range []string{"-h", "--help"} {
+		same, _, code := helpOf(word)
+		assert.Equal(t, 0, code, word)
+		assert.Equal(t, out, same, word)
+	}
+
+	for _, bad := range [][]string{{"help", "help"}, {"sandbox", "extra"}, {"payouts", "get", "extra"}, {"nothing"}} {
+		_, errOut, code := helpOf(bad...)
+		assert.Equal(t, 2, code, "%v", bad)
+		assert.Contains(t, errOut, "fiatramp help: unknown command", "%v", bad)
+	}
+}
+
 func TestRunErrors(t *testing.T) {
 	runNow := func(args ...string) (string, error) {
 		var out, errOut bytes.Buffer
@@ -387,6 +427,80 @@ func TestRunErrors(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "address already in use")
 	assert.Empty(t, out.String())
+}
+
+// TestSandboxStartupFile: -startup-file holds the start document once the
+// sandbox serves, appears whole (never empty), is left as it was by a
+// start that fails on a taken port, and goes when the sandbox stops.
+func TestSandboxStartupFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "sandbox.json")
+	entries := func() []string {
+		var names []string
+		list, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		for _, e := range list {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+
+	// A first sandbox writes it, mode 0600, and prints no document.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out bytes.Buffer
+	errOut := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"sandbox", "-addr", "127.0.0.1:0", "-startup-file", file}, &out, errOut)
+	}()
+	var raw []byte
+	require.Eventually(t, func() bool {
+		var err error
+		raw, err = os.ReadFile(file)
+		return err == nil
+	}, 10*time.Second, 10*time.Millisecond, "no startup file; stderr: %s", errOut.String())
+	var doc printed
+	require.NoError(t, json.Unmarshal(raw, &doc), "the file is read whole the moment it exists: %q", raw)
+	require.NotNil(t, doc.Demo)
+	fi, err := os.Stat(file)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm(), "the document holds secrets")
+	assert.Equal(t, []string{"sandbox.json"}, entries(), "no temporary file left")
+	assert.Contains(t, errOut.String(), "start document in "+file)
+	assert.Contains(t, errOut.String(), "serving "+doc.BaseURL)
+
+	// A second one on the taken port fails and leaves the first's document.
+	taken := strings.TrimPrefix(doc.BaseURL, "http://")
+	var out2, errOut2 bytes.Buffer
+	err = run(context.Background(), []string{"sandbox", "-addr", taken, "-startup-file", file}, &out2, &errOut2)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "address already in use")
+	after, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Equal(t, string(raw), string(after), "the failed start changed the file")
+	assert.Equal(t, []string{"sandbox.json"}, entries())
+
+	// Stopping the first removes its document.
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not return after cancellation")
+	}
+	assert.Empty(t, out.String(), "the document went to the file, not stdout")
+	assert.Empty(t, entries(), "the document of a stopped sandbox stays behind")
+
+	// A failed start with no file before leaves none.
+	err = run(context.Background(), []string{"sandbox", "-addr", "127.0.0.1:-1", "-startup-file", file}, io.Discard, io.Discard)
+	require.Error(t, err)
+	assert.Empty(t, entries())
+
+	// A file that cannot be written is an error before serving.
+	err = run(context.Background(), []string{"sandbox", "-addr", "127.0.0.1:0", "-startup-file", filepath.Join(dir, "no", "such", "dir.json")}, io.Discard, io.Discard)
+	require.Error(t, err)
+	assert.Empty(t, entries())
 }
 
 func TestReachable(t *testing.T) {
