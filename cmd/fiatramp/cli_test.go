@@ -705,3 +705,30 @@ sys.exit(os.waitstatus_to_exitcode(status))
 	assert.True(t, ok, "created after yes")
 	assert.Len(t, w.requests(), 1)
 }
+
+// TestCLIClockSkewHint: a call refused for its timestamp says what to do
+// from the shell (the -correct-clock flag, not the library's Go option),
+// and the flag does it.
+func TestCLIClockSkewHint(t *testing.T) {
+	w := newWorld(t)
+	w.sb.Advance(time.Hour) // the service's clock an hour ahead of this machine's
+
+	r := cli(t, w.env, "", "payouts", "balance")
+	require.Equal(t, 1, r.code, r)
+	assert.Contains(t, r.stderr, "clock skew")
+	assert.Contains(t, r.stderr, "; correct this machine's clock or pass -correct-clock]")
+	assert.NotContains(t, r.stderr, "WithClockCorrection", "a Go option is no remedy at the shell")
+	assert.Contains(t, r.stderr, "  sentinel: ErrUnauthorized, ErrClockSkew\n")
+
+	r = cli(t, w.env, "", "payouts", "balance", "-correct-clock")
+	require.Equal(t, 0, r.code, r)
+	r = cli(t, w.env, "", "call", "GET", "/pos/api/v1/payout/balance", "-correct-clock")
+	require.Equal(t, 0, r.code, r)
+	for _, c := range commands() {
+		fs, _ := c.flags(io.Discard)
+		if c.name == "sign" || strings.HasPrefix(c.name, "webhook ") {
+			continue // they call no service
+		}
+		assert.NotNil(t, fs.Lookup("correct-clock"), "%s has no -correct-clock", c.name)
+	}
+}

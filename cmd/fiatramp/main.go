@@ -11,7 +11,7 @@
 //	                 [-read-header-timeout 10s] [-read-timeout 30s]
 //	                 [-write-timeout 60s] [-idle-timeout 2m] [-max-conns 256]
 //	                 [-control] [-startup-file FILE]
-//	fiatramp sign [-method M] [-timestamp N] [-compare SIG | -request FILE] [BODY_FILE]
+//	fiatramp sign [-method M] [-timestamp N] [-now N] [-compare SIG | -request FILE] [BODY_FILE]
 //	fiatramp payouts get PAYOUT_ID
 //	fiatramp payouts balance
 //	fiatramp payouts create -quotation ID -customer ID [-reference REF] [--yes]
@@ -32,6 +32,8 @@
 // reached, 2 for bad input (nothing sent) and 3 when the outcome of a
 // create is unknown. A payout create, and a call with any method but GET
 // or HEAD, asks for confirmation on a terminal and otherwise needs --yes.
+// On a machine whose clock is off, -correct-clock stamps the requests by
+// the service's clock (the Date header of its answers).
 // "fiatramp sign" reads the secret from FIATRAMP_API_SECRET or
 // -secret-file, never from a flag value, and never prints it.
 //
