@@ -611,6 +611,34 @@ func TestConfirm(t *testing.T) {
 	err := confirm(streams{in: strings.NewReader("yes\n"), err: &errOut}, c, "Create?")
 	require.Error(t, err, "no terminal: no question, whatever stdin holds")
 	assert.Contains(t, errOut.String(), "pass --yes")
+
+	// The answer is read with a bound: "payouts create < /dev/zero" grew
+	// the process to tens of gigabytes looking for a line break.
+	z := &zeros{max: 64 << 20}
+	errOut.Reset()
+	err = confirm(streams{in: z, err: &errOut, inTTY: true}, c, "Create?")
+	require.Error(t, err, "NUL bytes are not a yes")
+	assert.LessOrEqual(t, z.n, 4096, "bytes read looking for the answer")
+	assert.Contains(t, errOut.String(), "not confirmed; nothing was sent")
+	// A long answer is refused, not read to its end.
+	long := strings.Repeat(" ", 1<<20) + "yes\n"
+	err = confirm(streams{in: strings.NewReader(long), err: &errOut, inTTY: true}, c, "Create?")
+	require.Error(t, err)
+}
+
+// zeros is an endless run of NUL bytes, as /dev/zero gives (a character
+// device, so stdinIsTerminal takes it for a terminal), failing after max
+// bytes so that an unbounded reader stops; n counts what was read.
+type zeros struct{ n, max int }
+
+func (z *zeros) Read(p []byte) (int, error) {
+	if z.n >= z.max {
+		return 0, errors.New("read too far")
+	}
+	m := min(len(p), z.max-z.n)
+	clear(p[:m])
+	z.n += m
+	return m, nil
 }
 
 // A service answering a shape the command does not expect gets a clear

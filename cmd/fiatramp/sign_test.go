@@ -123,6 +123,23 @@ func TestSignBadInput(t *testing.T) {
 	}
 }
 
+// TestSecretFileValueNotEchoed: an operator who passes the secret
+// itself to -secret-file must not see it printed back in the error.
+func TestSecretFileValueNotEchoed(t *testing.T) {
+	const secret = "sbx_secret_passed_as_a_path_by_mistake"
+	env := []string{fiatramp.EnvAPIKey + "=k"}
+	for _, args := range [][]string{
+		{"sign", "-timestamp", "1700000000", "-secret-file", secret},
+		{"webhook", "verify", "-secret-file", secret},
+		{"webhook", "send", "-secret-file", secret, "http://127.0.0.1:9/"},
+	} {
+		r := cli(t, env, "{}", args...)
+		assert.Equal(t, 2, r.code, r)
+		assert.NotContains(t, r.stdout+r.stderr, secret, "%v", args)
+		assert.Contains(t, r.stderr, "-secret-file", "%v", args)
+	}
+}
+
 // What sign prints is what the service accepts: its headers and canonical
 // body, sent as printed, pass the sandbox's authentication.
 func TestSignAcceptedBySandbox(t *testing.T) {
