@@ -50,12 +50,13 @@ taking its method, X-API-KEY, X-TIMESTAMP, X-SIGNATURE and body. Either says
 MATCH (exit status 0) or what differs first (exit status 1): a missing
 header, a timestamp that is not Unix seconds or is outside the 300-second
 window around -now (the service's clock when the request was sent; for
--request, this machine's clock unless -now is given), a body that is not canonical (the byte offset and both forms
-there), and for the signature itself which mistake it was (signed the body
-as sent instead of its canonical form, {} or an empty body, another
-timestamp, hex or URL-safe Base64 instead of standard Base64, a secret with
-a trailing newline, ...) or, when no such variant matches, that the secret
-is not the one of that key.
+-request, this machine's clock unless -now is given), a body that is not
+canonical (the byte offset and both forms there), and for the signature
+itself which mistake it was (signed the body as sent instead of its
+canonical form, {} or an empty body, another timestamp, hex or URL-safe
+Base64 instead of standard Base64, a secret with a trailing newline, ...)
+or, when no such variant matches, that the secret is not the one of that
+key.
 
 The key comes from -key, the captured request or FIATRAMP_API_KEY; the
 secret from FIATRAMP_API_SECRET or -secret-file, never from a flag value
