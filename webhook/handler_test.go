@@ -445,3 +445,23 @@ func TestHandlerBrokenBody(t *testing.T) {
 	assert.Equal(t, "body unreadable\n", res.Body.String())
 	assert.Zero(t, calls)
 }
+
+// BenchmarkHandlerDuplicate measures the Handler's answer to a repeated
+// delivery (verified, found done, acknowledged), the cost a burst of
+// duplicates puts on a receiver.
+func BenchmarkHandlerDuplicate(b *testing.B) {
+	h := webhook.Handler(testKey, testSecret, func(context.Context, *webhook.Event) error { return nil },
+		webhook.WithClock(fixedClock()))
+	ev := payoutEvent("p1", webhook.EventSuccess)
+	serve(h, delivery(b, ev))
+	req := delivery(b, ev)
+	b.ReportAllocs()
+	for range b.N {
+		req.Body, _ = req.GetBody()
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			b.Fatal(rec.Code)
+		}
+	}
+}

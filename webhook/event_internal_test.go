@@ -182,21 +182,39 @@ func FuzzDecodeEvent(f *testing.F) {
 	})
 }
 
-func TestMemberIterRefusesWhatIsNotCanonical(t *testing.T) {
+func TestDecodeEventRefusesWhatIsNotCanonical(t *testing.T) {
 	// The reader only ever sees canonical JSON; still, no input may make it
-	// index out of range or loop.
-	for _, in := range []string{"{", `{"a"`, `{"a":`, `{"a":1`, `{"a":1,`, `{"a":1;"b":2}`, `{"a":"x`, `{"a":[1,2`, `{"a":{"b":"\`, `{"a"1}`, `{"\`, `{:1}`, `{"a":}`} {
-		it := newMembers([]byte(in))
-		for it.next() {
-		}
-		require.True(t, it.err, "%q", in)
+	// index out of range or loop, and each is refused as malformed.
+	for _, in := range []string{"{", `{"a"`, `{"a":`, `{"a":1`, `{"a":1,`, `{"a":1;"b":2}`, `{"a":"x`, `{"a":[1,2`, `{"a":{"b":"\`,
+		`{"a"1}`, `{"\`, `{:1}`, `{"a":}`, `{"a":1}x`, `[]`, ``, `{"type":"PAYOUT","id":"p","event":"SUCCESS","metadata":{"utr":"U"`} {
 		_, err := decodeEvent([]byte(in))
 		require.ErrorIs(t, err, ErrMalformed, "%q", in)
 	}
-	_, ok := stringValue([]byte(`"\x"`))
-	require.False(t, ok)
-	_, ok = stringValue([]byte(`"`))
-	require.False(t, ok)
+	for _, in := range []string{`"\x"`, `"`, `x`, `1`} {
+		_, err := decodeEvent([]byte(`{"type":` + in + `,"id":"p","event":"SUCCESS"}`))
+		require.ErrorIs(t, err, ErrMalformed, "%q", in)
+	}
+}
+
+// TestDecodeEventDepth: the reader takes the canonicalizer's cap, so a
+// signed body that CanonicalizeJSON accepts is read however deeply an
+// unread metadata member nests; one level deeper is not JSON to Verify.
+func TestDecodeEventDepth(t *testing.T) {
+	nested := func(levels int) []byte { // levels counts the event object
+		inner := levels - 2 // the event and its metadata
+		return []byte(`{"type":"PAYOUT","id":"p","event":"SUCCESS","metadata":{"utr":"U","deep":` +
+			strings.Repeat("[", inner) + strings.Repeat("]", inner) + `}}`)
+	}
+	canonical, err := fiatramp.CanonicalizeJSON(nested(maxEventDepth))
+	require.NoError(t, err, "the canonicalizer's cap is maxEventDepth")
+	ev, err := decodeEvent(canonical)
+	require.NoError(t, err)
+	require.Equal(t, "U", *ev.Metadata.UTR)
+
+	_, err = fiatramp.CanonicalizeJSON(nested(maxEventDepth + 1))
+	require.Error(t, err, "the canonicalizer's cap is maxEventDepth")
+	_, err = decodeEvent(nested(maxEventDepth + 1))
+	require.ErrorIs(t, err, ErrMalformed, "deeper than the cap")
 }
 
 // BenchmarkDecodeEvent compares the reader with the encoding/json version
