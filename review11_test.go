@@ -1,16 +1,10 @@
 package fiatramp
 
 import (
-	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"errors"
-	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -30,116 +24,6 @@ import (
 // (issue 11): bodies written directly against the Python oracle, the
 // canonicalizer's pooled buffers under concurrency, and the request path's
 // header and body handling.
-
-// review11Texts are strings a careless caller may put in a request field.
-var review11Texts = []string{
-	"", "\u2028", "\u2029", "\x7f", "\x00", "\x1f", "\x1b[0m", "\ud7ff", "\ue000\uffff\ufffe",
-	"\xed\xa0\x80\xed\xb0\x80", // a surrogate pair in UTF-8 form: not UTF-8
-	"\xf4\x90\x80\x80",         // above U+10FFFF
-	"\xc0\xaf",                 // overlong '/'
-	`\ud800`, `\u0000`, `"\"`, "</script>", "\U0001F600\U0001F600", strings.Repeat("é", 5000),
-	"a\u0300", "\ufeff", "\u00a0", "𝟘", "\U000E0001",
-}
-
-// review11Bodies returns every directly written body for text s, with ids
-// zero and non-zero and amounts of the awkward kinds.
-func review11Bodies(s string, amount decimal.Decimal) [][]byte {
-	ids := []uuid.UUID{uuid.Nil, bodyCustomer, uuid.Max}
-	var out [][]byte
-	for _, id := range ids {
-		out = append(out,
-			createPayoutBody(types.CreatePayoutRequest{QuotationID: id, CustomerID: id, ExchangeOrderID: s, ClientReferenceID: s}),
-			createPrefundedPayoutBody(types.CreatePrefundedPayoutRequest{QuotationID: id, ClientReferenceID: s,
-				Customer: types.PrefundedCustomer{Sender: types.CustomerRef{ID: id}, Receiver: types.CustomerRef{ID: id}}}),
-			createRemittancePayoutBody(types.CreateRemittancePayoutRequest{QuotationID: id, CustomerID: id, RemitterID: id,
-				ClientReferenceID: s, TransactionHash: s}),
-			createPayinQuotationBody(types.CreatePayinQuotationRequest{Asset: s, Fiat: "İ" + s, SendingAmount: amount,
-				CustomerID: id, BankID: id, PaymentMethod: types.PaymentMethod(s),
-				RiskParameters: types.RiskParameters{IPAddress: s, DeviceID: s}}),
-			addWalletBody(types.AddWalletRequest{CustomerID: id, WalletAddress: s}),
-			idStatusBody("payout_id", id, "payout_status", s),
-			idStatusBody("quotation_id", id, "payin_status", s),
-			bankVerificationBody(id, id, types.BankAccountStatus(s)),
-		)
-	}
-	return out
-}
-
-// TestReview11BodiesAreFixedPointsOfPython: every body the library writes
-// itself must be exactly what the service computes from it
-// (json.dumps(json.loads(body), sort_keys=True, separators=(",",":"))),
-// else the signature over the bytes sent does not verify. The oracle is
-// Python itself, not the Go canonicalizer the other body tests compare
-// with.
-func TestReview11BodiesAreFixedPointsOfPython(t *testing.T) {
-	amounts := []string{"0", "-0", "-0.00", "1e-30", "1.5E+3", "123456789012345678901234567890.000000000000000000001", "-7.10"}
-	var docs [][]byte
-	for i, s := range review11Texts {
-		docs = append(docs, review11Bodies(s, decimal.RequireFromString(amounts[i%len(amounts)]))...)
-	}
-	outs, oks := pythonCanonical(t, docs)
-	for i, d := range docs {
-		require.True(t, oks[i], "python refused %q", d)
-		require.Equal(t, string(outs[i]), string(d), "body %d is not canonical for the service", i)
-		c, err := canonicalizeExact(d)
-		require.NoError(t, err)
-		require.Equal(t, string(d), string(c))
-	}
-}
-
-// TestReview11ConcurrentCanonicalize canonicalizes different documents of
-// every size, small (copied out of the pooled buffer) and large (written
-// into a buffer of their own), in parallel, and checks each result against
-// the one computed alone, after every goroutine has finished: a result that
-// aliased pooled memory reused by another call would have changed.
-func TestReview11ConcurrentCanonicalize(t *testing.T) {
-	r := rand.New(rand.NewPCG(11, 13))
-	var docs [][]byte
-	for _, size := range []int{10, 100, 1000, directOutput - 1, directOutput, directOutput + 1, 70 << 10, 300 << 10} {
-		for k := 0; k < 4; k++ {
-			var b strings.Builder
-			b.WriteString(`{"z":[`)
-			for b.Len() < size {
-				fmt.Fprintf(&b, `{"k%d":"v\u00e9%d","a":%d.5,"b":"<%d>"},`, r.IntN(1000), r.IntN(1e6), r.IntN(1e6), k)
-			}
-			b.WriteString(`0],"a":"` + strings.Repeat(string(rune('a'+k)), size%97) + `"}`)
-			docs = append(docs, []byte(b.String()))
-		}
-	}
-	want := make([][]byte, len(docs))
-	for i, d := range docs {
-		c, err := canonicalizeExact(d)
-		require.NoError(t, err)
-		want[i] = bytes.Clone(c)
-	}
-	const workers, rounds = 8, 6
-	got := make([][][]byte, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := range rounds * len(docs) {
-				i := (n*7 + w*3) % len(docs)
-				c, err := canonicalize(docs[i], n%2 == 0)
-				if err != nil {
-					panic(err)
-				}
-				got[w] = append(got[w], c)
-				_ = Sign("k", "s", int64(n), c)
-			}
-		}()
-	}
-	wg.Wait()
-	for w := range workers {
-		for n, c := range got[w] {
-			i := (n*7 + w*3) % len(docs)
-			if !bytes.Equal(c, want[i]) {
-				t.Fatalf("worker %d call %d: document %d (%d bytes) changed after its call returned", w, n, i, len(docs[i]))
-			}
-		}
-	}
-}
 
 // TestReview11HeaderOptionRefusesWhatNetHTTPRefuses: a header that net/http
 // will not send (a name that is not an HTTP token, a value with a control
@@ -379,49 +263,4 @@ func TestReview11HeaderOptionCannotMakeNetHTTPReplay(t *testing.T) {
 		require.ErrorAs(t, err, &verr, "%s: the service ran the create %d times", k, creates.Load())
 		require.Zero(t, creates.Load())
 	}
-}
-
-// TestReview11ConcurrentSign signs in parallel with secrets on both sides
-// of the HMAC block size and keys on both sides of the pooled prefix's
-// cap: the pooled state (pad, prefix holding a long secret) must never
-// leak from one signature into another.
-func TestReview11ConcurrentSign(t *testing.T) {
-	type job struct {
-		key, secret string
-		ts          int64
-		body        []byte
-		want        string
-	}
-	r := rand.New(rand.NewPCG(5, 8))
-	var jobs []job
-	for _, keyLen := range []int{1, 64, maxPooledBuffer + 10} {
-		for _, secretLen := range []int{1, 63, 64, 65, 200, 5000} {
-			j := job{key: strings.Repeat("k", keyLen), ts: r.Int64N(1 << 40), body: []byte(fmt.Sprintf(`{"n":%d}`, r.IntN(1e9)))}
-			s := make([]byte, secretLen)
-			for i := range s {
-				s[i] = byte(r.Uint32())
-			}
-			j.secret = string(s)
-			mac := hmac.New(sha256.New, s)
-			fmt.Fprintf(mac, "%s|%d|%s", j.key, j.ts, j.body)
-			j.want = base64.StdEncoding.EncodeToString(mac.Sum(nil))
-			jobs = append(jobs, j)
-		}
-	}
-	var wg sync.WaitGroup
-	var bad atomic.Int32
-	for w := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := range 40 * len(jobs) {
-				j := jobs[(n*5+w)%len(jobs)]
-				if Sign(j.key, j.secret, j.ts, j.body) != j.want {
-					bad.Add(1)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	require.Zero(t, bad.Load())
 }
