@@ -1339,3 +1339,109 @@ func TestHeaderOptionCannotMakeNetHTTPReplay(t *testing.T) {
 		require.Zero(t, creates.Load())
 	}
 }
+
+// hitCounter is an httptest handler that counts the requests it gets and
+// answers them all with a successful payout.
+type hitCounter struct{ hits atomic.Int32 }
+
+// countingTransport counts the round trips of the caller's own client.
+type countingTransport struct {
+	n    atomic.Int32
+	base http.RoundTripper
+}
+
+// TestRedirectsNotFollowed: a signed request meets a 3xx. The answer is an
+// *APIError matching ErrRedirect that names the Location, nothing is sent
+// to the redirect target (which would receive X-API-KEY, X-SIGNATURE and,
+// on 307/308, the body), and the caller's http.Client is left as it was.
+func TestRedirectsNotFollowed(t *testing.T) {
+	target := new(hitCounter)
+	targetSrv := httptest.NewServer(target)
+	defer targetSrv.Close()
+	location := targetSrv.URL + "/pos/api/v1/payout/" + payoutID.String()
+
+	for _, status := range []int{301, 302, 303, 307, 308} {
+		for _, method := range []string{http.MethodGet, http.MethodPost} {
+			t.Run(fmt.Sprintf("%d %s", status, method), func(t *testing.T) {
+				var originHits atomic.Int32
+				origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					originHits.Add(1)
+					w.Header().Set("Location", location)
+					w.WriteHeader(status)
+					_, _ = io.WriteString(w, "<html>Moved</html>")
+				}))
+				defer origin.Close()
+
+				transport := &countingTransport{base: origin.Client().Transport}
+				callers := &http.Client{Transport: transport}
+				c, err := fiatramp.New(testKey, testSecret,
+					fiatramp.WithBaseURL(origin.URL),
+					fiatramp.WithHTTPClient(callers),
+					// Retries on: a redirect must not be retried either.
+					fiatramp.WithRetry(fiatramp.RetryPolicy{InitialBackoff: time.Millisecond}))
+				require.NoError(t, err)
+				assert.Nil(t, callers.CheckRedirect, "New leaves the caller's client alone")
+
+				ctx := context.Background()
+				if method == http.MethodGet {
+					p, err2 := c.Payouts.Get(ctx, payoutID)
+					assert.Nil(t, p)
+					err = err2
+				} else {
+					p, err2 := c.Payouts.Create(ctx, types.CreatePayoutRequest{
+						QuotationID: quotationID, CustomerID: customerID, ClientReferenceID: "redirect-1",
+					})
+					assert.Nil(t, p)
+					err = err2
+				}
+				if method == http.MethodPost {
+					// A 303 is how a server says it processed a POST, and
+					// any 3xx may come after the service acted: a create
+					// answered by one has an unknown outcome.
+					var ou *fiatramp.OutcomeUnknownError
+					require.ErrorAs(t, err, &ou)
+					assert.NotErrorIs(t, err, fiatramp.ErrRedirect, "an outcome unknown is never a plain redirect")
+					assert.Equal(t, "redirect-1", ou.ClientReferenceID)
+					assert.Equal(t, 1, ou.Attempts)
+					err = ou.Err
+				} else {
+					assert.NotErrorIs(t, err, fiatramp.ErrOutcomeUnknown, "nothing ran for a read")
+				}
+				require.ErrorIs(t, err, fiatramp.ErrRedirect)
+				assert.NotErrorIs(t, err, fiatramp.ErrMalformedResponse)
+				var apiErr *fiatramp.APIError
+				require.ErrorAs(t, err, &apiErr)
+				assert.Equal(t, status, apiErr.StatusCode)
+				assert.Contains(t, err.Error(), location, "Error names the Location")
+				assert.Contains(t, err.Error(), "not followed")
+				assert.Contains(t, err.Error(), "follow no redirects")
+
+				assert.Zero(t, target.hits.Load(), "the redirect target receives nothing")
+				assert.Equal(t, int32(1), originHits.Load(), "one request, no retry")
+				assert.Equal(t, int32(1), transport.n.Load(), "sent through the caller's transport")
+				assert.Nil(t, callers.CheckRedirect, "still untouched after the call")
+			})
+		}
+	}
+
+	t.Run("a caller's CheckRedirect that follows is not used", func(t *testing.T) {
+		origin := httptest.NewServer(http.RedirectHandler(location, http.StatusTemporaryRedirect))
+		defer origin.Close()
+		var consulted atomic.Int32
+		callers := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error {
+			consulted.Add(1)
+			return nil // follow
+		}}
+		c, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL(origin.URL), fiatramp.WithHTTPClient(callers),
+			fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 1}))
+		require.NoError(t, err)
+		err = c.Do(context.Background(), http.MethodPost, "/cms/api/v1/wallet/add", map[string]string{"wallet_address": "0xabc"}, nil)
+		var ou *fiatramp.OutcomeUnknownError
+		require.ErrorAs(t, err, &ou, "a POST answered by a 3xx may have acted")
+		require.ErrorIs(t, ou.Err, fiatramp.ErrRedirect)
+		assert.Zero(t, target.hits.Load())
+		assert.Zero(t, consulted.Load(), "the library's own policy decides")
+		require.NotNil(t, callers.CheckRedirect)
+		assert.NoError(t, callers.CheckRedirect(nil, nil), "the caller's function is still the caller's")
+	})
+}
