@@ -142,3 +142,27 @@ func TestSendingAmountDigitsBounded(t *testing.T) {
 	body, _ := sent.Load().(string)
 	require.Contains(t, body, `"sending_amount":"`+long.StringFixed(-long.Exponent())+`"`)
 }
+
+func TestPayinsSimulateStatus(t *testing.T) {
+	h := newHarness(t)
+	calls := h.expect(http.MethodPatch, "/pis/api/v1/payin/mock-payin-status",
+		`{"payin_status":"REFUNDED","quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278"}`,
+		http.StatusOK, ok(`{"quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278","payin_status":"REFUNDED"}`))
+	s, err := h.client.Payins.SimulateStatus(context.Background(), payinQuotation, types.PayinRefunded)
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, calls.Load())
+	assert.Equal(t, payinQuotation, s.QuotationID)
+	assert.Equal(t, types.PayinRefunded, s.PayinStatus)
+	assert.JSONEq(t, `{"quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278","payin_status":"REFUNDED"}`, string(s.Raw))
+}
+
+// TestPayinsSimulateStatusRefused: the service's refusal of an unknown
+// quotation matches ErrQuotationNotFound, and no result comes back.
+func TestPayinsSimulateStatusRefused(t *testing.T) {
+	h := newHarness(t)
+	h.mock.RegisterResponder(http.MethodPatch, testBase+"/pis/api/v1/payin/mock-payin-status",
+		httpmock.NewStringResponder(http.StatusBadRequest, fail("Quotation is not found", "", `{}`)))
+	s, err := h.client.Payins.SimulateStatus(context.Background(), payinQuotation, types.PayinSuccess)
+	assert.Nil(t, s)
+	require.ErrorIs(t, err, fiatramp.ErrQuotationNotFound)
+}

@@ -246,3 +246,58 @@ func TestCreateEnvelopeNamesExact(t *testing.T) {
 		assert.Equal(t, "1000.000001", p.SendingAmount.String())
 	})
 }
+
+func TestPayoutsBalance(t *testing.T) {
+	h := newHarness(t)
+	data := `{"available_balance":{"USDT":"1000.123456789012345678","USDC":12.5,"BTC":"0"}}`
+	calls := h.expect(http.MethodGet, "/pos/api/v1/payout/balance", "", http.StatusOK, ok(data))
+	b, err := h.client.Payouts.Balance(context.Background())
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, calls.Load())
+	require.Len(t, b.AvailableBalance, 3)
+	assert.Equal(t, "1000.123456789012345678", b.AvailableBalance["USDT"].String(), "no float rounding")
+	assert.Equal(t, "12.5", b.AvailableBalance["USDC"].String())
+	assert.True(t, b.AvailableBalance["BTC"].IsZero())
+	assert.Equal(t, data, string(b.Raw))
+}
+
+func TestPayoutsBalanceRefusals(t *testing.T) {
+	t.Run("not entitled", func(t *testing.T) {
+		h := newHarness(t)
+		h.mock.RegisterResponder(http.MethodGet, testBase+"/pos/api/v1/payout/balance",
+			httpmock.NewStringResponder(http.StatusBadRequest, fail("This endpoint is not available for your organization.", "", `{}`)))
+		b, err := h.client.Payouts.Balance(context.Background())
+		assert.Nil(t, b)
+		require.ErrorIs(t, err, fiatramp.ErrNotEntitled)
+	})
+	for name, data := range map[string]string{
+		"amount not a number": `{"available_balance":{"USDT":"lots"}}`,
+		"null amount":         `{"available_balance":{"USDT":null}}`,
+		"empty amount":        `{"available_balance":{"USDT":""}}`,
+		"not an object":       `{"available_balance":["USDT"]}`,
+		"float amount":        `{"available_balance":{"USDT":true}}`,
+		// An unknown balance is not zero: without available_balance a
+		// caller reading AvailableBalance["USDT"] would see 0.
+		"no available_balance":   `{"balance":{"USDT":"1000"}}`,
+		"null available_balance": `{"available_balance":null}`,
+		"empty data":             `{}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			h.expect(http.MethodGet, "/pos/api/v1/payout/balance", "", http.StatusOK, ok(data))
+			b, err := h.client.Payouts.Balance(context.Background())
+			assert.Nil(t, b)
+			require.ErrorIs(t, err, fiatramp.ErrMalformedResponse)
+			var apiErr *fiatramp.APIError
+			require.ErrorAs(t, err, &apiErr)
+			assert.Equal(t, http.StatusOK, apiErr.StatusCode)
+		})
+	}
+	// No asset at all is a known balance: an empty map.
+	h := newHarness(t)
+	h.expect(http.MethodGet, "/pos/api/v1/payout/balance", "", http.StatusOK, ok(`{"available_balance":{}}`))
+	b, err := h.client.Payouts.Balance(context.Background())
+	require.NoError(t, err)
+	assert.NotNil(t, b.AvailableBalance)
+	assert.Empty(t, b.AvailableBalance)
+}

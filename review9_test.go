@@ -18,7 +18,7 @@ import (
 // remembers what it visited without keeping each link's text (a server can
 // make every link nearly as long as the body cap, and the page cap allows
 // 10,000 of them).
-func TestReview9PaginationMemoryDoesNotGrowWithLinkText(t *testing.T) {
+func TestBankAccountsMemoryDoesNotGrowWithLinkText(t *testing.T) {
 	h := newHarness(t)
 	path := "/cms/api/v1/bank/list/" + customerID.String()
 	pad := strings.Repeat("a", 1<<20)

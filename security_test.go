@@ -1,7 +1,6 @@
 package fiatramp_test
 
 import (
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -182,15 +181,6 @@ func (rt *recordingTransport) RoundTrip(r *http.Request) (*http.Response, error)
 	}
 	rt.mu.Unlock()
 	return rt.base.RoundTrip(r)
-}
-
-// jsonQuote returns s as a JSON string.
-func jsonQuote(s string) string {
-	b, err := json.Marshal(s)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {

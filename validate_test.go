@@ -118,3 +118,56 @@ func TestValidationSendsNothing(t *testing.T) {
 	}
 	assert.Zero(t, h.mock.GetTotalCallCount(), "bad input sends nothing")
 }
+
+// TestValidationOfSimulationsAndWait: bad input is refused, naming the field, before
+// anything is sent (the harness has no responder, so a request would
+// fail differently).
+func TestValidationOfSimulationsAndWait(t *testing.T) {
+	h := newHarness(t)
+	bg := context.Background()
+	cases := []struct {
+		field string
+		call  func() error
+	}{
+		{"quotation_id", func() error {
+			_, err := h.client.Payins.SimulateStatus(bg, uuid.Nil, types.PayinSuccess)
+			return err
+		}},
+		{"payin_status", func() error {
+			_, err := h.client.Payins.SimulateStatus(bg, payinQuotation, "success")
+			return err
+		}},
+		{"customer_id", func() error {
+			_, err := h.client.Customers.SimulateBankVerification(bg, uuid.Nil, bankID, types.BankAccountVerified)
+			return err
+		}},
+		{"bank_id", func() error {
+			_, err := h.client.Customers.SimulateBankVerification(bg, customerID, uuid.Nil, types.BankAccountVerified)
+			return err
+		}},
+		{"bank_account_status", func() error {
+			_, err := h.client.Customers.SimulateBankVerification(bg, customerID, bankID, "OK")
+			return err
+		}},
+		{"payout_id", func() error {
+			_, err := h.client.Payouts.Wait(bg, uuid.Nil)
+			return err
+		}},
+		{"poll interval", func() error {
+			_, err := h.client.Payouts.Wait(bg, payoutID, fiatramp.WithPollInterval(0, 1))
+			return err
+		}},
+		{"poll interval", func() error {
+			_, err := h.client.Payouts.Wait(bg, payoutID, fiatramp.WithPollInterval(2, 1))
+			return err
+		}},
+	}
+	for _, tc := range cases {
+		err := tc.call()
+		var verr *fiatramp.ValidationError
+		require.ErrorAs(t, err, &verr, tc.field)
+		assert.Equal(t, tc.field, verr.Field)
+		assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
+	}
+	assert.Zero(t, h.mock.GetTotalCallCount(), "nothing sent")
+}
