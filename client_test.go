@@ -143,77 +143,7 @@ func TestClientRefusesUnsendableHeaders(t *testing.T) {
 	require.NoError(t, err, "net/http sends a tab and non-ASCII bytes")
 }
 
-// recordingTransport records every X-SIGNATURE and request body that leaves
-// the client, without changing the request.
-type recordingTransport struct {
-	base   http.RoundTripper
-	mu     sync.Mutex
-	sigs   []string
-	bodies []string
-	trips  int
-}
-
-// leakOp is one operation of the client, with good or unknown ids.
-type leakOp struct {
-	name string
-	run  func(ctx context.Context, c *fiatramp.Client, bad bool) error
-}
-
-// lockedWriter serialises writes to a shared buffer.
-type lockedWriter struct {
-	w  io.Writer
-	mu *sync.Mutex
-}
-
-// fmtVerbs is every verb and flag combination a careless caller might use:
-// fmt prints a value it has no method for by walking its fields, and a verb
-// that does not fit a field's kind (%s on a pointer, %d on a string) takes
-// fmt's bad-verb path, which prints that field raw, unexported or not.
-var fmtVerbs = []string{
-	"%v", "%+v", "%#v", "%s", "%q", "%+q", "%#q", "%x", "%X", "% x", "%#x", "% X",
-	"%d", "%+d", "%o", "%O", "%b", "%c", "%U", "%#U", "%e", "%E", "%f", "%F", "%g", "%G",
-	"%t", "%p", "%#p", "%T", "%w", "%z", "%10.3s", "%-80v", "%.100s", "%08x", "%#+v",
-}
-
-// Wrappers a caller's own code puts a library value in.
-type (
-	embedsClient     struct{ fiatramp.Client }
-	embedsClientPtr  struct{ *fiatramp.Client }
-	embedsService    struct{ *fiatramp.PayoutsService }
-	hidesClient      struct{ c fiatramp.Client }
-	hidesClientPtr   struct{ c *fiatramp.Client }
-	pipelineDeps     struct{ Client *fiatramp.Client }
-	hidesAll         struct{ deps []map[string]any }
-	hidesServiceBare struct{ p fiatramp.PayoutsService }
-)
-
-// wrapped puts v where user code keeps it: behind a pointer, in exported
-// and unexported fields (direct, through an interface and nested), in
-// slices, arrays and maps, and as a reflect.Value.
-func wrapped[T any](v T) map[string]any {
-	return map[string]any{
-		"direct":                  v,
-		"pointer":                 &v,
-		"exported field":          struct{ F T }{v},
-		"unexported field":        struct{ f T }{v},
-		"pointer to unexported":   &struct{ f T }{v},
-		"unexported interface":    struct{ f any }{v},
-		"unexported pointer":      struct{ f *T }{&v},
-		"slice":                   []T{v},
-		"unexported slice":        struct{ f []T }{[]T{v}},
-		"array":                   [1]T{v},
-		"map value":               map[string]T{"k": v},
-		"unexported map":          struct{ f map[string]T }{map[string]T{"k": v}},
-		"nested unexported":       struct{ a struct{ b []map[string]*T } }{struct{ b []map[string]*T }{[]map[string]*T{{"k": &v}}}},
-		"reflect.Value":           reflect.ValueOf(v),
-		"reflect.Value of fields": reflect.ValueOf(struct{ f T }{v}).Field(0),
-	}
-}
-
-// recordingT collects what a testify assertion reports.
-type recordingT struct{ out strings.Builder }
-
-func (r *recordingT) Errorf(format string, args ...any) { fmt.Fprintf(&r.out, format, args...) }
+// ---- the secret never prints ----
 
 // TestSecretNeverPrints is the one test of the guarantee that the API
 // secret never prints. Every exported value that holds or was made with the
@@ -496,6 +426,66 @@ func newLeakFinder(t *testing.T, needles map[string]string) func(text string) (w
 	}
 }
 
+// fmtVerbs is every verb and flag combination a careless caller might use:
+// fmt prints a value it has no method for by walking its fields, and a verb
+// that does not fit a field's kind (%s on a pointer, %d on a string) takes
+// fmt's bad-verb path, which prints that field raw, unexported or not.
+var fmtVerbs = []string{
+	"%v", "%+v", "%#v", "%s", "%q", "%+q", "%#q", "%x", "%X", "% x", "%#x", "% X",
+	"%d", "%+d", "%o", "%O", "%b", "%c", "%U", "%#U", "%e", "%E", "%f", "%F", "%g", "%G",
+	"%t", "%p", "%#p", "%T", "%w", "%z", "%10.3s", "%-80v", "%.100s", "%08x", "%#+v",
+}
+
+// Wrappers a caller's own code puts a library value in.
+type (
+	embedsClient     struct{ fiatramp.Client }
+	embedsClientPtr  struct{ *fiatramp.Client }
+	embedsService    struct{ *fiatramp.PayoutsService }
+	hidesClient      struct{ c fiatramp.Client }
+	hidesClientPtr   struct{ c *fiatramp.Client }
+	pipelineDeps     struct{ Client *fiatramp.Client }
+	hidesAll         struct{ deps []map[string]any }
+	hidesServiceBare struct{ p fiatramp.PayoutsService }
+)
+
+// wrapped puts v where user code keeps it: behind a pointer, in exported
+// and unexported fields (direct, through an interface and nested), in
+// slices, arrays and maps, and as a reflect.Value.
+func wrapped[T any](v T) map[string]any {
+	return map[string]any{
+		"direct":                  v,
+		"pointer":                 &v,
+		"exported field":          struct{ F T }{v},
+		"unexported field":        struct{ f T }{v},
+		"pointer to unexported":   &struct{ f T }{v},
+		"unexported interface":    struct{ f any }{v},
+		"unexported pointer":      struct{ f *T }{&v},
+		"slice":                   []T{v},
+		"unexported slice":        struct{ f []T }{[]T{v}},
+		"array":                   [1]T{v},
+		"map value":               map[string]T{"k": v},
+		"unexported map":          struct{ f map[string]T }{map[string]T{"k": v}},
+		"nested unexported":       struct{ a struct{ b []map[string]*T } }{struct{ b []map[string]*T }{[]map[string]*T{{"k": &v}}}},
+		"reflect.Value":           reflect.ValueOf(v),
+		"reflect.Value of fields": reflect.ValueOf(struct{ f T }{v}).Field(0),
+	}
+}
+
+// recordingT collects what a testify assertion reports.
+type recordingT struct{ out strings.Builder }
+
+func (r *recordingT) Errorf(format string, args ...any) { fmt.Fprintf(&r.out, format, args...) }
+
+// recordingTransport records every X-SIGNATURE and request body that leaves
+// the client, without changing the request.
+type recordingTransport struct {
+	base   http.RoundTripper
+	mu     sync.Mutex
+	sigs   []string
+	bodies []string
+	trips  int
+}
+
 // sandboxRun is what runLeakScenario leaves behind for TestSecretNeverPrints
 // to search: the clients, every error, the debug log and what was sent.
 type sandboxRun struct {
@@ -722,4 +712,42 @@ func runLeakScenario(t *testing.T) *sandboxRun {
 		errs: errs, log: logs.String(), sigs: rec.sigs, bodies: rec.bodies,
 		trips: rec.trips, ops: len(ops), failModes: len(failing),
 	}
+}
+
+func (rt *recordingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	var body []byte
+	if r.GetBody != nil {
+		if rc, err := r.GetBody(); err == nil {
+			body, _ = io.ReadAll(rc)
+			_ = rc.Close()
+		}
+	}
+	rt.mu.Lock()
+	rt.trips++
+	if s := r.Header.Get("X-SIGNATURE"); s != "" {
+		rt.sigs = append(rt.sigs, s)
+	}
+	if len(body) > 0 {
+		rt.bodies = append(rt.bodies, string(body))
+	}
+	rt.mu.Unlock()
+	return rt.base.RoundTrip(r)
+}
+
+// leakOp is one operation of the client, with good or unknown ids.
+type leakOp struct {
+	name string
+	run  func(ctx context.Context, c *fiatramp.Client, bad bool) error
+}
+
+// lockedWriter serialises writes to a shared buffer.
+type lockedWriter struct {
+	w  io.Writer
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

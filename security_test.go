@@ -14,18 +14,6 @@ import (
 	fiatramp "github.com/fiatramp/fiatramp-go"
 )
 
-func (h *hitCounter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h.hits.Add(1)
-	_, _ = io.Copy(io.Discard, r.Body)
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = io.WriteString(w, ok(`{"id":"`+payoutID.String()+`","status":"PROCESSING"}`))
-}
-
-func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	c.n.Add(1)
-	return c.base.RoundTrip(r)
-}
-
 // TestPaginationStaysOnBase complements TestCustomersBankAccountsIterator
 // (customers_test.go, httpmock) with real servers: a next link that leaves
 // the base address is refused before any request, and neither the other
@@ -162,29 +150,3 @@ func TestPaginationStaysOnBase(t *testing.T) {
 // ---- constant-time comparison ----
 
 // ---- secrets never leak ----
-
-func (rt *recordingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	var body []byte
-	if r.GetBody != nil {
-		if rc, err := r.GetBody(); err == nil {
-			body, _ = io.ReadAll(rc)
-			_ = rc.Close()
-		}
-	}
-	rt.mu.Lock()
-	rt.trips++
-	if s := r.Header.Get("X-SIGNATURE"); s != "" {
-		rt.sigs = append(rt.sigs, s)
-	}
-	if len(body) > 0 {
-		rt.bodies = append(rt.bodies, string(body))
-	}
-	rt.mu.Unlock()
-	return rt.base.RoundTrip(r)
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
