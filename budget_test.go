@@ -3,6 +3,7 @@ package fiatramp_test
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -302,4 +303,46 @@ func (d waitFor) Wait(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// TestRetryBudgetRefillSaturates: a budget sized to the largest int
+// refills without wrapping around to a negative count, which would refuse
+// every retry from then on.
+func TestRetryBudgetRefillSaturates(t *testing.T) {
+	h, _ := retryHarness(t, fiatramp.RetryPolicy{MaxAttempts: 2},
+		fiatramp.WithRetryBudget(fiatramp.RetryBudget{Capacity: math.MaxInt, SuccessRefill: math.MaxInt}))
+	h.mock.RegisterResponder(http.MethodGet, testBase+payoutGetPath, httpmock.ResponderFromMultipleResponses([]*http.Response{
+		httpmock.NewStringResponse(200, ok(gotPayout)),
+		httpmock.NewStringResponse(503, bodyUnavailable),
+		httpmock.NewStringResponse(200, ok(gotPayout)),
+	}))
+	_, err := h.client.Payouts.Get(context.Background(), payoutID)
+	require.NoError(t, err)
+	_, err = h.client.Payouts.Get(context.Background(), payoutID)
+	require.NoError(t, err, "the full budget must allow one retry")
+	assert.Equal(t, 3, h.mock.GetTotalCallCount())
+}
+
+// sloppyLimiter lets every request go, even after the caller's context
+// ended while it waited (here: it cancels the context itself).
+type sloppyLimiter struct{ cancel context.CancelFunc }
+
+func (l sloppyLimiter) Wait(context.Context) error {
+	l.cancel()
+	return nil
+}
+
+// TestRateLimiterIgnoringTheContextSendsNothing: a limiter that returns
+// nil after the caller's context ended does not get the request sent
+// (net/http would refuse it anyway); the create is a plain failure, not an
+// outcome unknown that would send the caller into reconciliation.
+func TestRateLimiterIgnoringTheContextSendsNothing(t *testing.T) {
+	srv := newService(t, answer(201, ok(createKinds(t)[0].data)))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c, _ := serviceClient(t, srv.URL, newTransport(t), fiatramp.WithRateLimiter(sloppyLimiter{cancel}))
+	_, err := createKinds(t)[0].create(ctx, c, "ref-sloppy-limiter")
+	requirePlain(t, err)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Zero(t, srv.hits.Load())
 }

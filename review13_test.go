@@ -2,9 +2,7 @@ package fiatramp_test
 
 import (
 	"context"
-	"math"
 	"net/http"
-	"reflect"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,39 +13,6 @@ import (
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
 )
-
-// TestServiceInterfacesHaveEveryMethod: each *API interface is the whole
-// method set of its service, so that code written against the interface
-// (and a fake embedding it) can reach every operation, e.g.
-// Customers.ListBankAccountsPage.
-func TestServiceInterfacesHaveEveryMethod(t *testing.T) {
-	for _, tc := range []struct {
-		service, api reflect.Type
-	}{
-		{reflect.TypeOf(&fiatramp.PayoutsService{}), reflect.TypeOf((*fiatramp.PayoutsAPI)(nil)).Elem()},
-		{reflect.TypeOf(&fiatramp.PayinsService{}), reflect.TypeOf((*fiatramp.PayinsAPI)(nil)).Elem()},
-		{reflect.TypeOf(&fiatramp.CustomersService{}), reflect.TypeOf((*fiatramp.CustomersAPI)(nil)).Elem()},
-		{reflect.TypeOf(&fiatramp.KYCService{}), reflect.TypeOf((*fiatramp.KYCAPI)(nil)).Elem()},
-	} {
-		for i := range tc.service.NumMethod() {
-			m := tc.service.Method(i)
-			im, ok := tc.api.MethodByName(m.Name)
-			if !assert.True(t, ok, "%s lacks %s", tc.api, m.Name) {
-				continue
-			}
-			// The interface method's type has no receiver.
-			in := make([]reflect.Type, 0, m.Type.NumIn()-1)
-			for j := 1; j < m.Type.NumIn(); j++ {
-				in = append(in, m.Type.In(j))
-			}
-			out := make([]reflect.Type, 0, m.Type.NumOut())
-			for j := range m.Type.NumOut() {
-				out = append(out, m.Type.Out(j))
-			}
-			assert.Equal(t, reflect.FuncOf(in, out, m.Type.IsVariadic()), im.Type, "%s.%s", tc.api, m.Name)
-		}
-	}
-}
 
 // panicTransport panics on every request, as a buggy RoundTripper would
 // (httpmock turns a responder's panic into an error).
@@ -88,24 +53,6 @@ func TestObserverCallEndsWhenTheCallPanics(t *testing.T) {
 	assert.Equal(t, fiatramp.OutcomeUnknown, rec2.results[0].Outcome)
 }
 
-// TestRetryBudgetRefillSaturates: a budget sized to the largest int
-// refills without wrapping around to a negative count, which would refuse
-// every retry from then on.
-func TestRetryBudgetRefillSaturates(t *testing.T) {
-	h, _ := retryHarness(t, fiatramp.RetryPolicy{MaxAttempts: 2},
-		fiatramp.WithRetryBudget(fiatramp.RetryBudget{Capacity: math.MaxInt, SuccessRefill: math.MaxInt}))
-	h.mock.RegisterResponder(http.MethodGet, testBase+payoutGetPath, httpmock.ResponderFromMultipleResponses([]*http.Response{
-		httpmock.NewStringResponse(200, ok(gotPayout)),
-		httpmock.NewStringResponse(503, bodyUnavailable),
-		httpmock.NewStringResponse(200, ok(gotPayout)),
-	}))
-	_, err := h.client.Payouts.Get(context.Background(), payoutID)
-	require.NoError(t, err)
-	_, err = h.client.Payouts.Get(context.Background(), payoutID)
-	require.NoError(t, err, "the full budget must allow one retry")
-	assert.Equal(t, 3, h.mock.GetTotalCallCount())
-}
-
 // TestObserverRouteOfUnknownPathsKeepsOnlyWords: a path the library does
 // not know (Client.Do) keeps only segments that read as route words; any
 // other segment (an e-mail, a reference without digits, a mixed-case
@@ -129,30 +76,6 @@ func TestObserverRouteOfUnknownPathsKeepsOnlyWords(t *testing.T) {
 		assert.Equal(t, "Client.Do", rec.calls[0].Operation, tc.path)
 		assert.Equal(t, tc.route, rec.calls[0].Route, tc.path)
 	}
-}
-
-// sloppyLimiter lets every request go, even after the caller's context
-// ended while it waited (here: it cancels the context itself).
-type sloppyLimiter struct{ cancel context.CancelFunc }
-
-func (l sloppyLimiter) Wait(context.Context) error {
-	l.cancel()
-	return nil
-}
-
-// TestRateLimiterIgnoringTheContextSendsNothing: a limiter that returns
-// nil after the caller's context ended does not get the request sent
-// (net/http would refuse it anyway); the create is a plain failure, not an
-// outcome unknown that would send the caller into reconciliation.
-func TestRateLimiterIgnoringTheContextSendsNothing(t *testing.T) {
-	srv := newService(t, answer(201, ok(createKinds(t)[0].data)))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	c, _ := serviceClient(t, srv.URL, newTransport(t), fiatramp.WithRateLimiter(sloppyLimiter{cancel}))
-	_, err := createKinds(t)[0].create(ctx, c, "ref-sloppy-limiter")
-	requirePlain(t, err)
-	assert.ErrorIs(t, err, context.Canceled)
-	assert.Zero(t, srv.hits.Load())
 }
 
 // detached is an Observer whose StartCall and StartAttempt return contexts

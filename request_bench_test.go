@@ -309,32 +309,3 @@ func BenchmarkDecodeSize(b *testing.B) {
 		})
 	}
 }
-
-// BenchmarkSignSize canonicalizes and signs a body of about the given size:
-// objects with unsorted keys, numbers and non-ASCII text.
-func BenchmarkSignSize(b *testing.B) {
-	item := `{"z":"last","amount":"1500.75","é":"non-ascii ☃","n":12345,"nested":{"b":[1,2,3],"a":true},"id":"5b0f8a2c-1d3e-4f6a-9b7c-8e2d1f0a3b4c"}`
-	for _, s := range sizes {
-		var body strings.Builder
-		body.WriteString(`{"items":[`)
-		for i := 0; body.Len() < s.n-len(item)-2; i++ {
-			if i > 0 {
-				body.WriteByte(',')
-			}
-			body.WriteString(item)
-		}
-		body.WriteString(`]}`)
-		raw := []byte(body.String())
-		b.Run(s.name, func(b *testing.B) {
-			b.SetBytes(int64(len(raw)))
-			b.ReportAllocs()
-			for range b.N {
-				canonical, err := fiatramp.CanonicalizeJSON(raw)
-				if err != nil {
-					b.Fatal(err)
-				}
-				_ = fiatramp.Sign(testKey, testSecret, 1767225600, canonical)
-			}
-		})
-	}
-}

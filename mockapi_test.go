@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strconv"
@@ -117,4 +118,13 @@ func ok(data string) string {
 // fail builds the error envelope of interface.md §7.
 func fail(message, code, errs string) string {
 	return `{"status":false,"message":"` + message + `","err_code":"` + code + `","errors":` + errs + `,"data":null}`
+}
+
+// jsonQuote returns s as a JSON string.
+func jsonQuote(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }
