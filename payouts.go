@@ -114,9 +114,10 @@ func (s *PayoutsService) CreatePrefunded(ctx context.Context, req types.CreatePr
 	return p, nil
 }
 
-// CreateRemittance creates a remittance payout: POST to the remittance payout
-// path, DefaultRemittancePayoutPath unless WithRemittancePayoutPath says
-// otherwise, with {"client_reference_id", "customer_id", "quotation_id",
+// CreateRemittance creates a remittance payout: POST
+// /pos/api/v1/remittance-payout/initiate (DefaultRemittancePayoutPath),
+// or the path WithRemittancePayoutPath gives, with
+// {"client_reference_id", "customer_id", "quotation_id",
 // "remitter_id", "transaction_hash"}. TransactionHash (the on-chain hash of
 // the crypto deposit) is required outside the prefunding flow, where the
 // payout debits the prefunded balance instead; the service decides, so it
