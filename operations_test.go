@@ -2,6 +2,7 @@ package fiatramp_test
 
 import (
 	"context"
+	"fmt"
 	"go/ast"
 	"go/doc"
 	"go/parser"
@@ -318,4 +319,23 @@ func TestOperationsListHelpersReuseTheirRow(t *testing.T) {
 		return
 	}
 	t.Fatal("no Customers.ListBankAccounts row")
+}
+
+// ExampleOperations lists the payout operations of the index: what an
+// Observer will call them, their HTTP call, how they are retried and the
+// members their result must carry.
+func ExampleOperations() {
+	for _, op := range fiatramp.Operations() {
+		if op.Service != "Payouts" {
+			continue
+		}
+		fmt.Println(op.Name, op.HTTPMethod, op.Path, op.Safety, op.Required, op.Helpers)
+	}
+	// Output:
+	// Payouts.Create POST /pos/api/v1/payout/initiate create-once [id status] []
+	// Payouts.CreatePrefunded POST /pos/api/v1/prefunded/payout/initiate create-once [id status] []
+	// Payouts.CreateRemittance POST /pos/api/v1/remittance-payout/initiate create-once [id] []
+	// Payouts.Get GET /pos/api/v1/payout/{payout_id} read [id status] [Wait]
+	// Payouts.SimulateStatus PATCH /pos/api/v1/payout/mock-payout-status update [payout_id payout_status] []
+	// Payouts.Balance GET /pos/api/v1/payout/balance read [available_balance] []
 }
