@@ -23,9 +23,8 @@ type CustomersAPI interface {
 
 var _ CustomersAPI = (*CustomersService)(nil)
 
-// CustomersService manages a customer's crypto wallets
-// (customers_wallets.go) and reads their bank accounts
-// (customers_bank_accounts.go): POST /cms/api/v1/wallet/add, GET
+// CustomersService manages a customer's crypto wallets and reads their
+// bank accounts: POST /cms/api/v1/wallet/add, GET
 // /cms/api/v1/bank/{customer_id}/{bank_id} and GET
 // /cms/api/v1/bank/list/{customer_id}. A customer that does not exist or
 // belongs to another organization is refused with ErrCustomerNotFound.

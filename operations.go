@@ -55,7 +55,9 @@ type OperationInfo struct {
 	// Payouts.CreateRemittance it is DefaultRemittancePayoutPath, which
 	// WithRemittancePayoutPath replaces.
 	Path string
-	// Safety says how the operation is retried.
+	// Safety says how the typed method retries the operation. A call
+	// through Client.Do is retried by its HTTP method alone (see Do),
+	// whatever the row of its path says.
 	Safety Safety
 	// Required are the members of the response's data without which the
 	// result cannot be used (a payout's "id" and "status", say): an answer
