@@ -225,6 +225,13 @@ func TestObserverNamesEveryOperationWithoutIDs(t *testing.T) {
 			return c.Do(ctx, "DELETE", "/pos/api/v2/thing/"+payoutID.String()+"/123456/x/ab12cd34ef?q=1", nil, nil)
 		}},
 	}
+	named := make(map[string]bool)
+	for _, tc := range cases {
+		named[tc.op] = true
+	}
+	for _, row := range fiatramp.Operations() {
+		assert.True(t, named[row.Name], "%s: the index has it, this test does not call it", row.Name)
+	}
 	for _, tc := range cases {
 		t.Run(tc.op, func(t *testing.T) {
 			rec := new(recorder)

@@ -265,7 +265,7 @@ func fillPath(template string, args []string) string {
 		}
 		return template
 	}
-	n := len(template)
+	n := len(template) // an upper bound: the placeholders' length is in it
 	for _, a := range args {
 		n += len(a)
 	}
