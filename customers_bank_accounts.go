@@ -28,12 +28,8 @@ func (s *CustomersService) GetBankAccount(ctx context.Context, customerID, bankI
 // bankAccountList is the list of a customer's bank accounts, read by
 // ListBankAccounts (one page), BankAccounts (every item) and
 // ListBankAccountsPage (the page of a link).
-func (s *CustomersService) bankAccountList(customerID uuid.UUID) listing[types.BankAccountPage, types.BankAccountListItem] {
-	return listing[types.BankAccountPage, types.BankAccountListItem]{
-		client: s.client,
-		first:  opCustomersListBankAccounts.op(customerID.String()),
-		parts:  func(p *types.BankAccountPage) (*string, []types.BankAccountListItem) { return p.Next, p.Results },
-	}
+func (s *CustomersService) bankAccountList(customerID uuid.UUID) listing[types.BankAccountListItem] {
+	return listing[types.BankAccountListItem]{client: s.client, first: opCustomersListBankAccounts.op(customerID.String())}
 }
 
 // ListBankAccounts fetches the first page of a customer's bank accounts:

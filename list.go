@@ -9,17 +9,21 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/fiatramp/fiatramp-go/types"
 )
 
 // Lists.
 //
-// Every list of the service is read through one mechanism (listing), in
-// three calls named by one rule. For a list of Rs (a plural noun, e.g.
-// BankAccounts) of a service S, with the ids the list belongs to:
+// Every list of the service is read through one mechanism (listing, over
+// types.Page[T]), in three calls named by one rule. For a list of Rs (a
+// plural noun, e.g. BankAccounts) of a service S, with the ids the list
+// belongs to, and its page type types.RPage = types.Page[types.RListItem]
+// (BankAccountPage = Page[BankAccountListItem]):
 //
-//	S.ListRs(ctx, ids..., opts...) (*types.RPage, error)            // one page: the first
-//	S.Rs(ctx, ids..., opts...) iter.Seq2[types.RListItem, error]     // every item, page after page
-//	S.ListRsPage(ctx, ids..., next, opts...) (*types.RPage, error)  // the page a stored next link points to
+//	S.ListRs(ctx, ids..., opts...) (*types.RPage, error)           // one page: the first
+//	S.Rs(ctx, ids..., opts...) iter.Seq2[types.RListItem, error]    // every item, page after page
+//	S.ListRsPage(ctx, ids..., next, opts...) (*types.RPage, error) // the page a stored next link points to
 //
 // All three make the call of ListRs's row of the index of operations,
 // whose Helpers name the other two; an Observer sees every page under
@@ -48,21 +52,17 @@ func WithMaxPages(n int) Option {
 	}
 }
 
-// pageParts reads what the mechanism needs of a page of type P: its next
-// link (nil or "" at the end) and its items.
-type pageParts[P, T any] func(page *P) (next *string, items []T)
-
-// listing is one list: the call of its first page, from the index of
-// operations, and how to read its pages.
-type listing[P, T any] struct {
+// listing is one list of items of type T, answered in pages
+// (types.Page[T]): the call of its first page, from the index of
+// operations.
+type listing[T any] struct {
 	client *Client
 	first  operation // a GET, its path filled (opID.op)
-	parts  pageParts[P, T]
 }
 
 // page fetches the first page.
-func (l listing[P, T]) page(ctx context.Context, opts []RequestOption) (*P, error) {
-	return call[P](ctx, l.client, l.first, opts)
+func (l listing[T]) page(ctx context.Context, opts []RequestOption) (*types.Page[T], error) {
+	return call[types.Page[T]](ctx, l.client, l.first, opts)
 }
 
 // all yields every item, following each page's next link. It stops at the
@@ -71,7 +71,7 @@ func (l listing[P, T]) page(ctx context.Context, opts []RequestOption) (*P, erro
 // pageURL) or repeats an earlier one, or a page beyond the cap of
 // WithMaxPages, is not followed: it yields an error matching
 // ErrPagination. opts are copied: the caller may reuse its slice.
-func (l listing[P, T]) all(ctx context.Context, opts []RequestOption) iter.Seq2[T, error] {
+func (l listing[T]) all(ctx context.Context, opts []RequestOption) iter.Seq2[T, error] {
 	opts = slices.Clone(opts)
 	return func(yield func(T, error) bool) {
 		var zero T
@@ -90,11 +90,11 @@ func (l listing[P, T]) all(ctx context.Context, opts []RequestOption) iter.Seq2[
 			if pages == 1 {
 				op.row = l.first.row
 			}
-			page := new(P)
+			page := new(types.Page[T])
 			if err = l.client.send(ctx, op, page, opts); err != nil {
 				break
 			}
-			next, items := l.parts(page)
+			next, items := page.Next, page.Results
 			for _, item := range items {
 				if !yield(item, nil) {
 					return
@@ -116,7 +116,7 @@ func (l listing[P, T]) all(ctx context.Context, opts []RequestOption) iter.Seq2[
 // to. The link is checked as all checks every link it follows, and it
 // must lead to this list's path (with its query, e.g. "?page=3");
 // otherwise it is not sent and the error matches ErrPagination.
-func (l listing[P, T]) pageAt(ctx context.Context, next string, opts []RequestOption) (*P, error) {
+func (l listing[T]) pageAt(ctx context.Context, next string, opts []RequestOption) (*types.Page[T], error) {
 	if strings.TrimSpace(next) == "" {
 		return nil, invalid("next", "empty page link")
 	}
@@ -133,7 +133,7 @@ func (l listing[P, T]) pageAt(ctx context.Context, next string, opts []RequestOp
 	}
 	op := l.first
 	op.path, op.url = "", u
-	return call[P](ctx, l.client, op, opts)
+	return call[types.Page[T]](ctx, l.client, op, opts)
 }
 
 // failedList is the listing of input refused before any request: it
