@@ -1,6 +1,7 @@
 package pginbox_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -140,7 +141,7 @@ type crashScenario struct {
 
 type crashFigures struct {
 	events, posts, duplicates, redeliveries, forged int
-	answers                                         map[int]int
+	answers, copyAnswers                            map[int]int
 	effects, distinct                               int
 	counter                                         int64
 	records                                         int
@@ -149,41 +150,52 @@ type crashFigures struct {
 }
 
 func (f crashFigures) String() string {
-	return fmt.Sprintf("%d events in %s (%.0f events/s), handling latency p50 %s p99 %s; %d POSTs (answers %v): %d duplicate copies, %d redeliveries, %d forged; effects recorded %d (%d distinct events, counter %d); killed inside %q",
+	return fmt.Sprintf("%d events in %s (%.0f events/s), handling latency p50 %s p99 %s; %d POSTs (answers %v): %d duplicate copies, %d redeliveries, %d forged; concurrent copies through the proxy answered %v; effects recorded %d (%d distinct events, counter %d); killed inside %q",
 		f.events, f.elapsed.Round(time.Millisecond), float64(f.events)/f.elapsed.Seconds(),
 		f.p50.Round(10*time.Microsecond), f.p99.Round(10*time.Microsecond),
-		f.posts, f.answers, f.duplicates, f.redeliveries, f.forged, f.effects, f.distinct, f.counter, f.killed)
+		f.posts, f.answers, f.duplicates, f.redeliveries, f.forged, f.copyAnswers, f.effects, f.distinct, f.counter, f.killed)
 }
 
 // roundRobin is a reverse proxy that sends each request to the next
-// receiver in turn, and times each.
+// receiver in turn, and times each. With copyEvery n, every nth request
+// is also sent, at the same moment, to the receiver after it (as a load
+// balancer retrying on another replica does), and that copy's answer is
+// counted apart and thrown away.
 type roundRobin struct {
-	proxy   *httputil.ReverseProxy
-	mu      sync.Mutex
-	took    []time.Duration
-	answers map[int]int
+	proxy     *httputil.ReverseProxy
+	targets   []*url.URL
+	next      atomic.Uint64
+	client    *http.Client
+	copyEvery uint64
+	copies    sync.WaitGroup
+
+	mu          sync.Mutex
+	took        []time.Duration
+	answers     map[int]int
+	copyAnswers map[int]int
 }
 
-func newRoundRobin(addrs []string) *roundRobin {
-	var next atomic.Uint64
-	targets := make([]*url.URL, len(addrs))
-	for i, a := range addrs {
-		targets[i] = &url.URL{Scheme: "http", Host: a}
+func newRoundRobin(addrs []string, copyEvery int) *roundRobin {
+	rr := &roundRobin{answers: map[int]int{}, copyAnswers: map[int]int{}, copyEvery: uint64(copyEvery)}
+	for _, a := range addrs {
+		rr.targets = append(rr.targets, &url.URL{Scheme: "http", Host: a})
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = nil
 	tr.MaxIdleConnsPerHost = 128
-	return &roundRobin{
-		answers: map[int]int{},
-		proxy: &httputil.ReverseProxy{
-			Rewrite: func(pr *httputil.ProxyRequest) {
-				pr.SetURL(targets[(next.Add(1)-1)%uint64(len(targets))])
-			},
-			Transport: tr,
-			ErrorLog:  log.New(io.Discard, "", 0), // a killed receiver: 502, retried
+	rr.client = &http.Client{Transport: tr, Timeout: 30 * time.Second}
+	rr.proxy = &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			n, _ := pr.In.Context().Value(targetKey{}).(uint64)
+			pr.SetURL(rr.targets[n%uint64(len(rr.targets))])
 		},
+		Transport: tr,
+		ErrorLog:  log.New(io.Discard, "", 0), // a killed receiver: 502, retried
 	}
+	return rr
 }
+
+type targetKey struct{}
 
 type statusWriter struct {
 	http.ResponseWriter
@@ -196,9 +208,36 @@ func (s *statusWriter) WriteHeader(code int) {
 }
 
 func (rr *roundRobin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	n := rr.next.Add(1) - 1
+	if rr.copyEvery > 0 && n%rr.copyEvery == 0 {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, "body unreadable", http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		cp, err := http.NewRequest(http.MethodPost, rr.targets[(n+1)%uint64(len(rr.targets))].String()+r.URL.Path, bytes.NewReader(body))
+		if err != nil {
+			panic(err)
+		}
+		cp.Header = r.Header.Clone()
+		rr.copies.Add(1)
+		go func() {
+			defer rr.copies.Done()
+			status := 0 // no answer: the receiver was killed
+			if res, err := rr.client.Do(cp); err == nil {
+				_, _ = io.Copy(io.Discard, res.Body)
+				_ = res.Body.Close()
+				status = res.StatusCode
+			}
+			rr.mu.Lock()
+			rr.copyAnswers[status]++
+			rr.mu.Unlock()
+		}()
+	}
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-	rr.proxy.ServeHTTP(sw, r)
+	rr.proxy.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), targetKey{}, n)))
 	took := time.Since(start)
 	rr.mu.Lock()
 	rr.took = append(rr.took, took)
@@ -256,7 +295,11 @@ func runCrashScenario(t *testing.T, sc crashScenario) crashFigures {
 		procs[i] = startReceiver(t, i, dsn, org.APIKey, org.APISecret, crashAfter)
 		addrs[i] = procs[i].addr
 	}
-	rr := newRoundRobin(addrs)
+	copyEvery := 0
+	if sc.faults {
+		copyEvery = 10
+	}
+	rr := newRoundRobin(addrs, copyEvery)
 	proxy := httptest.NewServer(rr)
 	t.Cleanup(proxy.Close)
 	require.NoError(t, sb.SetWebhookURL(org.ID, proxy.URL))
@@ -349,8 +392,9 @@ func runCrashScenario(t *testing.T, sc crashScenario) crashFigures {
 		}
 	}
 	f.events = len(want)
+	rr.copies.Wait()
 	rr.mu.Lock()
-	f.answers = rr.answers
+	f.answers, f.copyAnswers = rr.answers, rr.copyAnswers
 	took := slices.Clone(rr.took)
 	rr.mu.Unlock()
 	f.posts = len(took)
@@ -376,7 +420,8 @@ func runCrashScenario(t *testing.T, sc crashScenario) crashFigures {
 // TestHandlerExactlyOnceAcrossCrashingReceivers is the inbox's promise
 // under fire: four receiver processes behind a round-robin proxy, the
 // sandbox delivering thousands of payout events with duplicates, delays,
-// forged first attempts and redeliveries, and one receiver killed with
+// forged first attempts and redeliveries, every tenth delivery also sent
+// at the same moment to a second receiver, and one receiver killed with
 // SIGKILL inside its transaction, after writing its effect. In the end
 // every event's effect is recorded exactly once.
 func TestHandlerExactlyOnceAcrossCrashingReceivers(t *testing.T) {
@@ -398,6 +443,7 @@ func TestHandlerExactlyOnceAcrossCrashingReceivers(t *testing.T) {
 	assert.Equal(t, n, f.records, "every event recorded as done")
 	assert.Positive(t, f.duplicates)
 	assert.Positive(t, f.redeliveries, "the killed receiver's deliveries were delivered again")
+	assert.Positive(t, f.copyAnswers[http.StatusServiceUnavailable], "some concurrent copies found their event in progress")
 	assert.Positive(t, f.forged, "forged attempts were refused (401, or 502 from the killed receiver)")
 }
 
