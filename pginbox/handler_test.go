@@ -260,6 +260,7 @@ func runCrashScenario(t *testing.T, sc crashScenario) crashFigures {
 		// A redirect is an answer other than 2xx, as in the sandbox's own.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
+	t.Cleanup(sbClient.CloseIdleConnections)
 	sb := sandbox.New(func(st *sandbox.Settings) {
 		st.Seed = 20261127
 		st.WebhookWorkers = 32
@@ -300,6 +301,7 @@ func runCrashScenario(t *testing.T, sc crashScenario) crashFigures {
 		copyEvery = 10
 	}
 	rr := newRoundRobin(addrs, copyEvery)
+	t.Cleanup(rr.client.CloseIdleConnections)
 	proxy := httptest.NewServer(rr)
 	t.Cleanup(proxy.Close)
 	require.NoError(t, sb.SetWebhookURL(org.ID, proxy.URL))

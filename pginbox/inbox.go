@@ -42,7 +42,9 @@ const DefaultTable = "fiatramp_webhook_inbox"
 const DefaultLease = 2 * time.Minute
 
 // DB is what an Inbox needs of a database: *pgxpool.Pool has it. It must be
-// safe for concurrent use (a single *pgx.Conn is not).
+// safe for concurrent use (a single *pgx.Conn is not), and its Begin must
+// start a real transaction (a pgx.Tx would give savepoints, which commit
+// nothing on their own).
 type DB interface {
 	Begin(ctx context.Context) (pgx.Tx, error)
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
