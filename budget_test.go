@@ -346,3 +346,39 @@ func TestRateLimiterIgnoringTheContextSendsNothing(t *testing.T) {
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Zero(t, srv.hits.Load())
 }
+
+// TestRetryBudgetCapacityBelowACost: a bucket smaller than what a retry
+// costs could never pay for one, which would switch retries off without a
+// word; WithRetryBudget refuses it and names the field. A bucket of
+// exactly one retry is allowed, and pays for it.
+func TestRetryBudgetCapacityBelowACost(t *testing.T) {
+	cases := []struct {
+		budget fiatramp.RetryBudget
+		want   string
+	}{
+		{fiatramp.RetryBudget{Capacity: 4, RetryCost: 5, TimeoutCost: 4}, "fiatramp: WithRetryBudget: Capacity 4 is below RetryCost 5"},
+		{fiatramp.RetryBudget{Capacity: 3}, "fiatramp: WithRetryBudget: Capacity 3 is below RetryCost 5"},
+		{fiatramp.RetryBudget{Capacity: 8, RetryCost: 2}, "fiatramp: WithRetryBudget: Capacity 8 is below TimeoutCost 10"},
+		{fiatramp.RetryBudget{Capacity: 20, TimeoutCost: 21}, "fiatramp: WithRetryBudget: Capacity 20 is below TimeoutCost 21"},
+		{fiatramp.RetryBudget{RetryCost: fiatramp.DefaultRetryBudgetCapacity + 1}, "fiatramp: WithRetryBudget: Capacity 500 is below RetryCost 501"},
+		{fiatramp.RetryBudget{RetryCost: -1}, "fiatramp: WithRetryBudget: RetryCost -1 is negative"},
+		{fiatramp.RetryBudget{SuccessRefill: -2}, "fiatramp: WithRetryBudget: SuccessRefill -2 is negative"},
+	}
+	for _, tc := range cases {
+		c, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL(testBase), fiatramp.WithRetryBudget(tc.budget))
+		require.Error(t, err, "%+v", tc.budget)
+		assert.Nil(t, c)
+		assert.Contains(t, err.Error(), tc.want)
+	}
+
+	h, _ := retryHarness(t, fiatramp.RetryPolicy{},
+		fiatramp.WithRetryBudget(fiatramp.RetryBudget{Capacity: 5, RetryCost: 5, TimeoutCost: 5}))
+	rec := h.script(http.MethodGet, payoutGetPath,
+		mockReply{status: 503, body: bodyUnavailable}, mockReply{status: 200, body: ok(gotPayout)},
+		mockReply{status: 503, body: bodyUnavailable}, mockReply{status: 503, body: bodyUnavailable})
+	_, err := h.client.Payouts.Get(context.Background(), payoutID)
+	require.NoError(t, err, "the one retry the bucket holds is paid")
+	_, err = h.client.Payouts.Get(context.Background(), payoutID)
+	assert.ErrorIs(t, err, fiatramp.ErrRetryBudgetExhausted, "the success refunded the retry, which this call spent; then none")
+	assert.EqualValues(t, 4, rec.hits.Load())
+}

@@ -3,6 +3,7 @@ package fiatramp_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -402,23 +403,6 @@ func TestCallInfoServerPortAndScheme(t *testing.T) {
 	}
 }
 
-// TestBaseURLPortOutOfRange: a port no request could go to is refused at
-// New, naming the port, rather than failing every call.
-func TestBaseURLPortOutOfRange(t *testing.T) {
-	for _, base := range []string{
-		"https://api.fiatramp.test:0",
-		"https://api.fiatramp.test:65536",
-		"https://api.fiatramp.test:99999999999999999999",
-	} {
-		_, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL(base))
-		require.Error(t, err, base)
-		assert.Contains(t, err.Error(), "port", base)
-		assert.Contains(t, err.Error(), "between 1 and 65535", base)
-	}
-	_, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL("https://api.fiatramp.test:65535"))
-	assert.NoError(t, err)
-}
-
 // limiterFunc is a RateLimiter made of a function, as a caller might write.
 type limiterFunc func(ctx context.Context) error
 
@@ -468,38 +452,166 @@ func TestTypedNilObserverAndLimiterRefused(t *testing.T) {
 	assert.Equal(t, 1, waited)
 }
 
-// TestRetryBudgetCapacityBelowACost: a bucket smaller than what a retry
-// costs could never pay for one, which would switch retries off without a
-// word; WithRetryBudget refuses it and names the field. A bucket of
-// exactly one retry is allowed, and pays for it.
-func TestRetryBudgetCapacityBelowACost(t *testing.T) {
-	cases := []struct {
-		budget fiatramp.RetryBudget
-		want   string
-	}{
-		{fiatramp.RetryBudget{Capacity: 4, RetryCost: 5, TimeoutCost: 4}, "fiatramp: WithRetryBudget: Capacity 4 is below RetryCost 5"},
-		{fiatramp.RetryBudget{Capacity: 3}, "fiatramp: WithRetryBudget: Capacity 3 is below RetryCost 5"},
-		{fiatramp.RetryBudget{Capacity: 8, RetryCost: 2}, "fiatramp: WithRetryBudget: Capacity 8 is below TimeoutCost 10"},
-		{fiatramp.RetryBudget{Capacity: 20, TimeoutCost: 21}, "fiatramp: WithRetryBudget: Capacity 20 is below TimeoutCost 21"},
-		{fiatramp.RetryBudget{RetryCost: fiatramp.DefaultRetryBudgetCapacity + 1}, "fiatramp: WithRetryBudget: Capacity 500 is below RetryCost 501"},
-		{fiatramp.RetryBudget{RetryCost: -1}, "fiatramp: WithRetryBudget: RetryCost -1 is negative"},
-		{fiatramp.RetryBudget{SuccessRefill: -2}, "fiatramp: WithRetryBudget: SuccessRefill -2 is negative"},
-	}
-	for _, tc := range cases {
-		c, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL(testBase), fiatramp.WithRetryBudget(tc.budget))
-		require.Error(t, err, "%+v", tc.budget)
-		assert.Nil(t, c)
-		assert.Contains(t, err.Error(), tc.want)
-	}
+// panicTransport panics on every request, as a buggy RoundTripper would
+// (httpmock turns a responder's panic into an error).
+type panicTransport struct{}
 
-	h, _ := retryHarness(t, fiatramp.RetryPolicy{},
-		fiatramp.WithRetryBudget(fiatramp.RetryBudget{Capacity: 5, RetryCost: 5, TimeoutCost: 5}))
-	rec := h.script(http.MethodGet, payoutGetPath,
-		mockReply{status: 503, body: bodyUnavailable}, mockReply{status: 200, body: ok(gotPayout)},
-		mockReply{status: 503, body: bodyUnavailable}, mockReply{status: 503, body: bodyUnavailable})
-	_, err := h.client.Payouts.Get(context.Background(), payoutID)
-	require.NoError(t, err, "the one retry the bucket holds is paid")
-	_, err = h.client.Payouts.Get(context.Background(), payoutID)
-	assert.ErrorIs(t, err, fiatramp.ErrRetryBudgetExhausted, "the success refunded the retry, which this call spent; then none")
-	assert.EqualValues(t, 4, rec.hits.Load())
+func (panicTransport) RoundTrip(*http.Request) (*http.Response, error) { panic("transport bug") }
+
+// TestObserverCallEndsWhenTheCallPanics: a transport (or a caller's
+// decoder, or the observer itself) that panics must not leave the call
+// reported as a success, nor its attempt span open.
+func TestObserverCallEndsWhenTheCallPanics(t *testing.T) {
+	rec := new(recorder)
+	panicking := fiatramp.WithHTTPClient(&http.Client{Transport: panicTransport{}})
+	h := newHarness(t, fiatramp.WithObserver(rec), panicking)
+	func() {
+		defer func() {
+			assert.Equal(t, "transport bug", recover(), "the panic reaches the caller unchanged")
+		}()
+		_, _ = h.client.Payouts.Get(context.Background(), payoutID)
+	}()
+	assert.Equal(t, []string{"start", "attempt 1", "end 1", "done"}, rec.events)
+	require.Len(t, rec.results, 1)
+	assert.NotEqual(t, fiatramp.OutcomeSuccess, rec.results[0].Outcome)
+	assert.Equal(t, fiatramp.ErrorClassPanic, rec.results[0].ErrorClass)
+	require.Len(t, rec.attempts, 1)
+	assert.Equal(t, fiatramp.ErrorClassPanic, rec.attempts[0].ErrorClass)
+	assert.False(t, rec.attempts[0].Retry)
+
+	// A create that panicked may have been sent: its outcome is unknown.
+	rec2 := new(recorder)
+	h2 := newHarness(t, fiatramp.WithObserver(rec2), panicking)
+	kind := createKinds(t)[0]
+	func() {
+		defer func() { _ = recover() }()
+		_, _ = kind.create(context.Background(), h2.client, "ref-panic")
+	}()
+	require.Len(t, rec2.results, 1)
+	assert.Equal(t, fiatramp.OutcomeUnknown, rec2.results[0].Outcome)
+}
+
+// TestObserverRouteOfUnknownPathsKeepsOnlyWords: a path the library does
+// not know (Client.Do) keeps only segments that read as route words; any
+// other segment (an e-mail, a reference without digits, a mixed-case
+// token) could be an id and reads "{id}", so that no id reaches a trace or
+// a metric attribute.
+func TestObserverRouteOfUnknownPathsKeepsOnlyWords(t *testing.T) {
+	for _, tc := range []struct{ path, route string }{
+		{"/org/api/v1/organizations/api-webhooks", "/org/api/v1/organizations/api-webhooks"},
+		{"/cms/api/v1/customer/by-email/jane.doe@example.com", "/cms/api/v1/customer/by-email/{id}"},
+		{"/pos/api/v1/payout/by-reference/ORDERALPHA/status", "/pos/api/v1/payout/by-reference/{id}/status"},
+		{"/pos/api/v1/payout/by-reference/Order_Alpha", "/pos/api/v1/payout/by-reference/{id}"},
+		{"/pos/api/v1/payout/by-reference/ref%20alpha%2Fbeta", "/pos/api/v1/payout/by-reference/{id}"},
+		{"/pos/api/v1/payout/by-reference/abcdefghijklmnopqrstuvwxyzabcdefghijklmnop", "/pos/api/v1/payout/by-reference/{id}"},
+		{"/pos/api/v2/thing/" + payoutID.String() + "/x?q=1", "/pos/api/v2/thing/{id}/x"},
+	} {
+		rec := new(recorder)
+		h := newHarness(t, fiatramp.WithObserver(rec))
+		h.mock.RegisterNoResponder(httpmock.NewStringResponder(200, ok(`{}`)))
+		require.NoError(t, h.client.Do(context.Background(), http.MethodGet, tc.path, nil, nil))
+		require.Len(t, rec.calls, 1)
+		assert.Equal(t, "Client.Do", rec.calls[0].Operation, tc.path)
+		assert.Equal(t, tc.route, rec.calls[0].Route, tc.path)
+	}
+}
+
+// detached is an Observer whose StartCall and StartAttempt return contexts
+// that do not derive from the caller's, as an exporter that starts its
+// spans on context.Background() would.
+type detached struct{}
+
+func (detached) StartCall(context.Context, fiatramp.CallInfo) context.Context {
+	return context.WithValue(context.Background(), ctxKey("call"), "detached")
+}
+func (detached) StartAttempt(context.Context, fiatramp.CallInfo, int) context.Context {
+	return context.WithValue(context.Background(), ctxKey("attempt"), "detached")
+}
+func (detached) EndAttempt(context.Context, fiatramp.AttemptInfo) {}
+func (detached) EndCall(context.Context, fiatramp.CallResult)     {}
+
+// TestObserverCannotDetachTheCallFromItsContext: whatever contexts an
+// Observer returns, the caller's deadline still ends the call, while the
+// observer's values (its spans) still reach the transport.
+func TestObserverCannotDetachTheCallFromItsContext(t *testing.T) {
+	srv := newService(t, hang)
+	var seen atomic.Value
+	tr := newTransport(t)
+	c, _ := serviceClient(t, srv.URL, tr, fiatramp.WithObserver(detached{}), fiatramp.WithTimeout(0),
+		fiatramp.WithHTTPClient(&http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			seen.Store(tags(r.Context()))
+			return tr.RoundTrip(r)
+		})}))
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Payouts.Get(ctx, payoutID)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		assert.ErrorIs(t, err, context.DeadlineExceeded)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the call outlived its context's deadline by seconds")
+	}
+	assert.Equal(t, "/detached", seen.Load(), "the attempt context's values reach the transport")
+}
+
+// cannedTransport answers every request with the same 200 envelope, so
+// that a benchmark measures the library's own work per call.
+type cannedTransport struct{ body string }
+
+func (c cannedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return &http.Response{
+		StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(strings.NewReader(c.body)), Request: r,
+	}, nil
+}
+
+// countingObserver does the least an Observer can: it counts.
+type countingObserver struct{ attempts, calls atomic.Int64 }
+
+func (o *countingObserver) StartCall(ctx context.Context, _ fiatramp.CallInfo) context.Context {
+	return ctx
+}
+
+func (o *countingObserver) StartAttempt(ctx context.Context, _ fiatramp.CallInfo, _ int) context.Context {
+	return ctx
+}
+func (o *countingObserver) EndAttempt(context.Context, fiatramp.AttemptInfo) { o.attempts.Add(1) }
+func (o *countingObserver) EndCall(context.Context, fiatramp.CallResult)     { o.calls.Add(1) }
+
+// BenchmarkObserver is one Payouts.Get through a canned transport, without
+// and with an Observer. Run with -count so the two interleave, and compare
+// the ratio:
+//
+//	go test -run '^$' -bench BenchmarkObserver -benchmem -count 6 .
+func BenchmarkObserver(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		opts []fiatramp.Option
+	}{
+		{"none", nil},
+		{"observer", []fiatramp.Option{fiatramp.WithObserver(new(countingObserver))}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			opts := append([]fiatramp.Option{
+				fiatramp.WithBaseURL(testBase),
+				fiatramp.WithHTTPClient(&http.Client{Transport: cannedTransport{ok(gotPayout)}}),
+			}, bc.opts...)
+			c, err := fiatramp.New(testKey, testSecret, opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if _, err := c.Payouts.Get(ctx, payoutID); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -55,3 +55,20 @@ func TestBaseURLRequiresHTTPS(t *testing.T) {
 		assert.NoError(t, err)
 	})
 }
+
+// TestBaseURLPortOutOfRange: a port no request could go to is refused at
+// New, naming the port, rather than failing every call.
+func TestBaseURLPortOutOfRange(t *testing.T) {
+	for _, base := range []string{
+		"https://api.fiatramp.test:0",
+		"https://api.fiatramp.test:65536",
+		"https://api.fiatramp.test:99999999999999999999",
+	} {
+		_, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL(base))
+		require.Error(t, err, base)
+		assert.Contains(t, err.Error(), "port", base)
+		assert.Contains(t, err.Error(), "between 1 and 65535", base)
+	}
+	_, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL("https://api.fiatramp.test:65535"))
+	assert.NoError(t, err)
+}

@@ -207,9 +207,14 @@ func (s *Sandbox) getBankAccount(rq *request) reply {
 	return success(http.StatusOK, "Bank account fetched successfully", data)
 }
 
-// bankTransitions are the moves of the bank verification simulation.
-var bankTransitions = map[types.BankAccountStatus][]types.BankAccountStatus{
-	types.BankAccountProcessing: {types.BankAccountVerified, types.BankAccountFailed},
+// bankTransitions are the moves of the bank verification simulation: the
+// statuses a bank account in status from may move to.
+func bankTransitions(from types.BankAccountStatus) []types.BankAccountStatus {
+	switch from {
+	case types.BankAccountProcessing:
+		return []types.BankAccountStatus{types.BankAccountVerified, types.BankAccountFailed}
+	}
+	return nil
 }
 
 // simulateBankVerification is POST /cms/api/v1/bank/mock-bank-verification
@@ -237,7 +242,7 @@ func (s *Sandbox) simulateBankVerification(rq *request) reply {
 	if !found || b.CustomerID != c.ID {
 		return rule(msgBankNotFound)
 	}
-	if !slices.Contains(bankTransitions[b.Status], to) {
+	if !slices.Contains(bankTransitions(b.Status), to) {
 		return rule(fmt.Sprintf("Bank account status cannot move from %s to %s.", b.Status, to))
 	}
 	b.Status = to

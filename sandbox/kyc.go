@@ -6,6 +6,7 @@ package sandbox
 import (
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/google/uuid"
 
@@ -13,31 +14,31 @@ import (
 )
 
 // kycTransitions is the sandbox KYC simulation's transition table, as the
-// service documents it: current status -> the statuses it may move to. A
-// status absent from the table, or mapped to nothing, allows no move; the
+// service documents it: the statuses a customer in status from may move
+// to. A status not in the table, or mapped to nothing, allows no move; the
 // service documents no moves out of TAX_VERIFICATION_FAILED and
 // DOCUMENT_VERIFICATION_FAILED, so the sandbox refuses them.
-var kycTransitions = map[types.KYCStatus][]types.KYCStatus{
-	types.KYCUnverified: nil,
-	types.KYCFailed:     {types.KYCUnverified},
-	types.KYCVerified:   {types.KYCUnverified},
-	types.KYCProcessing: {
-		types.KYCTaxVerificationFailed,
-		types.KYCDocumentVerificationFailed,
-		types.KYCVerified,
-		types.KYCUnverified,
-	},
+func kycTransitions(from types.KYCStatus) []types.KYCStatus {
+	switch from {
+	case types.KYCUnverified:
+		return nil
+	case types.KYCFailed, types.KYCVerified:
+		return []types.KYCStatus{types.KYCUnverified}
+	case types.KYCProcessing:
+		return []types.KYCStatus{
+			types.KYCTaxVerificationFailed,
+			types.KYCDocumentVerificationFailed,
+			types.KYCVerified,
+			types.KYCUnverified,
+		}
+	}
+	return nil
 }
 
 // kycMoveAllowed reports whether the KYC simulation may move a customer
 // from one status to another.
 func kycMoveAllowed(from, to types.KYCStatus) bool {
-	for _, next := range kycTransitions[from] {
-		if next == to {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(kycTransitions(from), to)
 }
 
 // simulateKYCStatus is PATCH /cms/api/v1/kyc/mock-kyc-status with

@@ -249,11 +249,17 @@ const (
 	payinMsgSimulatedRefund = "Simulated refund: the payment was returned to the customer"
 )
 
-// payinTransitions are the moves of the payin status simulation. ON_HOLD
-// is a known status, but no documented move leads into or out of it.
-var payinTransitions = map[types.PayinStatus][]types.PayinStatus{
-	types.PayinProcessing: {types.PayinSuccess, types.PayinFailed},
-	types.PayinFailed:     {types.PayinRefunded},
+// payinTransitions are the moves of the payin status simulation: the
+// statuses a payin in status from may move to. ON_HOLD is a known status,
+// but no documented move leads into or out of it.
+func payinTransitions(from types.PayinStatus) []types.PayinStatus {
+	switch from {
+	case types.PayinProcessing:
+		return []types.PayinStatus{types.PayinSuccess, types.PayinFailed}
+	case types.PayinFailed:
+		return []types.PayinStatus{types.PayinRefunded}
+	}
+	return nil
 }
 
 // simulatePayinStatus is PATCH /pis/api/v1/payin/mock-payin-status with
@@ -279,7 +285,7 @@ func (s *Sandbox) simulatePayinStatus(rq *request) reply {
 	if !found || q.organizationID != rq.org.ID {
 		return rule(msgPayinNotFound)
 	}
-	if !slices.Contains(payinTransitions[q.status], to) {
+	if !slices.Contains(payinTransitions(q.status), to) {
 		return rule(fmt.Sprintf("Payin status cannot move from %s to %s.", q.status, to))
 	}
 	q.status = to

@@ -15,33 +15,14 @@ import (
 	"github.com/fiatramp/fiatramp-go/sandbox"
 )
 
-// clientOperation is one operation of the client: its observer name, HTTP
-// method and path template.
-type clientOperation struct{ Name, Method, Template string }
-
-// clientOperations are the client's operations as they are today: the
-// observer's routes (observer.go) and the remittance payout at its default
-// path. When the client's index of operations lands, this list is read
-// from it instead.
-func clientOperations() []clientOperation {
-	const pos, pis, cms = "/pos/api/v1", "/pis/api/v1", "/cms/api/v1"
-	return []clientOperation{
-		{"Payouts.Create", http.MethodPost, pos + "/payout/initiate"},
-		{"Payouts.CreatePrefunded", http.MethodPost, pos + "/prefunded/payout/initiate"},
-		{"Payouts.CreateRemittance", http.MethodPost, fiatramp.DefaultRemittancePayoutPath},
-		{"Payouts.Balance", http.MethodGet, pos + "/payout/balance"},
-		{"Payouts.SimulateStatus", http.MethodPatch, pos + "/payout/mock-payout-status"},
-		{"Payouts.Get", http.MethodGet, pos + "/payout/{payout_id}"},
-		{"Payins.CreateQuotation", http.MethodPost, pis + "/payin/quotation"},
-		{"Payins.GetQuotation", http.MethodGet, pis + "/payin/quotation/{quotation_id}"},
-		{"Payins.SimulateStatus", http.MethodPatch, pis + "/payin/mock-payin-status"},
-		{"Customers.AddWallet", http.MethodPost, cms + "/wallet/add"},
-		{"Customers.SimulateBankVerification", http.MethodPost, cms + "/bank/mock-bank-verification"},
-		{"Customers.ListBankAccounts", http.MethodGet, cms + "/bank/list/{customer_id}"},
-		{"Customers.GetBankAccount", http.MethodGet, cms + "/bank/{customer_id}/{bank_id}"},
-		{"KYC.GetConfiguration", http.MethodGet, cms + "/kyc/configuration/{customer_id}"},
-		{"KYC.SimulateStatus", http.MethodPatch, cms + "/kyc/mock-kyc-status"},
-	}
+// clientOperations are the client's operations: its index of operations
+// (fiatramp.Operations), with the remittance payout at its default path.
+// It is never empty, so that a test over it can fail.
+func clientOperations(t *testing.T) []fiatramp.OperationInfo {
+	t.Helper()
+	ops := fiatramp.Operations()
+	require.NotEmpty(t, ops, "the client's index of operations is empty")
+	return ops
 }
 
 // sandboxOnly are the routes the sandbox serves that the client has no
@@ -54,15 +35,15 @@ func sandboxOnly() map[sandbox.Route]string {
 
 // missingOperations names, as "Name (METHOD template)", every operation of
 // ops that table does not serve.
-func missingOperations(ops []clientOperation, table []sandbox.Route) []string {
+func missingOperations(ops []fiatramp.OperationInfo, table []sandbox.Route) []string {
 	served := map[sandbox.Route]bool{}
 	for _, r := range table {
 		served[r] = true
 	}
 	var missing []string
 	for _, op := range ops {
-		if !served[sandbox.Route{Method: op.Method, Template: op.Template}] {
-			missing = append(missing, fmt.Sprintf("%s (%s %s)", op.Name, op.Method, op.Template))
+		if !served[sandbox.Route{Method: op.HTTPMethod, Template: op.Path}] {
+			missing = append(missing, fmt.Sprintf("%s (%s %s)", op.Name, op.HTTPMethod, op.Path))
 		}
 	}
 	return missing
@@ -74,12 +55,12 @@ func missingOperations(ops []clientOperation, table []sandbox.Route) []string {
 // line appears twice.
 func TestRoutesServeEveryClientOperation(t *testing.T) {
 	table := sandbox.RouteTable()
-	assert.Empty(t, missingOperations(clientOperations(), table),
+	assert.Empty(t, missingOperations(clientOperations(t), table),
 		"client operations the sandbox's route table (routes.go) does not serve")
 
 	known := map[sandbox.Route]bool{}
-	for _, op := range clientOperations() {
-		known[sandbox.Route{Method: op.Method, Template: op.Template}] = true
+	for _, op := range clientOperations(t) {
+		known[sandbox.Route{Method: op.HTTPMethod, Template: op.Path}] = true
 	}
 	seen := map[sandbox.Route]bool{}
 	for _, r := range table {
@@ -107,7 +88,7 @@ func TestRoutesMissingOperationIsNamed(t *testing.T) {
 	}
 	require.Len(t, short, len(sandbox.RouteTable())-1)
 	assert.Equal(t, []string{"Payouts.Get (GET /pos/api/v1/payout/{payout_id})"},
-		missingOperations(clientOperations(), short))
+		missingOperations(clientOperations(t), short))
 
 	// A method that differs is a missing operation too.
 	moved := append([]sandbox.Route(nil), sandbox.RouteTable()...)
@@ -117,7 +98,7 @@ func TestRoutesMissingOperationIsNamed(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"Payouts.SimulateStatus (PATCH /pos/api/v1/payout/mock-payout-status)"},
-		missingOperations(clientOperations(), moved))
+		missingOperations(clientOperations(t), moved))
 }
 
 // TestRoutesServedAsTabled: the routes a Sandbox matches are the table's,
@@ -156,8 +137,8 @@ func TestRoutesServedAsTabled(t *testing.T) {
 func TestRoutesReachEveryClientOperation(t *testing.T) {
 	sb := sandbox.New()
 	defer sb.Close()
-	for _, op := range clientOperations() {
-		segs := strings.Split(op.Template, "/")
+	for _, op := range clientOperations(t) {
+		segs := strings.Split(op.Path, "/")
 		for i, s := range segs {
 			if strings.HasPrefix(s, "{") {
 				segs[i] = uuid.NewString()
@@ -165,14 +146,14 @@ func TestRoutesReachEveryClientOperation(t *testing.T) {
 		}
 		path := strings.Join(segs, "/")
 		rec := httptest.NewRecorder()
-		sb.ServeHTTP(rec, httptest.NewRequest(op.Method, path, nil))
-		assert.Equal(t, http.StatusUnauthorized, rec.Code, "%s: %s %s: %s", op.Name, op.Method, path, rec.Body)
+		sb.ServeHTTP(rec, httptest.NewRequest(op.HTTPMethod, path, nil))
+		assert.Equal(t, http.StatusUnauthorized, rec.Code, "%s: %s %s: %s", op.Name, op.HTTPMethod, path, rec.Body)
 		assert.Contains(t, rec.Body.String(), sandbox.CodeMissingHeader, op.Name)
 
 		other := http.MethodDelete
 		rec = httptest.NewRecorder()
 		sb.ServeHTTP(rec, httptest.NewRequest(other, path, nil))
 		assert.Equal(t, http.StatusMethodNotAllowed, rec.Code, "%s: %s %s", op.Name, other, path)
-		assert.Contains(t, rec.Header().Get("Allow"), op.Method, op.Name)
+		assert.Contains(t, rec.Header().Get("Allow"), op.HTTPMethod, op.Name)
 	}
 }
