@@ -84,6 +84,19 @@ func TestControlDeliveryFaultsEveryKind(t *testing.T) {
 		id := uuid.MustParse(cu["id"].(string))
 		_, err := e.client.KYC.SimulateStatus(ctx, id, types.KYCVerified)
 		require.NoError(t, err)
+		// A delay waits on the sandbox clock (stopped here): move it to
+		// the due time.
+		w := e.ok(200, "POST", "/_sandbox/deliveries/deliver-due", `{"timeout_seconds":10}`)
+		if k == sandbox.DeliveryFaultDelay {
+			assert.EqualValues(t, 1, w["pending"], "kind %s waits for the clock", k)
+			next, err := time.Parse(time.RFC3339Nano, w["next_due"].(string))
+			require.NoError(t, err)
+			assert.True(t, next.After(e.sb.Now()), "kind %s: due %v", k, next)
+			e.ok(200, "PUT", "/_sandbox/clock", fmt.Sprintf(`{"time":%q}`, next.Format(time.RFC3339Nano)))
+			w = e.ok(200, "POST", "/_sandbox/deliveries/deliver-due", `{"timeout_seconds":10}`)
+		}
+		assert.EqualValues(t, 0, w["pending"], "kind %s", k)
+		assert.Nil(t, w["next_due"])
 		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		require.NoError(t, e.sb.WaitDeliveries(wctx))
 		cancel()

@@ -103,11 +103,21 @@ func hookEnv(t *testing.T, answer func(n int, h hook, r *http.Request) int, opts
 	return e, rc
 }
 
-// settle waits for every pending delivery.
+// settle delivers everything pending: retries and delays wait on the
+// sandbox clock, which tests stop, so it delivers what is due, then moves
+// the clock to the next due time, until nothing is pending.
 func settle(t testing.TB, sb *sandbox.Sandbox) {
 	t.Helper()
 	c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	for {
+		require.NoError(t, sb.DeliverDue(c))
+		next, waiting := sb.NextDeliveryDue()
+		if !waiting {
+			break
+		}
+		sb.Advance(next.Sub(sb.Now()))
+	}
 	require.NoError(t, sb.WaitDeliveries(c))
 }
 
@@ -393,21 +403,35 @@ func TestWebhookFaults(t *testing.T) {
 		assert.Equal(t, sandbox.DeliveryDelivered, d.State)
 	})
 	t.Run("delay", func(t *testing.T) {
+		// The delay runs on the sandbox clock: the held event goes once
+		// the clock has moved on by the delay, not before.
 		e, rc := hookEnv(t, nil)
-		const delay = 150 * time.Millisecond
+		const delay = 150 * time.Second
 		require.NoError(t, e.sb.InjectDeliveryFault(sandbox.DeliveryFault{Kind: sandbox.DeliveryFaultDelay, Delay: delay, Count: 1}))
 		held, other := e.payout(), e.payout()
-		start := time.Now()
 		_, err := e.client.Payouts.SimulateStatus(ctx(t), held.ID, types.PayoutSuccess)
 		require.NoError(t, err)
 		_, err = e.client.Payouts.SimulateStatus(ctx(t), other.ID, types.PayoutSuccess)
 		require.NoError(t, err)
-		settle(t, e.sb)
+		require.NoError(t, e.sb.DeliverDue(ctx(t)))
 		got := rc.hooks()
-		require.Len(t, got, 2)
+		require.Len(t, got, 1)
 		assert.Contains(t, got[0].body, other.ID.String(), "another object is not held up")
+		next, waiting := e.sb.NextDeliveryDue()
+		require.True(t, waiting)
+		assert.True(t, next.Equal(epoch.Add(delay)), "due %v", next)
+
+		e.sb.Advance(delay - time.Nanosecond)
+		require.NoError(t, e.sb.DeliverDue(ctx(t)))
+		assert.Len(t, rc.hooks(), 1, "not yet due")
+		e.sb.Advance(time.Nanosecond)
+		require.NoError(t, e.sb.DeliverDue(ctx(t)))
+		got = rc.hooks()
+		require.Len(t, got, 2)
 		assert.Contains(t, got[1].body, held.ID.String())
-		assert.GreaterOrEqual(t, got[1].at.Sub(start), delay)
+		assert.Equal(t, strconv.FormatInt(epoch.Add(delay).Unix(), 10), got[1].header.Get("X-TIMESTAMP"))
+		_, waiting = e.sb.NextDeliveryDue()
+		assert.False(t, waiting)
 	})
 	t.Run("fraction", func(t *testing.T) {
 		e, rc := hookEnv(t, nil, func(st *sandbox.Settings) { st.Seed = 7 })
@@ -473,7 +497,7 @@ func deliveryGoroutines() int {
 	buf = buf[:runtime.Stack(buf, true)]
 	n := 0
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "sandbox.(*Sandbox).deliveryWorker") || strings.Contains(g, "sandbox.(*Sandbox).schedule") {
+		if strings.Contains(g, "sandbox.(*Sandbox).deliveryWorker") || strings.Contains(g, "sandbox.(*Sandbox).wakeDeliveries") {
 			n++
 		}
 	}
