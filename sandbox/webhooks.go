@@ -493,17 +493,18 @@ func (s *Sandbox) matchDeliveryFault(d *deliverer, typ, event string) (DeliveryF
 }
 
 // startHead makes the oldest delivery of object key attemptable, after
-// its delay (on the sandbox clock, read as now) if it has one; d.mu is
-// held.
-func (s *Sandbox) startHead(d *deliverer, key string, now clockReading) {
+// its delay (on the sandbox clock, read as now) if it has one, and reports
+// whether it waits for the clock; d.mu is held.
+func (s *Sandbox) startHead(d *deliverer, key string, now clockReading) bool {
 	head := d.queues[key][0]
 	if head.delay > 0 {
 		delay := head.delay
 		head.delay = 0
 		s.schedule(d, key, now, delay)
-		return
+		return true
 	}
 	s.makeReady(d, key)
+	return false
 }
 
 // makeReady queues object key for a worker, starting one if fewer than
@@ -627,18 +628,25 @@ func (s *Sandbox) deliveryWorker(d *deliverer) {
 
 		d.mu.Lock()
 		d.busy--
+		waits := false
 		if !d.closed && d.epoch == epoch {
 			dv.Attempts = append(dv.Attempts, a)
 			d.counts.Attempts++
-			s.settle(d, dv, a, now)
+			waits = s.settle(d, dv, a, now)
 		}
 		d.mu.Unlock()
+		if waits {
+			// The clock may have moved since it was read as now (an
+			// Advance that found nothing due yet): read it afresh.
+			s.wakeDeliveries()
+		}
 	}
 }
 
 // settle moves dv on after attempt a, which ended at now on the sandbox
-// clock; a retry is due a backoff later on that clock. d.mu is held.
-func (s *Sandbox) settle(d *deliverer, dv *delivery, a DeliveryAttempt, now clockReading) {
+// clock; a retry is due a backoff later on that clock. It reports whether
+// the object now waits for the clock. d.mu is held.
+func (s *Sandbox) settle(d *deliverer, dv *delivery, a DeliveryAttempt, now clockReading) bool {
 	ok := a.StatusCode >= 200 && a.StatusCode <= 299
 	switch {
 	case a.Duplicate:
@@ -647,13 +655,13 @@ func (s *Sandbox) settle(d *deliverer, dv *delivery, a DeliveryAttempt, now cloc
 		d.setState(dv, DeliveryDelivered)
 		if dv.dupPending {
 			s.makeReady(d, dv.key)
-			return
+			return false
 		}
 	default:
 		dv.attempts++
 		if dv.attempts < s.settings.WebhookMaxAttempts {
 			s.schedule(d, dv.key, now, s.webhookBackoff(dv.attempts))
-			return
+			return true
 		}
 		d.setState(dv, DeliveryFailed)
 	}
@@ -662,10 +670,10 @@ func (s *Sandbox) settle(d *deliverer, dv *delivery, a DeliveryAttempt, now cloc
 	d.pending--
 	if len(q) == 0 {
 		delete(d.queues, dv.key)
-		return
+		return false
 	}
 	d.queues[dv.key] = q
-	s.startHead(d, dv.key, now)
+	return s.startHead(d, dv.key, now)
 }
 
 // webhookBackoff is the wait after failed attempt n (from 1):

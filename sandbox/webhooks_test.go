@@ -497,7 +497,7 @@ func deliveryGoroutines() int {
 	buf = buf[:runtime.Stack(buf, true)]
 	n := 0
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "sandbox.(*Sandbox).deliveryWorker") || strings.Contains(g, "sandbox.(*Sandbox).wakeDeliveries") {
+		if strings.Contains(g, "sandbox.(*Sandbox).deliveryWorker") || strings.Contains(g, "sandbox.(*Sandbox).setAlarm") {
 			n++
 		}
 	}
