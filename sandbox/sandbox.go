@@ -408,9 +408,7 @@ func (s *Sandbox) Reset() {
 	defer d.mu.Unlock()
 	d.epoch++
 	d.stopAlarm()
-	if !d.closed {
-		d.due = map[string]time.Time{}
-	}
+	d.due = nil
 	d.log, d.queues, d.ready, d.pending, d.faults = nil, map[string][]*delivery{}, nil, 0, nil
 	d.resetCounts()
 }

@@ -6,6 +6,7 @@ package sandbox
 
 import (
 	"bytes"
+	"container/heap"
 	"context"
 	"fmt"
 	"io"
@@ -191,7 +192,8 @@ type deliveryFaultRule struct {
 // clock: an object whose head must wait is in due with the clock time it
 // may go at. Every move of the clock (Advance, SetTime) releases what has
 // come due; while the clock runs with real time, alarm wakes the queue at
-// the earliest due time.
+// the earliest due time. due is a heap, so that thousands of objects
+// waiting at once cost a logarithm each, not a scan.
 type deliverer struct {
 	mu      sync.Mutex
 	log     []*delivery // the newest deliveries, at most size, oldest first
@@ -199,8 +201,9 @@ type deliverer struct {
 	counts  DeliveryCounts
 	queues  map[string][]*delivery // pending deliveries per object, oldest first
 	ready   []string               // objects whose head may be attempted now
-	due     map[string]time.Time   // objects whose head waits, and until when (sandbox clock)
-	alarm   *time.Timer            // wakes the queue at the earliest due time; nil when none is set
+	due     dueHeap                // objects whose head waits, and until when (sandbox clock)
+	alarm   *time.Timer            // wakes the queue at alarmAt; nil when none is set
+	alarmAt time.Time
 	workers int
 	busy    int // attempts under way
 	pending int
@@ -220,7 +223,7 @@ type deliverer struct {
 // newDeliverer returns the queue of st; it starts no goroutine until an
 // event is queued.
 func newDeliverer(st Settings) *deliverer {
-	d := &deliverer{queues: map[string][]*delivery{}, due: map[string]time.Time{}, size: st.DeliveryLogSize}
+	d := &deliverer{queues: map[string][]*delivery{}, size: st.DeliveryLogSize}
 	d.resetCounts()
 	d.ctx, d.cancel = context.WithCancel(context.Background())
 	d.client = st.WebhookClient
@@ -352,8 +355,10 @@ func (s *Sandbox) NextDeliveryDue() (time.Time, bool) {
 	d := s.deliveries
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	next := d.earliestDue()
-	return next, !next.IsZero()
+	if len(d.due) == 0 {
+		return time.Time{}, false
+	}
+	return d.due[0].at, true
 }
 
 // waitQueue polls until done holds, with d.mu held, or ctx ends.
@@ -521,8 +526,39 @@ func (s *Sandbox) makeReady(d *deliverer, key string) {
 // schedule makes object key ready once the sandbox clock, read as now,
 // has moved on by wait; d.mu is held.
 func (s *Sandbox) schedule(d *deliverer, key string, now clockReading, wait time.Duration) {
-	d.due[key] = now.at.Add(wait)
-	s.setAlarm(d, now)
+	heap.Push(&d.due, waiting{key: key, at: now.at.Add(wait), seq: d.queues[key][0].Seq})
+	if d.alarm == nil || d.due[0].at.Before(d.alarmAt) {
+		s.setAlarm(d, now) // an alarm set for an earlier time stays
+	}
+}
+
+// waiting is an object whose head waits until at on the sandbox clock;
+// seq is the head's Seq.
+type waiting struct {
+	key string
+	at  time.Time
+	seq int
+}
+
+// dueHeap orders the waiting objects by due time, then by the order of
+// their events: the same moves of the clock give the same order of
+// attempts.
+type dueHeap []waiting
+
+func (h dueHeap) Len() int { return len(h) }
+func (h dueHeap) Less(i, j int) bool {
+	if c := h[i].at.Compare(h[j].at); c != 0 {
+		return c < 0
+	}
+	return h[i].seq < h[j].seq
+}
+func (h dueHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *dueHeap) Push(x any)   { *h = append(*h, x.(waiting)) }
+func (h *dueHeap) Pop() any {
+	old := *h
+	w := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return w
 }
 
 // wakeDeliveries reads the sandbox clock and makes ready every object
@@ -536,42 +572,24 @@ func (s *Sandbox) wakeDeliveries() {
 	if d.closed {
 		return
 	}
-	type waiting struct {
-		key string
-		at  time.Time
-		seq int
-	}
-	var over []waiting
-	for key, at := range d.due {
-		if !at.After(now.at) {
-			over = append(over, waiting{key, at, d.queues[key][0].Seq})
-		}
-	}
-	// In the order they came due, then the order of their events: the same
-	// moves of the clock give the same order of attempts.
-	slices.SortFunc(over, func(a, b waiting) int {
-		if c := a.at.Compare(b.at); c != 0 {
-			return c
-		}
-		return a.seq - b.seq
-	})
-	for _, w := range over {
-		delete(d.due, w.key)
-		s.makeReady(d, w.key)
+	for len(d.due) > 0 && !d.due[0].at.After(now.at) {
+		s.makeReady(d, heap.Pop(&d.due).(waiting).key)
 	}
 	s.setAlarm(d, now)
 }
 
-// setAlarm sets the alarm for the earliest due time, when the sandbox
-// clock (read as now) runs with real time; a stopped clock moves only by
-// Advance and SetTime, which wake the queue themselves. d.mu is held.
+// setAlarm sets the alarm afresh for the earliest due time, when the
+// sandbox clock (read as now) runs with real time; a stopped clock moves
+// only by Advance and SetTime, which wake the queue themselves. d.mu is
+// held.
 func (s *Sandbox) setAlarm(d *deliverer, now clockReading) {
 	d.stopAlarm()
-	next := d.earliestDue()
-	if !now.running || next.IsZero() {
+	if !now.running || len(d.due) == 0 {
 		return
 	}
+	next := d.due[0].at
 	d.wg.Add(1)
+	d.alarmAt = next
 	d.alarm = time.AfterFunc(max(next.Sub(now.at), 0), func() {
 		defer d.wg.Done()
 		s.wakeDeliveries()
@@ -584,18 +602,6 @@ func (d *deliverer) stopAlarm() {
 		d.wg.Done() // its function will never run
 	}
 	d.alarm = nil
-}
-
-// earliestDue returns the earliest time an object waits for, or the zero
-// time; d.mu is held.
-func (d *deliverer) earliestDue() time.Time {
-	var next time.Time
-	for _, at := range d.due {
-		if next.IsZero() || at.Before(next) {
-			next = at
-		}
-	}
-	return next
 }
 
 // deliveryWorker attempts ready deliveries until none is ready.

@@ -1097,4 +1097,17 @@ func TestWebhookRetryOnRunningClock(t *testing.T) {
 		require.Len(t, rc.hooks(), 2, "an hour's backoff, passed by Advance")
 		assert.Equal(t, sandbox.DeliveryDelivered, sb.Deliveries()[0].State)
 	})
+	t.Run("advanced part way", func(t *testing.T) {
+		// 10 s of backoff, 9.9 s of it passed by Advance: the alarm is set
+		// afresh for the 0.1 s left, not left at 10 s.
+		sb, rc, event := run(t, 10*time.Second)
+		event()
+		require.NoError(t, sb.DeliverDue(ctx(t)))
+		require.Len(t, rc.hooks(), 1)
+		sb.Advance(9900 * time.Millisecond)
+		wctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		require.NoError(t, sb.WaitDeliveries(wctx))
+		assert.Len(t, rc.hooks(), 2)
+	})
 }
