@@ -152,6 +152,9 @@ func TestControlDeliveryLogAndClock(t *testing.T) {
 	w := e.ok(200, "POST", "/_sandbox/deliveries/deliver-due", `{"timeout_seconds":10}`)
 	assert.EqualValues(t, 1, w["pending"], "the first delivery waits for its retry")
 	assert.Equal(t, epoch.Add(5*time.Second).Format(time.RFC3339Nano), w["next_due"])
+	a := e.call("POST", "/_sandbox/deliveries/wait", `{"timeout_seconds":0.05}`)
+	assert.Equal(t, http.StatusGatewayTimeout, a.status, "the stopped clock holds the retry")
+	assert.Contains(t, a.json(t)["error"], "due at 2026-11-21T09:30:05Z on the sandbox clock")
 
 	e.ok(200, "POST", "/_sandbox/clock/advance", `{"seconds":4.999}`)
 	w = e.ok(200, "POST", "/_sandbox/deliveries/deliver-due", `{"timeout_seconds":10}`)

@@ -296,7 +296,12 @@ func (c *control) waitDeliveries(r *http.Request, _ []string, body []byte) (int,
 	ctx, cancel := context.WithTimeout(r.Context(), d)
 	defer cancel()
 	if err := c.sb.WaitDeliveries(ctx); err != nil {
-		return 0, nil, &controlError{http.StatusGatewayTimeout, "", fmt.Sprintf("deliveries still pending after %v", d)}
+		msg := fmt.Sprintf("deliveries still pending after %v", d)
+		if next, ok := c.sb.NextDeliveryDue(); ok {
+			msg += fmt.Sprintf("; the next retry or delay is due at %s on the sandbox clock: move the clock there (POST %s/clock/advance or PUT %s/clock), then POST %s/deliveries/deliver-due",
+				next.Format(time.RFC3339Nano), ControlPrefix, ControlPrefix, ControlPrefix)
+		}
+		return 0, nil, &controlError{http.StatusGatewayTimeout, "", msg}
 	}
 	return http.StatusOK, struct {
 		Pending int `json:"pending"`

@@ -67,8 +67,9 @@ const (
 	// delivered: the same body, signed afresh. A receiver must handle it
 	// once (deduplicate on id + event).
 	DeliveryFaultDuplicate DeliveryFaultKind = "duplicate"
-	// DeliveryFaultDelay holds the event for DeliveryFault.Delay before its
-	// first attempt; later events of the same object wait behind it.
+	// DeliveryFaultDelay holds the event for DeliveryFault.Delay, on the
+	// sandbox clock, before its first attempt; later events of the same
+	// object wait behind it.
 	DeliveryFaultDelay DeliveryFaultKind = "delay"
 	// DeliveryFaultDrop never sends the event: a receiver learns the state
 	// only by fetching the object (e.g. fiatramp's Payouts.Wait).
@@ -102,13 +103,16 @@ type DeliveryFault struct {
 	// 1), drawn from the sandbox's seeded source; with Count set too, it
 	// stops after Count spoiled deliveries.
 	Fraction float64 `json:"fraction,omitempty"`
-	// Delay is how long a DeliveryFaultDelay holds the event.
+	// Delay is how long a DeliveryFaultDelay holds the event, on the
+	// sandbox clock (see Settings.WebhookInitialBackoff).
 	Delay time.Duration `json:"delay,omitempty"`
 }
 
 // Delivery is one event's delivery, as the delivery log holds it.
 type Delivery struct {
-	// Seq numbers deliveries from 1 in the order their events happened.
+	// Seq numbers deliveries from 1 in the order their events happened,
+	// since New or the last Reset; it goes on past the log's size, so the
+	// log's first entry has Seq DeliveryCounts.Evicted+1.
 	Seq   int    `json:"seq"`
 	URL   string `json:"url"`
 	Type  string `json:"type"`
