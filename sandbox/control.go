@@ -244,8 +244,9 @@ func controlOps() []controlOp {
 		{method: "POST", path: p + "/wallets", goAPI: "Sandbox.AddWallet", serve: (*control).addWallet},
 		{method: "POST", path: p + "/quotations", goAPI: "Sandbox.AddQuotation", serve: (*control).addQuotation},
 		{method: "POST", path: p + "/remitters", goAPI: "Sandbox.AddRemitter", serve: (*control).addRemitter},
-		{method: "GET", path: p + "/deliveries", goAPI: "Sandbox.Deliveries", serve: (*control).deliveriesLog},
+		{method: "GET", path: p + "/deliveries", goAPI: "Sandbox.Deliveries, Sandbox.DeliveryCounts", serve: (*control).deliveriesLog},
 		{method: "POST", path: p + "/deliveries/wait", goAPI: "Sandbox.WaitDeliveries", serve: (*control).waitDeliveries},
+		{method: "POST", path: p + "/deliveries/deliver-due", goAPI: "Sandbox.DeliverDue, Sandbox.NextDeliveryDue", serve: (*control).deliverDue},
 		{method: "GET", path: p + "/stats", goAPI: "Sandbox.Stats", serve: (*control).stats},
 		{method: "GET", path: p + "/settings", goAPI: "Sandbox.Settings", serve: (*control).settings},
 	}

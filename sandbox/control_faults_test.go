@@ -84,6 +84,19 @@ func TestControlDeliveryFaultsEveryKind(t *testing.T) {
 		id := uuid.MustParse(cu["id"].(string))
 		_, err := e.client.KYC.SimulateStatus(ctx, id, types.KYCVerified)
 		require.NoError(t, err)
+		// A delay waits on the sandbox clock (stopped here): move it to
+		// the due time.
+		w := e.ok(200, "POST", "/_sandbox/deliveries/deliver-due", `{"timeout_seconds":10}`)
+		if k == sandbox.DeliveryFaultDelay {
+			assert.EqualValues(t, 1, w["pending"], "kind %s waits for the clock", k)
+			next, err := time.Parse(time.RFC3339Nano, w["next_due"].(string))
+			require.NoError(t, err)
+			assert.True(t, next.After(e.sb.Now()), "kind %s: due %v", k, next)
+			e.ok(200, "PUT", "/_sandbox/clock", fmt.Sprintf(`{"time":%q}`, next.Format(time.RFC3339Nano)))
+			w = e.ok(200, "POST", "/_sandbox/deliveries/deliver-due", `{"timeout_seconds":10}`)
+		}
+		assert.EqualValues(t, 0, w["pending"], "kind %s", k)
+		assert.Nil(t, w["next_due"])
 		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		require.NoError(t, e.sb.WaitDeliveries(wctx))
 		cancel()
@@ -108,4 +121,66 @@ func TestControlDeliveryFaultsEveryKind(t *testing.T) {
 	assert.Equal(t, "CUSTOMER", body["type"], "the body is the JSON object sent, not Base64")
 	assert.Equal(t, "VERIFIED", body["event"])
 	assert.Equal(t, e.sb.Deliveries()[4].Seq, int(last["seq"].(float64)))
+}
+
+// TestControlDeliveryLogAndClock: GET /_sandbox/deliveries answers the
+// bounded log with its exact counts and size; a retry waits on the
+// sandbox clock until POST /_sandbox/clock/advance moves it past the
+// backoff, and POST /_sandbox/deliveries/deliver-due attempts it.
+func TestControlDeliveryLogAndClock(t *testing.T) {
+	e := newCtlEnv(t, func(s *sandbox.Settings) {
+		s.DeliveryLogSize = 2
+		s.WebhookInitialBackoff, s.WebhookMaxBackoff = 5*time.Second, time.Minute
+	})
+	var posts atomic.Int32
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if posts.Add(1) == 1 {
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	}))
+	defer recv.Close()
+	require.NoError(t, e.sb.SetWebhookURL(e.org.ID, recv.URL))
+	assert.EqualValues(t, 2, e.ok(200, "GET", "/_sandbox/settings", "")["delivery_log_size"])
+
+	for i := range 3 {
+		c := e.customer(e.org, sandbox.Customer{Name: fmt.Sprint(i), KYCStatus: types.KYCProcessing})
+		_, err := e.client.KYC.SimulateStatus(context.Background(), c.ID, types.KYCVerified)
+		require.NoError(t, err)
+	}
+	w := e.ok(200, "POST", "/_sandbox/deliveries/deliver-due", `{"timeout_seconds":10}`)
+	assert.EqualValues(t, 1, w["pending"], "the first delivery waits for its retry")
+	assert.Equal(t, epoch.Add(5*time.Second).Format(time.RFC3339Nano), w["next_due"])
+	a := e.call("POST", "/_sandbox/deliveries/wait", `{"timeout_seconds":0.05}`)
+	assert.Equal(t, http.StatusGatewayTimeout, a.status, "the stopped clock holds the retry")
+	assert.Contains(t, a.json(t)["error"], "due at 2026-11-21T09:30:05Z on the sandbox clock")
+
+	e.ok(200, "POST", "/_sandbox/clock/advance", `{"seconds":4.999}`)
+	w = e.ok(200, "POST", "/_sandbox/deliveries/deliver-due", `{"timeout_seconds":10}`)
+	assert.EqualValues(t, 1, w["pending"], "short of the backoff")
+	assert.EqualValues(t, 3, posts.Load())
+	e.ok(200, "POST", "/_sandbox/clock/advance", `{"seconds":0.001}`)
+	w = e.ok(200, "POST", "/_sandbox/deliveries/deliver-due", `{"timeout_seconds":10}`)
+	assert.EqualValues(t, 0, w["pending"])
+	assert.Nil(t, w["next_due"])
+	assert.EqualValues(t, 4, posts.Load(), "retried once the clock reached it")
+
+	m := e.ok(200, "GET", "/_sandbox/deliveries", "")
+	assert.EqualValues(t, 2, m["log_size"])
+	log := m["deliveries"].([]any)
+	require.Len(t, log, 2, "bounded: the oldest went")
+	assert.EqualValues(t, 2, log[0].(map[string]any)["seq"])
+	assert.EqualValues(t, 3, log[1].(map[string]any)["seq"])
+	assert.Equal(t, map[string]any{
+		"total": 3.0, "logged": 2.0, "evicted": 1.0, "attempts": 4.0,
+		"states": map[string]any{"pending": 0.0, "delivered": 3.0, "failed": 0.0, "dropped": 0.0, "no_url": 0.0, "abandoned": 0.0},
+		"faults": map[string]any{"duplicate": 0.0, "delay": 0.0, "drop": 0.0, "bad_signature": 0.0},
+	}, m["counts"], "the evicted delivery's retry is counted")
+
+	for _, body := range []string{`{}`, `{"timeout_seconds":0}`, `{"timeout_seconds":51}`} {
+		a := e.call("POST", "/_sandbox/deliveries/deliver-due", body)
+		assert.Equal(t, http.StatusBadRequest, a.status, "%s: %s", body, a)
+		assert.Equal(t, "timeout_seconds", a.json(t)["field"], body)
+	}
 }

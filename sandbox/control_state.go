@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -225,37 +226,82 @@ type deliveryJSON struct {
 	Body json.RawMessage `json:"body"`
 }
 
+// deliveriesLog answers the delivery log (the newest deliveries, at most
+// Settings.DeliveryLogSize), its counts (read at the same moment, those
+// dropped from the log included) and the log's size.
 func (c *control) deliveriesLog(*http.Request, []string, []byte) (int, any, error) {
-	log := c.sb.Deliveries()
+	log, counts := c.sb.deliveryLog()
 	out := make([]deliveryJSON, len(log))
 	for i, d := range log {
 		out[i] = deliveryJSON{Delivery: d, Body: d.Body}
 	}
 	return http.StatusOK, struct {
 		Deliveries []deliveryJSON `json:"deliveries"`
-	}{out}, nil
+		Counts     DeliveryCounts `json:"counts"`
+		LogSize    int            `json:"log_size"`
+	}{out, counts, c.sb.settings.DeliveryLogSize}, nil
 }
 
-func (c *control) waitDeliveries(r *http.Request, _ []string, body []byte) (int, any, error) {
+// deliverDue is POST /_sandbox/deliveries/deliver-due with
+// {"timeout_seconds": n}: DeliverDue, then the deliveries still pending
+// and when the next one waiting on the sandbox clock comes due (absent
+// when none waits); 504 when the attempts due took longer than the
+// timeout.
+func (c *control) deliverDue(r *http.Request, _ []string, body []byte) (int, any, error) {
+	d, err := c.waitTimeout(body)
+	if err != nil {
+		return 0, nil, err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), d)
+	defer cancel()
+	if err := c.sb.DeliverDue(ctx); err != nil {
+		return 0, nil, &controlError{http.StatusGatewayTimeout, "", fmt.Sprintf("deliveries due still being attempted after %v", d)}
+	}
+	answer := struct {
+		Pending int        `json:"pending"`
+		NextDue *time.Time `json:"next_due,omitempty"`
+	}{Pending: c.sb.DeliveryCounts().States[DeliveryPending]}
+	if next, ok := c.sb.NextDeliveryDue(); ok {
+		answer.NextDue = &next
+	}
+	return http.StatusOK, answer, nil
+}
+
+// waitTimeout reads {"timeout_seconds": n}, more than 0 and at most
+// c.maxWait.
+func (c *control) waitTimeout(body []byte) (time.Duration, error) {
 	var in struct {
 		TimeoutSeconds float64 `json:"timeout_seconds"`
 	}
 	present, err := decodeStrict(body, &in)
 	if err != nil {
-		return 0, nil, err
+		return 0, err
 	}
 	if err := require(present, "timeout_seconds"); err != nil {
-		return 0, nil, err
+		return 0, err
 	}
 	d, err := seconds("timeout_seconds", in.TimeoutSeconds, false)
 	if err != nil || d <= 0 || d > c.maxWait {
-		return 0, nil, badField("timeout_seconds", "timeout_seconds %v: want more than 0 and at most %v seconds",
+		return 0, badField("timeout_seconds", "timeout_seconds %v: want more than 0 and at most %v seconds",
 			in.TimeoutSeconds, c.maxWait.Seconds())
+	}
+	return d, nil
+}
+
+func (c *control) waitDeliveries(r *http.Request, _ []string, body []byte) (int, any, error) {
+	d, err := c.waitTimeout(body)
+	if err != nil {
+		return 0, nil, err
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), d)
 	defer cancel()
 	if err := c.sb.WaitDeliveries(ctx); err != nil {
-		return 0, nil, &controlError{http.StatusGatewayTimeout, "", fmt.Sprintf("deliveries still pending after %v", d)}
+		msg := fmt.Sprintf("deliveries still pending after %v", d)
+		if next, ok := c.sb.NextDeliveryDue(); ok {
+			msg += fmt.Sprintf("; the next retry or delay is due at %s on the sandbox clock: move the clock there (POST %s/clock/advance or PUT %s/clock), then POST %s/deliveries/deliver-due",
+				next.Format(time.RFC3339Nano), ControlPrefix, ControlPrefix, ControlPrefix)
+		}
+		return 0, nil, &controlError{http.StatusGatewayTimeout, "", msg}
 	}
 	return http.StatusOK, struct {
 		Pending int `json:"pending"`
@@ -298,6 +344,7 @@ type settingsJSON struct {
 	WebhookInitialBackoffSeconds   float64                    `json:"webhook_initial_backoff_seconds"`
 	WebhookMaxBackoffSeconds       float64                    `json:"webhook_max_backoff_seconds"`
 	WebhookWorkers                 int                        `json:"webhook_workers"`
+	DeliveryLogSize                int                        `json:"delivery_log_size"`
 }
 
 func (c *control) settings(*http.Request, []string, []byte) (int, any, error) {
@@ -317,5 +364,6 @@ func (c *control) settings(*http.Request, []string, []byte) (int, any, error) {
 		WebhookInitialBackoffSeconds: st.WebhookInitialBackoff.Seconds(),
 		WebhookMaxBackoffSeconds:     st.WebhookMaxBackoff.Seconds(),
 		WebhookWorkers:               st.WebhookWorkers,
+		DeliveryLogSize:              st.DeliveryLogSize,
 	}, nil
 }

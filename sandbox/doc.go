@@ -8,8 +8,9 @@
 // bank accounts, payout quotations, remitters) is added through the fixture
 // methods (AddOrganization, AddCustomer, ...) or loaded from JSON (Load).
 //
-// The sandbox has its own clock (SetTime, Advance), so quotation expiry and
-// the 300-second signature window are testable without sleeping, and it can
+// The sandbox has its own clock (SetTime, Advance), so quotation expiry,
+// the 300-second signature window and webhook retries (DeliverDue) are
+// testable without sleeping, and it can
 // inject faults (InjectFault) so a caller's retry logic meets 429s, 5xx and
 // dropped connections on demand. A Sandbox is safe for concurrent use.
 //
