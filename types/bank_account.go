@@ -57,7 +57,9 @@ var bankIdentifiersPlan = compilePlan[BankIdentifiers]()
 
 // UnmarshalJSON decodes an identifiers object {account_number, ifsc}.
 // null leaves b unchanged.
-func (b *BankIdentifiers) UnmarshalJSON(data []byte) error { return decode(bankIdentifiersPlan, b, data) }
+func (b *BankIdentifiers) UnmarshalJSON(data []byte) error {
+	return decode(bankIdentifiersPlan, b, data)
+}
 
 // BankAccountListItem is one entry of the bank account list,
 // GET /cms/api/v1/bank/list/{customer_id}. An IMPS account has no vpa and a UPI account no
@@ -93,7 +95,9 @@ var bankAccountListItemPlan = compilePlan[BankAccountListItem]()
 // UnmarshalJSON decodes one bank list item and
 // keeps a copy of data in Raw. null leaves b unchanged; on error b is
 // unchanged.
-func (b *BankAccountListItem) UnmarshalJSON(data []byte) error { return decode(bankAccountListItemPlan, b, data) }
+func (b *BankAccountListItem) UnmarshalJSON(data []byte) error {
+	return decode(bankAccountListItemPlan, b, data)
+}
 
 // BankAccountPage is one page of a customer's bank accounts, the data of
 // GET /cms/api/v1/bank/list/{customer_id}.

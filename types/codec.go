@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -63,13 +62,13 @@ const (
 // member is one member name a plan knows.
 type member struct {
 	key   string
-	index int    // struct field index; unused for a capture
-	op    op     // how the value is read
-	sub   *plan  // opObject: the plan of the nested struct
-	group int    // the alias group this spelling belongs to, or -1
-	alias bool   // this is the group's second spelling
-	brand int    // the brand rule whose own member this is, or -1
-	lifts []int  // alias groups whose second spelling sits inside this object
+	index int   // struct field index; unused for a capture
+	op    op    // how the value is read
+	sub   *plan // opObject: the plan of the nested struct
+	group int   // the alias group this spelling belongs to, or -1
+	alias bool  // this is the group's second spelling
+	brand int   // the brand rule whose own member this is, or -1
+	lifts []int // alias groups whose second spelling sits inside this object
 	typ   reflect.Type
 	// capture, when >= 0, makes this a member of a nested object that is the
 	// second spelling of the parent's alias group capture: its value is
@@ -567,17 +566,6 @@ func skip(t reflect.Type, raw []byte) error {
 	return nil
 }
 
-// blank reports whether raw is null or "".
-func blank(raw []byte) bool {
-	raw = jsonscan.TrimSpace(raw)
-	return string(raw) == "null" || string(raw) == `""`
-}
-
-// sameBytes reports whether a and b are the same bytes of the document.
-func sameBytes(a, b []byte) bool {
-	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
-}
-
 // decodeValue decodes raw into fv, which it sets whole, as member m says.
 func decodeValue(m *member, fv reflect.Value, raw []byte, fr *frame) error {
 	switch m.op {
@@ -660,43 +648,6 @@ func decodeValue(m *member, fv reflect.Value, raw []byte, fr *frame) error {
 	return nil
 }
 
-var (
-	intType    = reflect.TypeFor[int]()
-	boolType   = reflect.TypeFor[bool]()
-	stringType = reflect.TypeFor[string]()
-)
-
-// parseString reads a JSON string (its content, unescaped) or null; any
-// other value is a type error against t.
-func parseString(raw []byte, t reflect.Type) (s []byte, null bool, err error) {
-	raw = jsonscan.TrimSpace(raw)
-	if string(raw) == "null" {
-		return nil, true, nil
-	}
-	s, ok := jsonscan.StringContent(raw)
-	if !ok {
-		return nil, false, typeError(raw, t)
-	}
-	return s, false, nil
-}
-
-// parseInt reads an integer as encoding/json does: a JSON number without
-// fraction or exponent that fits an int; null gives 0.
-func parseInt(raw []byte) (int, error) {
-	raw = jsonscan.TrimSpace(raw)
-	if string(raw) == "null" {
-		return 0, nil
-	}
-	if !jsonscan.ValidNumber(raw) {
-		return 0, typeError(raw, intType)
-	}
-	n, err := strconv.ParseInt(string(raw), 10, 0)
-	if err != nil {
-		return 0, typeError(raw, intType)
-	}
-	return int(n), nil
-}
-
 // decodeAmounts reads an object of decimals into the map fv: null gives
 // nil; every value must be a decimal, null and "" included (an unknown
 // amount is not zero).
@@ -768,35 +719,4 @@ func decodeList(fv reflect.Value, raw []byte) error {
 	}
 	fv.Set(list)
 	return nil
-}
-
-// typeName is the name a decode error gives t: its Go name, with the
-// package paths of its type arguments left out (Page[BankAccountListItem]).
-func typeName(t reflect.Type) string {
-	name := t.Name()
-	open := strings.IndexByte(name, '[')
-	if open < 0 {
-		return name
-	}
-	var b strings.Builder
-	b.WriteString(name[:open+1])
-	args := strings.FieldsFunc(name[open+1:len(name)-1], func(r rune) bool { return r == ',' })
-	for i, a := range args {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(a[strings.LastIndexByte(a, '.')+1:])
-	}
-	b.WriteByte(']')
-	return b.String()
-}
-
-// memberNames returns the member names plan p reads, sorted: for tests.
-func (p *plan) memberNames() []string {
-	names := make([]string, 0, len(p.byKey))
-	for k := range p.byKey {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
 }

@@ -23,7 +23,9 @@ var kycConfigurationPlan = compilePlan[KYCConfiguration]()
 // UnmarshalJSON decodes the data of a KYC configuration fetch and
 // keeps a copy of data in Raw. null leaves c unchanged; on error c is
 // unchanged.
-func (c *KYCConfiguration) UnmarshalJSON(data []byte) error { return decode(kycConfigurationPlan, c, data) }
+func (c *KYCConfiguration) UnmarshalJSON(data []byte) error {
+	return decode(kycConfigurationPlan, c, data)
+}
 
 // AdditionalInfoRequired is the additional_info_required object of the KYC
 // configuration. Besides options and rules it
@@ -56,7 +58,9 @@ var additionalInfoRequiredPlan = compilePlan[AdditionalInfoRequired]()
 // the last of a repeated one deciding alone: a later null clears options or
 // rules, and removes an earlier requirement object from Fields. null leaves
 // a unchanged; on error a is unchanged.
-func (a *AdditionalInfoRequired) UnmarshalJSON(data []byte) error { return decode(additionalInfoRequiredPlan, a, data) }
+func (a *AdditionalInfoRequired) UnmarshalJSON(data []byte) error {
+	return decode(additionalInfoRequiredPlan, a, data)
+}
 
 // AdditionalInfoRules is additional_info_required.rules: how many of the
 // options a customer must give.
@@ -72,7 +76,9 @@ var additionalInfoRulesPlan = compilePlan[AdditionalInfoRules]()
 // UnmarshalJSON decodes additional_info_required.rules with exact member
 // names, the last of a repeated one winning. null leaves r unchanged; on
 // error r is unchanged.
-func (r *AdditionalInfoRules) UnmarshalJSON(data []byte) error { return decode(additionalInfoRulesPlan, r, data) }
+func (r *AdditionalInfoRules) UnmarshalJSON(data []byte) error {
+	return decode(additionalInfoRulesPlan, r, data)
+}
 
 // InfoRequirement describes one piece of additional KYC information, such
 // as income_range or profession.
@@ -89,4 +95,6 @@ var infoRequirementPlan = compilePlan[InfoRequirement]()
 // UnmarshalJSON decodes one requirement ({"type", "required"}) with exact
 // member names, the last of a repeated one winning; a null required is
 // false. null leaves q unchanged; on error q is unchanged.
-func (q *InfoRequirement) UnmarshalJSON(data []byte) error { return decode(infoRequirementPlan, q, data) }
+func (q *InfoRequirement) UnmarshalJSON(data []byte) error {
+	return decode(infoRequirementPlan, q, data)
+}

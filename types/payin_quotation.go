@@ -134,4 +134,6 @@ var depositInstructionsPlan = compilePlan[DepositInstructions]()
 
 // UnmarshalJSON decodes a deposit_instructions object {account_number, ifsc,
 // account_name}. null leaves d unchanged; on error d is unchanged.
-func (d *DepositInstructions) UnmarshalJSON(data []byte) error { return decode(depositInstructionsPlan, d, data) }
+func (d *DepositInstructions) UnmarshalJSON(data []byte) error {
+	return decode(depositInstructionsPlan, d, data)
+}

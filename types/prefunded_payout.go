@@ -91,7 +91,9 @@ var prefundedPayoutPlan = compilePlan[PrefundedPayout]()
 
 // UnmarshalJSON decodes a prefunded payout object and keeps a copy of data in Raw. null leaves p unchanged; on error p is
 // unchanged.
-func (p *PrefundedPayout) UnmarshalJSON(data []byte) error { return decode(prefundedPayoutPlan, p, data) }
+func (p *PrefundedPayout) UnmarshalJSON(data []byte) error {
+	return decode(prefundedPayoutPlan, p, data)
+}
 
 // PrefundedPayoutParties is the customer object of a prefunded payout: the
 // paying sender and the receiving customer.
@@ -107,7 +109,9 @@ var prefundedPayoutPartiesPlan = compilePlan[PrefundedPayoutParties]()
 // UnmarshalJSON decodes {"sender": {"id"}, "receiver": {"id"}} with exact
 // member names, the last of a repeated one deciding alone (a later null
 // gives a zero PartyRef). null leaves p unchanged; on error p is unchanged.
-func (p *PrefundedPayoutParties) UnmarshalJSON(data []byte) error { return decode(prefundedPayoutPartiesPlan, p, data) }
+func (p *PrefundedPayoutParties) UnmarshalJSON(data []byte) error {
+	return decode(prefundedPayoutPartiesPlan, p, data)
+}
 
 // PartyRef is one side of PrefundedPayoutParties: its id is a uuid or
 // null.

@@ -22,7 +22,9 @@ var payoutStatusSimulationPlan = compilePlan[PayoutStatusSimulation]()
 
 // UnmarshalJSON decodes the data of the payout status simulation and keeps a
 // copy of data in Raw. null leaves s unchanged; on error s is unchanged.
-func (s *PayoutStatusSimulation) UnmarshalJSON(data []byte) error { return decode(payoutStatusSimulationPlan, s, data) }
+func (s *PayoutStatusSimulation) UnmarshalJSON(data []byte) error {
+	return decode(payoutStatusSimulationPlan, s, data)
+}
 
 // KYCStatusSimulation is the answer of the sandbox KYC status simulation,
 // PATCH /cms/api/v1/kyc/mock-kyc-status: {id, status}.
@@ -39,7 +41,9 @@ var kycStatusSimulationPlan = compilePlan[KYCStatusSimulation]()
 
 // UnmarshalJSON decodes the data of the KYC status simulation and keeps a copy
 // of data in Raw. null leaves s unchanged; on error s is unchanged.
-func (s *KYCStatusSimulation) UnmarshalJSON(data []byte) error { return decode(kycStatusSimulationPlan, s, data) }
+func (s *KYCStatusSimulation) UnmarshalJSON(data []byte) error {
+	return decode(kycStatusSimulationPlan, s, data)
+}
 
 // BankVerificationSimulation is the data of the sandbox bank verification
 // simulation (POST /cms/api/v1/bank/mock-bank-verification):
@@ -59,7 +63,9 @@ var bankVerificationSimulationPlan = compilePlan[BankVerificationSimulation]()
 
 // UnmarshalJSON decodes the simulation's data and keeps a copy of data in
 // Raw. null leaves s unchanged; on error s is unchanged.
-func (s *BankVerificationSimulation) UnmarshalJSON(data []byte) error { return decode(bankVerificationSimulationPlan, s, data) }
+func (s *BankVerificationSimulation) UnmarshalJSON(data []byte) error {
+	return decode(bankVerificationSimulationPlan, s, data)
+}
 
 // PayinStatusSimulation is the data of the sandbox payin status simulation
 // (PATCH /pis/api/v1/payin/mock-payin-status): {quotation_id, payin_status}.
@@ -76,4 +82,6 @@ var payinStatusSimulationPlan = compilePlan[PayinStatusSimulation]()
 
 // UnmarshalJSON decodes the simulation's data and keeps a copy of data in
 // Raw. null leaves s unchanged; on error s is unchanged.
-func (s *PayinStatusSimulation) UnmarshalJSON(data []byte) error { return decode(payinStatusSimulationPlan, s, data) }
+func (s *PayinStatusSimulation) UnmarshalJSON(data []byte) error {
+	return decode(payinStatusSimulationPlan, s, data)
+}
