@@ -12,9 +12,9 @@ import (
 // POST /pis/api/v1/payin/quotation.
 type CreatePayinQuotationRequest struct {
 	// Asset is the asset code; the client sends it in lower case.
-	Asset string `json:"asset"`
+	Asset string `json:"asset" fiatramp:"lower"`
 	// Fiat is the fiat currency code; the client sends it in lower case.
-	Fiat string `json:"fiat"`
+	Fiat string `json:"fiat" fiatramp:"lower"`
 	// SendingAmount is the fiat amount the customer pays in, greater than
 	// zero (the service wants more than INR 2500 and at most INR 500,000 by
 	// IMPS or INR 100,000 by UPI). The client sends it as a string holding
