@@ -15,10 +15,11 @@ import (
 )
 
 // This file holds how one JSON value is read (decimals, timestamps, ids,
-// strings, integers) and the error helpers of the decoder (codec.go). Every value that does
-// not fit is reported as a *json.UnmarshalTypeError carrying the public type
-// name and the path of the offending field; encoding/json extends that path
-// when the value sits inside a larger document.
+// strings, integers) and the error helpers of the decoder (codec.go).
+// Every value that does not fit is reported as a *json.UnmarshalTypeError
+// carrying the public type name and the path of the offending field;
+// encoding/json extends that path when the value sits inside a larger
+// document.
 
 // maxErrorValue bounds how much of an offending value an error quotes.
 const maxErrorValue = 64
