@@ -90,7 +90,7 @@ type group struct {
 
 // view is a fromrest field.
 type view struct {
-	key   reflect.Value // the field's name, as a map key
+	key   string // the field's name
 	index int
 }
 
@@ -130,6 +130,8 @@ type brandSlot struct {
 type frame struct {
 	groups [maxGroups]groupState
 	brands [maxBrands]brandSlot
+	key    reflect.Value // a string, reused for rest map keys
+	elem   reflect.Value // a rest map element, reused
 }
 
 var (
@@ -173,7 +175,7 @@ func compileType(t reflect.Type) *plan {
 			}
 			continue
 		case opts["fromrest"] != "":
-			p.views = append(p.views, view{key: reflect.ValueOf(name), index: i})
+			p.views = append(p.views, view{key: name, index: i})
 			continue
 		case name == "" || name == "-":
 			panic("types: field " + t.Name() + "." + f.Name + " has no member name")
@@ -412,7 +414,7 @@ func (p *plan) member(v reflect.Value, fr, outer *frame, key, raw []byte) error 
 }
 
 // finish settles what depends on the whole object: alias groups, brand
-// members, the rest map and its views, and Raw.
+// members, an empty rest map, and Raw.
 func (p *plan) finish(v reflect.Value, fr *frame, data []byte) error {
 	for i, g := range p.groups {
 		st := &fr.groups[i]
@@ -436,13 +438,6 @@ func (p *plan) finish(v reflect.Value, fr *frame, data []byte) error {
 		rest := v.Field(p.rest)
 		if rest.Len() == 0 {
 			rest.SetZero()
-		}
-		for _, w := range p.views {
-			if e := rest.MapIndex(w.key); e.IsValid() {
-				ptr := reflect.New(e.Type())
-				ptr.Elem().Set(e)
-				v.Field(w.index).Set(ptr)
-			}
 		}
 	}
 	if p.raw >= 0 {
@@ -473,23 +468,62 @@ func (p *plan) other(v reflect.Value, fr *frame, key, raw []byte) error {
 		setAmount(rest, key, d, set)
 		return nil
 	}
-	// A map of objects keeps the members that are objects.
-	k := reflect.ValueOf(string(key))
+	// A map of objects keeps the members that are objects, and a fromrest
+	// field follows the entry of its name.
+	view := -1
+	for _, w := range p.views {
+		if w.key == string(key) {
+			view = w.index
+		}
+	}
 	if raw[0] != '{' {
 		if !rest.IsNil() {
-			rest.SetMapIndex(k, reflect.Value{})
+			rest.SetMapIndex(fr.mapKey(key), reflect.Value{})
+		}
+		if view >= 0 {
+			v.Field(view).SetZero()
 		}
 		return skip(v.Type(), raw)
 	}
-	e := reflect.New(rest.Type().Elem()).Elem()
+	var ptr, e reflect.Value
+	if view >= 0 {
+		ptr = reflect.New(rest.Type().Elem())
+		e = ptr.Elem()
+	} else {
+		e = fr.mapElem(rest.Type().Elem())
+	}
 	if err := p.restSub.object(e, raw, fr); err != nil {
 		return err
 	}
 	if rest.IsNil() {
 		rest.Set(reflect.MakeMap(rest.Type()))
 	}
-	rest.SetMapIndex(k, e)
+	rest.SetMapIndex(fr.mapKey(key), e)
+	if view >= 0 {
+		v.Field(view).Set(ptr)
+	}
 	return nil
+}
+
+// mapKey returns key as a value for a rest map, reusing one string value
+// per object.
+func (fr *frame) mapKey(key []byte) reflect.Value {
+	if !fr.key.IsValid() {
+		fr.key = reflect.New(stringType).Elem()
+	}
+	fr.key.SetString(string(key))
+	return fr.key
+}
+
+// mapElem returns a zero value of t for a rest map's element, reusing one
+// per object (the map keeps a copy).
+func (fr *frame) mapElem(t reflect.Type) reflect.Value {
+	if !fr.elem.IsValid() {
+		fr.elem = reflect.New(t).Elem()
+	} else {
+		fr.elem.SetZero()
+	}
+	return fr.elem
 }
 
 // brand records a brand member in slot. The first brand member of the
@@ -639,11 +673,8 @@ func decodeValue(m *member, fv reflect.Value, raw []byte, fr *frame) error {
 	case opList:
 		return decodeList(fv, raw)
 	default:
-		nv := reflect.New(fv.Type())
-		if err := json.Unmarshal(raw, nv.Interface()); err != nil {
-			return err
-		}
-		fv.Set(nv.Elem())
+		fv.SetZero()
+		return json.Unmarshal(raw, fv.Addr().Interface())
 	}
 	return nil
 }
