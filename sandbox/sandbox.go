@@ -1,22 +1,6 @@
-// Package sandbox is the fiatramp service in memory: every documented
-// operation with its authentication, its rules and its messages,
-// backed by real state, for tests, examples and local development.
-//
-// A Sandbox is an http.Handler. NewServer serves one on a loopback port for
-// a Go test; `fiatramp sandbox` (cmd/fiatramp) serves one for programs in
-// any language. What the interface cannot create (organizations, customers,
-// bank accounts, payout quotations, remitters) is added through the fixture
-// methods (AddOrganization, AddCustomer, ...) or loaded from JSON (Load).
-//
-// The sandbox has its own clock (SetTime, Advance), so quotation expiry and
-// the 300-second signature window are testable without sleeping, and it can
-// inject faults (InjectFault) so a caller's retry logic meets 429s, 5xx and
-// dropped connections on demand. A Sandbox is safe for concurrent use.
-//
-// A Server started WithControl also serves these fixture, fault, clock and
-// state methods as JSON over HTTP under ControlPrefix, guarded by an admin
-// token, so that tests in any language can drive `fiatramp sandbox -control`.
 package sandbox
+
+// The Sandbox itself: its settings, its clock, its state and Reset.
 
 import (
 	"math/rand/v2"
@@ -250,7 +234,7 @@ func New(opts ...Option) *Sandbox {
 		payinQuotations: map[uuid.UUID]*payinQuotation{},
 		deliveries:      newDeliverer(st),
 	}
-	sb.routes = sb.routeTable()
+	sb.routes = compileRoutes(st.RemittancePayoutPath)
 	return sb
 }
 
@@ -357,4 +341,42 @@ type payinQuotation struct {
 type payout struct {
 	Payout
 	seq int // creation order among all payouts
+}
+
+// Reset empties the sandbox as if it were new: every organization and all
+// it owns (customers, bank accounts, wallets, quotations, remitters,
+// payouts, payin quotations), every fault and delivery fault rule, the
+// delivery log and the counts of Stats go, and the clock runs with real
+// time again. Pending deliveries are dropped unsent; an attempt under way
+// finishes but is not logged. The settings stay.
+func (s *Sandbox) Reset() {
+	s.mu.Lock()
+	s.frozen, s.at, s.offset = false, time.Time{}, 0
+	s.orgs = map[uuid.UUID]*org{}
+	s.keys = map[string]*org{}
+	s.customers = map[uuid.UUID]*customer{}
+	s.banks = map[uuid.UUID]*bankAccount{}
+	s.wallets = map[uuid.UUID]*Wallet{}
+	s.quotations = map[uuid.UUID]*quotation{}
+	s.remitters = map[uuid.UUID]*Remitter{}
+	s.payouts = map[uuid.UUID]*payout{}
+	s.payoutsCreated = 0
+	s.payinQuotations = map[uuid.UUID]*payinQuotation{}
+	s.faults = nil
+	s.stats = Stats{}
+	s.mu.Unlock()
+
+	d := s.deliveries
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.epoch++
+	for t := range d.timers {
+		if t.Stop() {
+			d.wg.Done() // its function will never run
+		}
+	}
+	if !d.closed {
+		d.timers = map[*time.Timer]struct{}{}
+	}
+	d.log, d.queues, d.ready, d.pending, d.faults = nil, map[string][]*delivery{}, nil, 0, nil
 }

@@ -1,7 +1,8 @@
 package sandbox
 
 // Webhook deliveries: every state change that has an event is sent to the
-// organization's webhook URL as a signed POST from a background queue.
+// organization's webhook URL as a signed POST from a background queue; and
+// the registration of that URL (POST /org/api/v1/organizations/api-webhooks).
 
 import (
 	"bytes"
@@ -9,8 +10,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -496,7 +499,7 @@ func (s *Sandbox) post(d *deliverer, url string, body []byte, apiKey, secret str
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "fiatramp-sandbox-webhooks")
 	req.Header.Set("X-TIMESTAMP", strconv.FormatInt(ts, 10))
-	req.Header.Set("X-SIGNATURE", fiatramp.Sign(apiKey, secret, ts, body))
+	req.Header.Set("X-SIGNATURE", signature(apiKey, secret, ts, body))
 	resp, err := d.client.Do(req)
 	if err != nil {
 		return 0, err.Error() // a transport error carries no header
@@ -519,4 +522,52 @@ func payoutEventMeta(p *payout) map[string]any {
 		meta["failure_reason"] = *p.FailureReason
 	}
 	return meta
+}
+
+// maxWebhookURL is the longest webhook URL the registration accepts.
+const maxWebhookURL = 2048
+
+// registerWebhook is POST /org/api/v1/organizations/api-webhooks with
+// {"url": "https://..."}: it sets the organization's one webhook URL,
+// replacing any earlier one; events from then on go there. The URL must be
+// absolute http or https, without user info or fragment, at most 2048
+// bytes.
+func (s *Sandbox) registerWebhook(rq *request) reply {
+	f := rq.body
+	raw, ok := f.value("url")
+	switch {
+	case !ok:
+		f.fail("url", msgRequired)
+	case raw == nil:
+		f.fail("url", msgNull)
+	}
+	if bad := f.refused(); bad != nil {
+		return *bad
+	}
+	text, isString := raw.(string)
+	if !isString {
+		return fieldRefusal(map[string][]string{"url": {msgString}})
+	}
+	if problem := webhookURLProblem(text); problem != "" {
+		return fieldRefusal(map[string][]string{"url": {problem}})
+	}
+	rq.org.WebhookURL = text
+	return success(http.StatusOK, "Webhook registered successfully", struct {
+		URL string `json:"url"`
+	}{text})
+}
+
+// webhookURLProblem says what is wrong with a webhook URL, or "".
+func webhookURLProblem(text string) string {
+	if strings.TrimSpace(text) == "" {
+		return msgBlank
+	}
+	if len(text) > maxWebhookURL {
+		return fmt.Sprintf("Ensure this field has no more than %d characters.", maxWebhookURL)
+	}
+	u, err := url.Parse(text)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.Fragment != "" {
+		return "Enter a valid URL."
+	}
+	return ""
 }

@@ -1,0 +1,111 @@
+package sandbox_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/sandbox"
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+func TestControlRequestFaultsEveryKind(t *testing.T) {
+	e := newCtlEnv(t)
+	plain := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	for _, k := range sandbox.FaultKind("").Values() {
+		body := fmt.Sprintf(`{"kind":%q,"method":"GET","path":"/pos/api/v1/payout/*","count":1}`, k)
+		if k == sandbox.FaultDelay {
+			body = fmt.Sprintf(`{"kind":%q,"path":"/pos/api/v1/payout/balance","count":1,"delay_seconds":0.01}`, k)
+		}
+		if k == sandbox.FaultRateLimit {
+			body = fmt.Sprintf(`{"kind":%q,"path":"/pos/api/v1/payout/balance","count":1,"retry_after_seconds":7}`, k)
+		}
+		got := e.ok(201, "POST", "/_sandbox/faults", body)
+		assert.Equal(t, string(k), got["kind"])
+		before := e.sb.Stats().Faults[k]
+		resp, err := plain.Get(e.srv.URL + "/pos/api/v1/payout/balance")
+		if err == nil {
+			if k == sandbox.FaultRateLimit {
+				assert.Equal(t, 429, resp.StatusCode)
+				assert.Equal(t, "7", resp.Header.Get("Retry-After"))
+			}
+			resp.Body.Close()
+		}
+		assert.Equal(t, before+1, e.sb.Stats().Faults[k], "kind %s reached the sandbox", k)
+		stats := e.ok(200, "GET", "/_sandbox/stats", "")
+		assert.EqualValues(t, before+1, stats["faults"].(map[string]any)[string(k)])
+	}
+
+	// A fault for every path spares the control plane, which the
+	// request count does not count either.
+	e.ok(201, "POST", "/_sandbox/faults", `{"kind":"drop_before"}`)
+	requests := e.sb.Stats().Requests
+	e.ok(200, "GET", "/_sandbox/stats", "")
+	assert.Equal(t, requests, e.sb.Stats().Requests)
+	e.ok(200, "DELETE", "/_sandbox/faults", "")
+
+	e.ok(201, "POST", "/_sandbox/faults", `{"kind":"unavailable"}`)
+	_, err := e.client.Payouts.Balance(context.Background())
+	require.ErrorIs(t, err, fiatramp.ErrUnavailable)
+	e.ok(200, "DELETE", "/_sandbox/faults", "")
+	_, err = e.client.Payouts.Balance(context.Background())
+	require.NoError(t, err, "cleared")
+}
+
+func TestControlDeliveryFaultsEveryKind(t *testing.T) {
+	e := newCtlEnv(t)
+	var posts atomic.Int32
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		posts.Add(1)
+		w.WriteHeader(http.StatusOK)
+	}))
+	defer recv.Close()
+	e.ok(200, "PUT", "/_sandbox/organizations/"+e.org.ID.String()+"/webhook-url", fmt.Sprintf(`{"webhook_url":%q}`, recv.URL))
+	org, _ := e.sb.Organization(e.org.ID)
+	require.Equal(t, recv.URL, org.WebhookURL)
+
+	ctx := context.Background()
+	for i, k := range sandbox.DeliveryFaultKind("").Values() {
+		body := fmt.Sprintf(`{"kind":%q,"type":"CUSTOMER","event":"VERIFIED","count":1}`, k)
+		if k == sandbox.DeliveryFaultDelay {
+			body = fmt.Sprintf(`{"kind":%q,"count":1,"delay_seconds":0.01}`, k)
+		}
+		e.ok(201, "POST", "/_sandbox/delivery-faults", body)
+		cu := e.ok(201, "POST", "/_sandbox/customers", fmt.Sprintf(`{"organization_id":%q,"name":"c%d","kyc_status":"PROCESSING"}`, e.org.ID, i))
+		id := uuid.MustParse(cu["id"].(string))
+		_, err := e.client.KYC.SimulateStatus(ctx, id, types.KYCVerified)
+		require.NoError(t, err)
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		require.NoError(t, e.sb.WaitDeliveries(wctx))
+		cancel()
+		log := e.sb.Deliveries()
+		assert.Equal(t, k, log[len(log)-1].Fault, "kind %s reached the deliveries", k)
+	}
+
+	e.ok(201, "POST", "/_sandbox/delivery-faults", `{"kind":"drop"}`)
+	e.ok(200, "DELETE", "/_sandbox/delivery-faults", "")
+	_, err := e.client.KYC.SimulateStatus(ctx, e.must(e.sb.AddCustomer(sandbox.Customer{
+		OrganizationID: e.org.ID, KYCStatus: types.KYCProcessing})).(sandbox.Customer).ID, types.KYCVerified)
+	require.NoError(t, err)
+	w := e.ok(200, "POST", "/_sandbox/deliveries/wait", `{"timeout_seconds":10}`)
+	assert.EqualValues(t, 0, w["pending"])
+
+	deliveries := e.ok(200, "GET", "/_sandbox/deliveries", "")["deliveries"].([]any)
+	require.Len(t, deliveries, 5)
+	last := deliveries[4].(map[string]any)
+	assert.Equal(t, "delivered", last["state"])
+	assert.Nil(t, last["fault"], "cleared: no fault")
+	body := last["body"].(map[string]any)
+	assert.Equal(t, "CUSTOMER", body["type"], "the body is the JSON object sent, not Base64")
+	assert.Equal(t, "VERIFIED", body["event"])
+	assert.Equal(t, e.sb.Deliveries()[4].Seq, int(last["seq"].(float64)))
+}
