@@ -15,7 +15,8 @@ import (
 )
 
 // This file holds how one JSON value is read (decimals, timestamps, ids,
-// strings, integers) and the error helpers of the decoder (codec.go).
+// strings, integers, lists and maps of amounts) and the error helpers of
+// the decoder (codec.go).
 // Every value that does not fit is reported as a *json.UnmarshalTypeError
 // carrying the public type name and the path of the offending field;
 // encoding/json extends that path when the value sits inside a larger
@@ -295,4 +296,77 @@ func typeName(t reflect.Type) string {
 	}
 	b.WriteByte(']')
 	return b.String()
+}
+
+// decodeAmounts reads an object of decimals into the map fv: null gives
+// nil; every value must be a decimal, null and "" included (an unknown
+// amount is not zero).
+func decodeAmounts(fv reflect.Value, raw []byte) error {
+	if null, err := nullOrObject(raw, fv.Type()); err != nil || null {
+		fv.SetZero()
+		return err
+	}
+	out := map[string]decimal.Decimal{}
+	it := jsonscan.NewObjectIter(raw)
+	for {
+		key, value, ok := it.Next()
+		if !ok {
+			if err := it.Err(); err == jsonscan.ErrTooDeep {
+				return iterError(err, fv.Type(), key)
+			} else if err != nil {
+				return scanFailure{err: err, named: true}
+			}
+			break
+		}
+		d, set, err := parseDecimal(value)
+		if err == nil && !set {
+			err = typeError(value, decimalType)
+		}
+		if err != nil {
+			return withField(err, "", string(key))
+		}
+		out[string(key)] = d
+	}
+	*amounts(fv) = out
+	return nil
+}
+
+// decodeList reads an array into the slice fv, item by item in one pass,
+// as encoding/json would: null gives nil, [] an empty slice, anything but
+// an array a type error. An item is decoded by its own UnmarshalJSON when
+// it has one (every type of this package), by encoding/json otherwise.
+func decodeList(fv reflect.Value, raw []byte) error {
+	raw = jsonscan.TrimSpace(raw)
+	switch {
+	case string(raw) == "null":
+		fv.SetZero()
+		return nil
+	case len(raw) == 0 || raw[0] != '[':
+		return typeError(raw, fv.Type())
+	}
+	zero := reflect.Zero(fv.Type().Elem())
+	list := reflect.MakeSlice(fv.Type(), 0, 4)
+	it := jsonscan.NewArrayIter(raw)
+	for {
+		item, ok := it.Next()
+		if !ok {
+			break
+		}
+		list = reflect.Append(list, zero)
+		dst := list.Index(list.Len() - 1).Addr().Interface()
+		var err error
+		if u, own := dst.(json.Unmarshaler); own {
+			err = u.UnmarshalJSON(item)
+		} else {
+			err = json.Unmarshal(item, dst)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := it.Err(); err != nil {
+		return scanFailure{err: err}
+	}
+	fv.Set(list)
+	return nil
 }
