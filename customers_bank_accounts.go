@@ -92,6 +92,6 @@ func (s *CustomersService) SimulateBankVerification(ctx context.Context, custome
 	if !status.IsKnown() {
 		return nil, invalid("bank_account_status", "unknown bank account status "+quote(string(status)))
 	}
-	body := bankVerificationBody(customerID, bankID, status)
+	body := bankStatusBody(bankVerificationRequest{CustomerID: customerID, BankID: bankID, BankAccountStatus: status})
 	return call[types.BankVerificationSimulation](ctx, s.client, opCustomersSimulateBankVerification.op().with(body), opts)
 }

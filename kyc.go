@@ -49,6 +49,6 @@ func (s *KYCService) SimulateStatus(ctx context.Context, customerID uuid.UUID, s
 	if !status.IsKnown() {
 		return nil, invalid("kyc_status", "unknown KYC status "+quote(string(status)))
 	}
-	body := idStatusBody("customer_id", customerID, "kyc_status", string(status))
+	body := kycStatusBody(kycStatusRequest{CustomerID: customerID, KYCStatus: status})
 	return call[types.KYCStatusSimulation](ctx, s.client, opKYCSimulateStatus.op().with(body), opts)
 }

@@ -94,7 +94,7 @@ func (s *PayinsService) SimulateStatus(ctx context.Context, quotationID uuid.UUI
 	if !status.IsKnown() {
 		return nil, invalid("payin_status", "unknown payin status "+quote(string(status)))
 	}
-	body := idStatusBody("quotation_id", quotationID, "payin_status", string(status))
+	body := payinStatusBody(payinStatusRequest{QuotationID: quotationID, PayinStatus: status})
 	return call[types.PayinStatusSimulation](ctx, s.client, opPayinsSimulateStatus.op().with(body), opts)
 }
 

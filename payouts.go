@@ -219,7 +219,7 @@ func (s *PayoutsService) SimulateStatus(ctx context.Context, payoutID uuid.UUID,
 	if !status.IsKnown() {
 		return nil, invalid("payout_status", "unknown payout status "+quote(string(status)))
 	}
-	body := idStatusBody("payout_id", payoutID, "payout_status", string(status))
+	body := payoutStatusBody(payoutStatusRequest{PayoutID: payoutID, PayoutStatus: status})
 	return call[types.PayoutStatusSimulation](ctx, s.client, opPayoutsSimulateStatus.op().with(body), opts)
 }
 

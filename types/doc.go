@@ -42,6 +42,9 @@
 //     the body itself, in the canonical form it signs. Their json tags name
 //     the wire fields. They do no validation; the client validates before
 //     sending.
+//   - The `fiatramp` struct tags (alias=, brand=, rest, fromrest, raw,
+//     lower) state the rules above for the decoder and the client's body
+//     writer; every response type is decoded by that one decoder.
 //
 // A response type decoded from JSON null by itself (json.Unmarshal of null
 // into it) is left unchanged, as encoding/json does for its own types; as a

@@ -4,9 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/fiatramp/fiatramp-go/types"
+	"github.com/stretchr/testify/require"
 )
 
 func TestEnumValues(t *testing.T) {

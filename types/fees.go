@@ -1,9 +1,6 @@
 package types
 
 import (
-	"reflect"
-	"strings"
-
 	"github.com/shopspring/decimal"
 )
 
@@ -35,7 +32,7 @@ type Fees struct {
 	ClientFeeCrypto decimal.Decimal `json:"client_fee_crypto"`
 	// ServiceFee is the service's own fee: service_fee, or the brand-named
 	// fee key.
-	ServiceFee decimal.Decimal `json:"service_fee"`
+	ServiceFee decimal.Decimal `json:"service_fee" fiatramp:"brand=fee"`
 	// PGFee is the payment gateway's fee.
 	PGFee decimal.Decimal `json:"pg_fee"`
 	// ClientGSTFiat is the GST (goods and services tax) on the client's fee,
@@ -45,7 +42,7 @@ type Fees struct {
 	ClientGSTCrypto decimal.Decimal `json:"client_gst_crypto"`
 	// ServiceGST is the GST on the service's fee: service_gst, or the
 	// brand-named GST key.
-	ServiceGST decimal.Decimal `json:"service_gst"`
+	ServiceGST decimal.Decimal `json:"service_gst" fiatramp:"brand=gst"`
 	// PGGST is the GST on the payment gateway's fee.
 	PGGST decimal.Decimal `json:"pg_gst"`
 	// TDS is the tax deducted at source.
@@ -57,8 +54,14 @@ type Fees struct {
 	// string (brand keys that lost to an explicit or earlier key included).
 	// Keys with null, "" or non-decimal values are skipped (the parent's Raw
 	// keeps them). Nil when there are none.
-	Other map[string]decimal.Decimal `json:"-"`
+	Other map[string]decimal.Decimal `json:"-" fiatramp:"rest"`
 }
+
+var feesPlan = compilePlan[Fees]()
+
+// UnmarshalJSON decodes a fees object of Fees' ten documented keys, with
+// the brand-key rule described on Fees. null leaves f unchanged.
+func (f *Fees) UnmarshalJSON(data []byte) error { return decode(feesPlan, f, data) }
 
 // PrefundedFees is the fees object of a prefunded payout, as returned by
 // POST /pos/api/v1/prefunded/payout/initiate: service_fee, client_fee,
@@ -73,7 +76,7 @@ type Fees struct {
 type PrefundedFees struct {
 	// ServiceFee is the service's own fee: service_fee, or the brand-named
 	// fee key.
-	ServiceFee decimal.Decimal `json:"service_fee"`
+	ServiceFee decimal.Decimal `json:"service_fee" fiatramp:"brand=fee"`
 	// ClientFee is the client's (the organization's) fee.
 	ClientFee decimal.Decimal `json:"client_fee"`
 	// ClientGST is the GST on the client's fee.
@@ -82,202 +85,11 @@ type PrefundedFees struct {
 	TDS decimal.Decimal `json:"tds"`
 	// Other holds every other key whose value is a JSON number or a decimal
 	// string, as in Fees.Other. Nil when there are none.
-	Other map[string]decimal.Decimal `json:"-"`
+	Other map[string]decimal.Decimal `json:"-" fiatramp:"rest"`
 }
 
-var (
-	feesType          = reflect.TypeFor[Fees]()
-	prefundedFeesType = reflect.TypeFor[PrefundedFees]()
-)
-
-// brandKind classifies a key that is not documented: 'f' for a brand fee key
-// (<word>_fee), 'g' for a brand GST key (<word>_gst), 0 otherwise.
-func brandKind(key []byte) byte {
-	if len(key) < 5 || key[len(key)-4] != '_' {
-		return 0
-	}
-	var kind byte
-	switch string(key[len(key)-3:]) {
-	case "fee":
-		kind = 'f'
-	case "gst":
-		kind = 'g'
-	default:
-		return 0
-	}
-	word := key[:len(key)-4]
-	for _, c := range word {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
-			return 0
-		}
-	}
-	if strings.HasPrefix(string(word), "client") || strings.HasPrefix(string(word), "pg") {
-		return 0
-	}
-	return kind
-}
-
-// brandSlot tracks the brand keys of one kind while a fees object is read.
-type brandSlot struct {
-	explicit bool            // the documented service_* key was present
-	key      []byte          // first brand key seen, nil if none
-	value    decimal.Decimal // its value
-	set      bool            // its value was not null or ""
-}
-
-// feeReader holds the state shared by the Fees and PrefundedFees decoders.
-type feeReader struct {
-	other map[string]decimal.Decimal
-}
-
-func (r *feeReader) addOther(key []byte, d decimal.Decimal) {
-	if r.other == nil {
-		r.other = make(map[string]decimal.Decimal)
-	}
-	r.other[string(key)] = d
-}
-
-// undocumented decodes the current member of m, whose key is not a
-// documented one: a brand fee key goes to fee, a brand GST key to gst (nil
-// when the object has no service GST, so that such a key is an unknown
-// one), and any other key is an unknown one.
-func (r *feeReader) undocumented(m *members, fee, gst *brandSlot) {
-	switch kind := brandKind(m.key); {
-	case kind == 'f':
-		r.brand(m, fee)
-	case kind == 'g' && gst != nil:
-		r.brand(m, gst)
-	default:
-		r.unknown(m)
-	}
-}
-
-// brand records the current member of m, a brand key, in slot. As for
-// every key, the last value of a repeated key counts: a repeat of the
-// slot's key updates the slot (it does not land in Other).
-func (r *feeReader) brand(m *members, slot *brandSlot) {
-	d, set, err := parseDecimal(m.raw)
-	if err != nil {
-		m.fail(err)
-		return
-	}
-	switch {
-	case slot.key == nil:
-		slot.key, slot.value, slot.set = m.key, d, set
-	case string(slot.key) == string(m.key):
-		slot.value, slot.set = d, set
-	default:
-		r.setOther(m.key, d, set)
-	}
-}
-
-// setOther records the value of a key bound for Other. The last value of a
-// repeated key counts, so a null or "" removes an earlier one.
-func (r *feeReader) setOther(key []byte, d decimal.Decimal, set bool) {
-	if set {
-		r.addOther(key, d)
-	} else {
-		delete(r.other, string(key))
-	}
-}
-
-// result returns Other: nil when there are none.
-func (r *feeReader) result() map[string]decimal.Decimal {
-	if len(r.other) == 0 {
-		return nil
-	}
-	return r.other
-}
-
-// resolve settles slot: the brand value fills *dst unless the explicit key
-// was present, in which case it moves to Other.
-func (r *feeReader) resolve(slot *brandSlot, dst *decimal.Decimal) {
-	if slot.key == nil {
-		return
-	}
-	if !slot.explicit {
-		*dst = slot.value
-	} else if slot.set {
-		r.addOther(slot.key, slot.value)
-	}
-}
-
-// unknown stores the current member of m in Other when its value is a
-// decimal, and skips it otherwise; the last value of a repeated key counts.
-func (r *feeReader) unknown(m *members) {
-	d, set, err := parseDecimal(m.raw)
-	if err != nil {
-		delete(r.other, string(m.key))
-		m.skip()
-		return
-	}
-	r.setOther(m.key, d, set)
-}
-
-// UnmarshalJSON decodes a fees object of Fees' ten documented keys, with
-// the brand-key rule described on Fees. null leaves f unchanged.
-func (f *Fees) UnmarshalJSON(data []byte) error {
-	var out Fees
-	var r feeReader
-	var fee, gst brandSlot
-	m := objectMembers("Fees", feesType, data)
-	for m.next() {
-		switch string(m.key) {
-		case "client_fee_fiat":
-			m.decimal(&out.ClientFeeFiat)
-		case "client_fee_crypto":
-			m.decimal(&out.ClientFeeCrypto)
-		case "service_fee":
-			m.decimal(&out.ServiceFee)
-			fee.explicit = true
-		case "pg_fee":
-			m.decimal(&out.PGFee)
-		case "client_gst_fiat":
-			m.decimal(&out.ClientGSTFiat)
-		case "client_gst_crypto":
-			m.decimal(&out.ClientGSTCrypto)
-		case "service_gst":
-			m.decimal(&out.ServiceGST)
-			gst.explicit = true
-		case "pg_gst":
-			m.decimal(&out.PGGST)
-		case "tds":
-			m.decimal(&out.TDS)
-		case "gross_effective_exchange_rate":
-			m.decimal(&out.GrossEffectiveExchangeRate)
-		default:
-			r.undocumented(&m, &fee, &gst)
-		}
-	}
-	r.resolve(&fee, &out.ServiceFee)
-	r.resolve(&gst, &out.ServiceGST)
-	out.Other = r.result()
-	return finishObject(&m, f, &out, nil)
-}
+var prefundedFeesPlan = compilePlan[PrefundedFees]()
 
 // UnmarshalJSON decodes a prefunded payout's fees object, with
 // the brand-key rule described on PrefundedFees. null leaves f unchanged.
-func (f *PrefundedFees) UnmarshalJSON(data []byte) error {
-	var out PrefundedFees
-	var r feeReader
-	var fee brandSlot
-	m := objectMembers("PrefundedFees", prefundedFeesType, data)
-	for m.next() {
-		switch string(m.key) {
-		case "service_fee":
-			m.decimal(&out.ServiceFee)
-			fee.explicit = true
-		case "client_fee":
-			m.decimal(&out.ClientFee)
-		case "client_gst":
-			m.decimal(&out.ClientGST)
-		case "tds":
-			m.decimal(&out.TDS)
-		default:
-			r.undocumented(&m, &fee, nil)
-		}
-	}
-	r.resolve(&fee, &out.ServiceFee)
-	out.Other = r.result()
-	return finishObject(&m, f, &out, nil)
-}
+func (f *PrefundedFees) UnmarshalJSON(data []byte) error { return decode(prefundedFeesPlan, f, data) }

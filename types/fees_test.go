@@ -2,12 +2,13 @@ package types_test
 
 import (
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/fiatramp/fiatramp-go/types"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
-
-	"github.com/fiatramp/fiatramp-go/types"
 )
 
 func decodeFees(t *testing.T, body string) types.Fees {
@@ -193,4 +194,160 @@ func TestFeesRepeatedKeys(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(`{"acme_fee":"1","acme_fee":"2","x":"3","x":""}`), &p))
 	requireDec(t, "2", p.ServiceFee)
 	require.Nil(t, p.Other)
+}
+
+// TestDecimalDigitsCappedInOther: an unknown fee key whose value is too
+// long is not a decimal, so it is skipped like any non-decimal value, and
+// the decode stays cheap.
+func TestDecimalDigitsCappedInOther(t *testing.T) {
+	var f types.Fees
+	body := `{"partner_bonus":"` + strings.Repeat("9", 1_500_000) + `","other_x":"1.5"}`
+	require.NoError(t, json.Unmarshal([]byte(body), &f))
+	require.Len(t, f.Other, 1)
+	require.Equal(t, "1.5", f.Other["other_x"].String())
+}
+
+func FuzzFees(f *testing.F) {
+	fuzzDecode(f, decodeSpec[types.Fees]{prior: fuzzFeesJSON, check: checkFeesObject})
+}
+
+func FuzzPrefundedFees(f *testing.F) {
+	fuzzDecode(f, decodeSpec[types.PrefundedFees]{prior: fuzzPrefundedFeesJSON, check: checkPrefundedFeesObject})
+}
+
+var (
+	feesKeys = []string{
+		"client_fee_fiat", "client_fee_crypto", "service_fee", "pg_fee", "client_gst_fiat",
+		"client_gst_crypto", "service_gst", "pg_gst", "tds", "gross_effective_exchange_rate",
+	}
+	prefundedFeesKeys = []string{"service_fee", "client_fee", "client_gst", "tds"}
+)
+
+// brandKind returns the kind ("fee" or "gst", among kinds) of an
+// undocumented key `<word>_<kind>`, word one run of [a-z0-9] not starting
+// with "client" or "pg"; "" for any other key.
+func brandKind(key string, kinds []string) string {
+	word, kind, ok := strings.Cut(key, "_")
+	if !ok || !slices.Contains(kinds, kind) || word == "" ||
+		strings.HasPrefix(word, "client") || strings.HasPrefix(word, "pg") {
+		return ""
+	}
+	for _, c := range word {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return ""
+		}
+	}
+	return kind
+}
+
+// expectFees works out a fees object from its members by the brand-key
+// rule of types.Fees: the documented amounts (keys), service_<kind> taken
+// from the first brand key of that kind unless service_<kind> itself is
+// present, and Other, every other key holding a decimal.
+func expectFees(t *testing.T, ms []member, keys, kinds []string) (fields, other map[string]decimal.Decimal) {
+	t.Helper()
+	fields = make(map[string]decimal.Decimal)
+	other = make(map[string]decimal.Decimal)
+	var order []string // keys in order of first appearance
+	for _, m := range ms {
+		if !slices.Contains(order, m.key) {
+			order = append(order, m.key)
+		}
+	}
+	brand := make(map[string]string) // kind -> first brand key
+	for _, k := range order {
+		vs := occurrences(ms, k)
+		if slices.Contains(keys, k) {
+			fields[k], _ = mustDecimal(t, "fees."+k, vs)
+			continue
+		}
+		if kind := brandKind(k, kinds); kind != "" {
+			mustDecimal(t, "fees."+k, vs)
+			if _, seen := brand[kind]; !seen {
+				brand[kind] = k
+				continue
+			}
+		}
+		if d, set, ok := oracleDecimal(vs[len(vs)-1]); ok && set {
+			other[k] = d
+		}
+	}
+	for kind, k := range brand {
+		d, set, _ := oracleDecimal(occurrences(ms, k)[len(occurrences(ms, k))-1])
+		if len(occurrences(ms, "service_"+kind)) == 0 {
+			fields["service_"+kind] = d
+		} else if set {
+			other[k] = d
+		}
+	}
+	return fields, other
+}
+
+// checkOther checks a decoded Other map against the expected one.
+func checkOther(t *testing.T, want, got map[string]decimal.Decimal) {
+	t.Helper()
+	if len(got) == 0 && got != nil {
+		t.Fatalf("fees.Other is empty but not nil")
+	}
+	if len(got) != len(want) {
+		t.Fatalf("fees.Other = %v, the input says %v", got, want)
+	}
+	for k, w := range want {
+		g, ok := got[k]
+		if !ok {
+			t.Fatalf("fees.Other lacks %q (want %s): %v", k, w, got)
+		}
+		requireDecimal(t, "fees.Other["+k+"]", w, g)
+	}
+}
+
+func checkFees(t *testing.T, ms []member, got types.Fees) {
+	t.Helper()
+	fields, other := expectFees(t, ms, feesKeys, []string{"fee", "gst"})
+	for k, g := range map[string]decimal.Decimal{
+		"client_fee_fiat": got.ClientFeeFiat, "client_fee_crypto": got.ClientFeeCrypto,
+		"service_fee": got.ServiceFee, "pg_fee": got.PGFee, "client_gst_fiat": got.ClientGSTFiat,
+		"client_gst_crypto": got.ClientGSTCrypto, "service_gst": got.ServiceGST, "pg_gst": got.PGGST,
+		"tds": got.TDS, "gross_effective_exchange_rate": got.GrossEffectiveExchangeRate,
+	} {
+		requireDecimal(t, "fees."+k, fields[k], g)
+	}
+	checkOther(t, other, got.Other)
+}
+
+func checkPrefundedFees(t *testing.T, ms []member, got types.PrefundedFees) {
+	t.Helper()
+	fields, other := expectFees(t, ms, prefundedFeesKeys, []string{"fee"})
+	for k, g := range map[string]decimal.Decimal{
+		"service_fee": got.ServiceFee, "client_fee": got.ClientFee, "client_gst": got.ClientGST, "tds": got.TDS,
+	} {
+		requireDecimal(t, "fees."+k, fields[k], g)
+	}
+	checkOther(t, other, got.Other)
+}
+
+func checkFeesObject(t *testing.T, f *types.Fees, ms []member) { checkFees(t, ms, *f) }
+
+func checkPrefundedFeesObject(t *testing.T, f *types.PrefundedFees, ms []member) {
+	checkPrefundedFees(t, ms, *f)
+}
+
+// TestIsBrandKey pins which undocumented keys the brand rule takes: one
+// run of [a-z0-9], then _fee or _gst, the client's and the gateway's own
+// keys excluded.
+func TestIsBrandKey(t *testing.T) {
+	for key, want := range map[string]string{
+		"acme_fee": "fee", "acme_gst": "gst", "a1_fee": "fee", "9_gst": "gst",
+		"_fee": "", "fee": "", "acme_fees": "", "acme_tax": "", "a_b_fee": "", "Acme_fee": "", "acme_Fee": "",
+		"client_fee": "", "clientx_gst": "", "pg_fee": "", "pgx_fee": "", "acme.x_fee": "", "acme_fee ": "",
+	} {
+		got := ""
+		for _, s := range []string{"fee", "gst"} {
+			if types.IsBrandKey(key, s) {
+				require.Empty(t, got, key)
+				got = s
+			}
+		}
+		require.Equal(t, want, got, key)
+	}
 }

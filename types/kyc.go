@@ -2,11 +2,6 @@ package types
 
 import (
 	"encoding/json"
-	"reflect"
-
-	"github.com/google/uuid"
-
-	"github.com/fiatramp/fiatramp-go/internal/jsonscan"
 )
 
 // KYCConfiguration is what a customer's KYC needs: the identity documents
@@ -20,7 +15,16 @@ type KYCConfiguration struct {
 	// must give, and how much of it.
 	AdditionalInfoRequired AdditionalInfoRequired `json:"additional_info_required"`
 	// Raw is a copy of the exact JSON object this was decoded from.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage `json:"-" fiatramp:"raw"`
+}
+
+var kycConfigurationPlan = compilePlan[KYCConfiguration]()
+
+// UnmarshalJSON decodes the data of a KYC configuration fetch and
+// keeps a copy of data in Raw. null leaves c unchanged; on error c is
+// unchanged.
+func (c *KYCConfiguration) UnmarshalJSON(data []byte) error {
+	return decode(kycConfigurationPlan, c, data)
 }
 
 // AdditionalInfoRequired is the additional_info_required object of the KYC
@@ -39,13 +43,23 @@ type AdditionalInfoRequired struct {
 	Rules AdditionalInfoRules `json:"rules"`
 	// IncomeRange describes the income_range requirement; nil when absent
 	// or not an object.
-	IncomeRange *InfoRequirement `json:"income_range,omitempty"`
+	IncomeRange *InfoRequirement `json:"income_range,omitempty" fiatramp:"fromrest"`
 	// Profession describes the profession requirement; nil when absent or
 	// not an object.
-	Profession *InfoRequirement `json:"profession,omitempty"`
+	Profession *InfoRequirement `json:"profession,omitempty" fiatramp:"fromrest"`
 	// Fields holds every object-valued key other than rules, income_range
 	// and profession included. Nil when there are none.
-	Fields map[string]InfoRequirement `json:"-"`
+	Fields map[string]InfoRequirement `json:"-" fiatramp:"rest"`
+}
+
+var additionalInfoRequiredPlan = compilePlan[AdditionalInfoRequired]()
+
+// UnmarshalJSON decodes additional_info_required with exact member names,
+// the last of a repeated one deciding alone: a later null clears options or
+// rules, and removes an earlier requirement object from Fields. null leaves
+// a unchanged; on error a is unchanged.
+func (a *AdditionalInfoRequired) UnmarshalJSON(data []byte) error {
+	return decode(additionalInfoRequiredPlan, a, data)
 }
 
 // AdditionalInfoRules is additional_info_required.rules: how many of the
@@ -55,6 +69,15 @@ type AdditionalInfoRules struct {
 	Type string `json:"type"`
 	// MinRequired is the least number of options the customer must give.
 	MinRequired int `json:"min_required"`
+}
+
+var additionalInfoRulesPlan = compilePlan[AdditionalInfoRules]()
+
+// UnmarshalJSON decodes additional_info_required.rules with exact member
+// names, the last of a repeated one winning. null leaves r unchanged; on
+// error r is unchanged.
+func (r *AdditionalInfoRules) UnmarshalJSON(data []byte) error {
+	return decode(additionalInfoRulesPlan, r, data)
 }
 
 // InfoRequirement describes one piece of additional KYC information, such
@@ -67,142 +90,11 @@ type InfoRequirement struct {
 	Required bool `json:"required"`
 }
 
-var (
-	additionalInfoRequiredType = reflect.TypeFor[AdditionalInfoRequired]()
-	additionalInfoRulesType    = reflect.TypeFor[AdditionalInfoRules]()
-	infoRequirementType        = reflect.TypeFor[InfoRequirement]()
-	kycConfigurationType       = reflect.TypeFor[KYCConfiguration]()
-	boolType                   = reflect.TypeFor[bool]()
-)
-
-// UnmarshalJSON decodes additional_info_required.rules with exact member
-// names, the last of a repeated one winning. null leaves r unchanged; on
-// error r is unchanged.
-func (r *AdditionalInfoRules) UnmarshalJSON(data []byte) error {
-	var out AdditionalInfoRules
-	m := objectMembers("AdditionalInfoRules", additionalInfoRulesType, data)
-	for m.next() {
-		switch string(m.key) {
-		case "type":
-			memberString(&m, &out.Type)
-		case "min_required":
-			m.int(&out.MinRequired)
-		default:
-			m.skip()
-		}
-	}
-	return finishObject(&m, r, &out, nil)
-}
+var infoRequirementPlan = compilePlan[InfoRequirement]()
 
 // UnmarshalJSON decodes one requirement ({"type", "required"}) with exact
 // member names, the last of a repeated one winning; a null required is
 // false. null leaves q unchanged; on error q is unchanged.
 func (q *InfoRequirement) UnmarshalJSON(data []byte) error {
-	var out InfoRequirement
-	m := objectMembers("InfoRequirement", infoRequirementType, data)
-	for m.next() {
-		switch string(m.key) {
-		case "type":
-			memberString(&m, &out.Type)
-		case "required":
-			switch raw := string(jsonscan.TrimSpace(m.raw)); raw {
-			case "true", "false", "null":
-				out.Required = raw == "true"
-			default:
-				m.fail(typeError(m.raw, boolType))
-			}
-		default:
-			m.skip()
-		}
-	}
-	return finishObject(&m, q, &out, nil)
-}
-
-// UnmarshalJSON decodes additional_info_required with exact member names,
-// the last of a repeated one deciding alone: a later null clears options or
-// rules, and removes an earlier requirement object from Fields. null leaves
-// a unchanged; on error a is unchanged.
-func (a *AdditionalInfoRequired) UnmarshalJSON(data []byte) error {
-	var out AdditionalInfoRequired
-	m := objectMembers("AdditionalInfoRequired", additionalInfoRequiredType, data)
-	for m.next() {
-		switch {
-		case m.keyIs("options"):
-			memberJSON(&m, &out.Options)
-		case m.keyIs("rules"):
-			memberValue(&m, &out.Rules)
-		case len(m.raw) > 0 && m.raw[0] == '{':
-			var req InfoRequirement
-			memberValue(&m, &req)
-			if out.Fields == nil {
-				out.Fields = make(map[string]InfoRequirement)
-			}
-			out.Fields[string(m.key)] = req
-		default:
-			// The last occurrence decides: a later null (or any value
-			// that is not an object) removes an earlier requirement.
-			delete(out.Fields, string(m.key))
-			m.skip()
-		}
-	}
-	if len(out.Fields) == 0 {
-		out.Fields = nil
-	}
-	if r, ok := out.Fields["income_range"]; ok {
-		out.IncomeRange = &r
-	}
-	if r, ok := out.Fields["profession"]; ok {
-		out.Profession = &r
-	}
-	return finishObject(&m, a, &out, nil)
-}
-
-// UnmarshalJSON decodes the data of a KYC configuration fetch and
-// keeps a copy of data in Raw. null leaves c unchanged; on error c is
-// unchanged.
-func (c *KYCConfiguration) UnmarshalJSON(data []byte) error {
-	var out KYCConfiguration
-	m := objectMembers("KYCConfiguration", kycConfigurationType, data)
-	for m.next() {
-		switch string(m.key) {
-		case "supported_document_types":
-			memberJSON(&m, &out.SupportedDocumentTypes)
-		case "additional_info_required":
-			memberValue(&m, &out.AdditionalInfoRequired)
-		default:
-			m.skip()
-		}
-	}
-	return finishObject(&m, c, &out, &out.Raw)
-}
-
-// KYCStatusSimulation is the answer of the sandbox KYC status simulation,
-// PATCH /cms/api/v1/kyc/mock-kyc-status: {id, status}.
-type KYCStatusSimulation struct {
-	// ID is the id of the customer whose status was set.
-	ID uuid.UUID `json:"id"`
-	// Status is the KYC status the customer now has.
-	Status KYCStatus `json:"status"`
-	// Raw is a copy of the exact JSON object this was decoded from.
-	Raw json.RawMessage `json:"-"`
-}
-
-var kycStatusSimulationType = reflect.TypeFor[KYCStatusSimulation]()
-
-// UnmarshalJSON decodes the data of the KYC status simulation and keeps a copy
-// of data in Raw. null leaves s unchanged; on error s is unchanged.
-func (s *KYCStatusSimulation) UnmarshalJSON(data []byte) error {
-	var out KYCStatusSimulation
-	m := objectMembers("KYCStatusSimulation", kycStatusSimulationType, data)
-	for m.next() {
-		switch string(m.key) {
-		case "id":
-			m.uuid(&out.ID)
-		case "status":
-			memberString(&m, &out.Status)
-		default:
-			m.skip()
-		}
-	}
-	return finishObject(&m, s, &out, &out.Raw)
+	return decode(infoRequirementPlan, q, data)
 }

@@ -4,10 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/fiatramp/fiatramp-go/types"
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
-
-	"github.com/fiatramp/fiatramp-go/types"
 )
 
 // createPayoutJSON is the data of a create payout response (interface.md
@@ -193,146 +192,6 @@ func TestPayoutReceivingAmountSpellings(t *testing.T) {
 	}
 }
 
-// prefundedPayoutJSON is the data of a prefunded create response
-// (interface.md 2.3): decimal strings, nested customer, null sender id.
-const prefundedPayoutJSON = `{
-  "id": "6c1d3f1e-8a8b-4a57-9a57-0d1c2f3e4a5b",
-  "quotation_id": "0b9f2c7e-3d4a-4e8b-9c1d-2e3f4a5b6c7d",
-  "bank_id": "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",
-  "asset": "USDT",
-  "network": "TRON",
-  "fiat": "INR",
-  "rate": "87.1234",
-  "sending_amount": "250.000000",
-  "receiving_amount": "21780.85",
-  "client_reference_id": "pref-42",
-  "fees": {"service_fee": "12.50", "client_fee": "3.00", "client_gst": "0.54", "tds": "217.81"},
-  "status": "PROCESSING",
-  "wallet_address": "TXyz1234567890abcdefABCDEF12345678",
-  "transaction_hash": null,
-  "utr": null,
-  "failure_reason": null,
-  "updated_at": "2025-03-08T07:31:24.770179Z",
-  "created_at": "2025-03-08T07:31:24.123Z",
-  "customer": {"sender": {"id": null}, "receiver": {"id": "2a3b4c5d-6e7f-4809-9a1b-2c3d4e5f6a7b"}}
-}`
-
-func TestPrefundedPayout(t *testing.T) {
-	var p types.PrefundedPayout
-	require.NoError(t, json.Unmarshal([]byte(prefundedPayoutJSON), &p))
-
-	require.Equal(t, idPayout, p.ID)
-	require.Equal(t, idQuotation, p.QuotationID)
-	require.Equal(t, idBank, p.BankID)
-	require.Equal(t, "USDT", p.Asset)
-	require.Equal(t, "TRON", p.Network)
-	require.Equal(t, "INR", p.Fiat)
-	requireDec(t, "87.1234", p.Rate)
-	requireDec(t, "250", p.SendingAmount)
-	requireDec(t, "21780.85", p.ReceivingAmount)
-	require.Equal(t, strPtr("pref-42"), p.ClientReferenceID)
-	requireDec(t, "12.50", p.Fees.ServiceFee)
-	requireDec(t, "3.00", p.Fees.ClientFee)
-	requireDec(t, "0.54", p.Fees.ClientGST)
-	requireDec(t, "217.81", p.Fees.TDS)
-	require.Nil(t, p.Fees.Other)
-	require.Equal(t, types.PayoutProcessing, p.Status)
-	require.Equal(t, "TXyz1234567890abcdefABCDEF12345678", p.WalletAddress)
-	require.Nil(t, p.TransactionHash)
-	require.Nil(t, p.UTR)
-	require.Nil(t, p.FailureReason)
-	requireTime(t, "2025-03-08T07:31:24.770179Z", p.UpdatedAt)
-	requireTime(t, "2025-03-08T07:31:24.123Z", p.CreatedAt)
-	require.Nil(t, p.Customer.Sender.ID, "null sender id decodes as nil")
-	require.NotNil(t, p.Customer.Receiver.ID)
-	require.Equal(t, idReceiver, *p.Customer.Receiver.ID)
-	require.Equal(t, prefundedPayoutJSON, string(p.Raw))
-}
-
-func TestPrefundedPayoutSettledAndNumbers(t *testing.T) {
-	body := `{"rate": 87.5, "sending_amount": 1, "receiving_amount": 87.5,
-		"fees": {"service_fee": 0.5, "client_fee": 1, "client_gst": 0.18, "tds": 0.87},
-		"status": "SUCCESS", "transaction_hash": "0xabc", "utr": "UTR1",
-		"customer": {"sender": {"id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"}, "receiver": {"id": ""}}}`
-	var p types.PrefundedPayout
-	require.NoError(t, json.Unmarshal([]byte(body), &p))
-	requireDec(t, "87.5", p.Rate)
-	requireDec(t, "1", p.SendingAmount)
-	requireDec(t, "0.5", p.Fees.ServiceFee)
-	requireDec(t, "1", p.Fees.ClientFee)
-	requireDec(t, "0.18", p.Fees.ClientGST)
-	requireDec(t, "0.87", p.Fees.TDS)
-	require.Equal(t, strPtr("0xabc"), p.TransactionHash)
-	require.Equal(t, strPtr("UTR1"), p.UTR)
-	require.Equal(t, idCustomer, *p.Customer.Sender.ID)
-	require.Nil(t, p.Customer.Receiver.ID, `"" id decodes as nil`)
-
-	var q types.PrefundedPayout
-	require.NoError(t, json.Unmarshal([]byte(`{"customer": null}`), &q))
-	require.Nil(t, q.Customer.Sender.ID)
-	require.NoError(t, json.Unmarshal([]byte(`{"customer": {"sender": {}}}`), &q))
-	require.Nil(t, q.Customer.Sender.ID, "absent id decodes as nil")
-}
-
-func TestRemittancePayoutLenient(t *testing.T) {
-	body := `{
-	  "id": "6c1d3f1e-8a8b-4a57-9a57-0d1c2f3e4a5b",
-	  "quotation_id": "0b9f2c7e-3d4a-4e8b-9c1d-2e3f4a5b6c7d",
-	  "customer_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-	  "remitter_id": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
-	  "client_reference_id": "rem-7",
-	  "transaction_hash": "0xdeadbeef",
-	  "status": "IN_REVIEW",
-	  "asset": "USDC",
-	  "fiat": "INR",
-	  "rate": "86.1",
-	  "sending_amount": 50,
-	  "receiving_amount": "4305",
-	  "fees": {"acme_fee": 1.5, "tds": "43.05"},
-	  "utr": null,
-	  "failure_reason": null,
-	  "created_at": "2025-03-08T07:31:24Z",
-	  "updated_at": "2025-03-08T07:31:25Z",
-	  "beneficiary": {"name": "not typed by the library"}
-	}`
-	var p types.RemittancePayout
-	require.NoError(t, json.Unmarshal([]byte(body), &p))
-	require.Equal(t, idPayout, p.ID)
-	require.Equal(t, idQuotation, p.QuotationID)
-	require.Equal(t, idCustomer, p.CustomerID)
-	require.Equal(t, idRemitter, p.RemitterID)
-	require.Equal(t, strPtr("rem-7"), p.ClientReferenceID)
-	require.Equal(t, strPtr("0xdeadbeef"), p.TransactionHash)
-	require.Equal(t, types.PayoutInReview, p.Status)
-	require.Equal(t, "USDC", p.Asset)
-	require.Equal(t, "INR", p.Fiat)
-	requireDec(t, "86.1", p.Rate)
-	requireDec(t, "50", p.SendingAmount)
-	requireDec(t, "4305", p.ReceivingAmount)
-	requireDec(t, "1.5", p.Fees.ServiceFee)
-	requireDec(t, "43.05", p.Fees.TDS)
-	require.Nil(t, p.UTR)
-	require.Nil(t, p.FailureReason)
-	requireTime(t, "2025-03-08T07:31:24Z", p.CreatedAt)
-	requireTime(t, "2025-03-08T07:31:25Z", p.UpdatedAt)
-	require.Equal(t, body, string(p.Raw))
-
-	// Every field is optional.
-	var empty types.RemittancePayout
-	require.NoError(t, json.Unmarshal([]byte(`{}`), &empty))
-	require.Equal(t, uuid.Nil, empty.ID)
-	require.Equal(t, "{}", string(empty.Raw))
-}
-
-func TestPayoutStatusSimulation(t *testing.T) {
-	body := `{"payout_id":"6c1d3f1e-8a8b-4a57-9a57-0d1c2f3e4a5b","payout_status":"SUCCESS"}`
-	var s types.PayoutStatusSimulation
-	require.NoError(t, json.Unmarshal([]byte(body), &s))
-	require.Equal(t, idPayout, s.PayoutID)
-	require.Equal(t, types.PayoutSuccess, s.PayoutStatus)
-	require.Equal(t, body, string(s.Raw))
-}
-
 func TestPayoutJSONTagsRoundTrip(t *testing.T) {
 	// The json tags of the response types name the wire fields, so a
 	// marshalled Payout decodes back to the same value (Raw aside).
@@ -352,4 +211,77 @@ func TestPayoutJSONTagsRoundTrip(t *testing.T) {
 	require.True(t, p.Fees.ServiceFee.Equal(back.Fees.ServiceFee))
 	require.True(t, p.Fees.GrossEffectiveExchangeRate.Equal(back.Fees.GrossEffectiveExchangeRate))
 	require.Equal(t, p.Status, back.Status)
+}
+
+func TestCreatePayoutRequestJSON(t *testing.T) {
+	full := types.CreatePayoutRequest{QuotationID: idQuotation, CustomerID: idCustomer, ExchangeOrderID: "EX-12345", ClientReferenceID: "ref-001"}
+	require.Equal(t, compact(t, `{
+	  "quotation_id": "0b9f2c7e-3d4a-4e8b-9c1d-2e3f4a5b6c7d",
+	  "customer_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+	  "exchange_order_id": "EX-12345",
+	  "client_reference_id": "ref-001"
+	}`), marshal(t, full))
+
+	minimal := types.CreatePayoutRequest{QuotationID: idQuotation, CustomerID: idCustomer}
+	require.Equal(t, compact(t, `{
+	  "quotation_id": "0b9f2c7e-3d4a-4e8b-9c1d-2e3f4a5b6c7d",
+	  "customer_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+	}`), marshal(t, minimal))
+
+	// No validation: a nil id is written as it is.
+	require.Equal(t, `{"quotation_id":"00000000-0000-0000-0000-000000000000","customer_id":"00000000-0000-0000-0000-000000000000"}`,
+		marshal(t, types.CreatePayoutRequest{}))
+	// A pointer marshals the same.
+	require.Equal(t, marshal(t, minimal), marshal(t, &minimal))
+}
+
+func FuzzPayout(f *testing.F) {
+	fuzzDecode(f, decodeSpec[types.Payout]{prior: fetchPayoutJSON, hasRaw: true, check: checkPayout})
+}
+
+func checkPayout(t *testing.T, p *types.Payout, ms []member) {
+	checkMoney(t, ms, "rate", p.Rate)
+	checkMoney(t, ms, "sending_amount", p.SendingAmount)
+	checkReceiving(t, ms, p.ReceivingAmount)
+	checkFees(t, lastObject(t, ms, "fees"), p.Fees)
+}
+
+// benchFetchedPayout is a realistic fetched payout (interface.md 2.2, 4.4):
+// decimal strings, receiveing_amount, a full fees object with the brand
+// keys, timestamps with fractions.
+var benchFetchedPayout = []byte(`{"id":"6c1d3f1e-8a8b-4a57-9a57-0d1c2f3e4a5b","quotation_id":"0b9f2c7e-3d4a-4e8b-9c1d-2e3f4a5b6c7d",` +
+	`"customer_id":"9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d","client_reference_id":"ref-2025-03-08-000123",` +
+	`"bank_id":"1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b","asset":"USDT","fiat":"INR","rate":"86.450000",` +
+	`"sending_amount":"1250.000000","receiveing_amount":"108062.500000",` +
+	`"fees":{"client_fee_fiat":"120.50","client_fee_crypto":"1.393868","acme_fee":"54.03","pg_fee":"0.00",` +
+	`"client_gst_fiat":"21.69","client_gst_crypto":"0.250896","acme_gst":"9.73","pg_gst":"0.00","tds":"1080.63",` +
+	`"gross_effective_exchange_rate":"85.291234"},` +
+	`"exchange_order_id":"EX-88231994","exchange_transfer_id":"TR-55120931","status":"SUCCESS",` +
+	`"failure_reason":null,"utr":"UTR0987654321","created_at":"2025-03-08T07:31:24.770179Z",` +
+	`"updated_at":"2025-03-08T07:45:02.000Z"}`)
+
+// BenchmarkDecodeFetchedPayout decodes benchFetchedPayout into types.Payout.
+func BenchmarkDecodeFetchedPayout(b *testing.B) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(benchFetchedPayout)))
+	for i := 0; i < b.N; i++ {
+		var p types.Payout
+		if err := json.Unmarshal(benchFetchedPayout, &p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeFetchedPayoutNaive decodes the same bytes with
+// encoding/json into map[string]any: the baseline (which loses decimal
+// precision and types nothing).
+func BenchmarkDecodeFetchedPayoutNaive(b *testing.B) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(benchFetchedPayout)))
+	for i := 0; i < b.N; i++ {
+		var m map[string]any
+		if err := json.Unmarshal(benchFetchedPayout, &m); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

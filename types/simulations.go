@@ -2,11 +2,48 @@ package types
 
 import (
 	"encoding/json"
-	"reflect"
 
 	"github.com/google/uuid"
-	"github.com/shopspring/decimal"
 )
+
+// PayoutStatusSimulation is the answer of the sandbox payout status
+// simulation, PATCH /pos/api/v1/payout/mock-payout-status:
+// {payout_id, payout_status}.
+type PayoutStatusSimulation struct {
+	// PayoutID is the payout whose status was set.
+	PayoutID uuid.UUID `json:"payout_id"`
+	// PayoutStatus is the status the payout now has.
+	PayoutStatus PayoutStatus `json:"payout_status"`
+	// Raw is a copy of the exact JSON object this was decoded from.
+	Raw json.RawMessage `json:"-" fiatramp:"raw"`
+}
+
+var payoutStatusSimulationPlan = compilePlan[PayoutStatusSimulation]()
+
+// UnmarshalJSON decodes the data of the payout status simulation and keeps a
+// copy of data in Raw. null leaves s unchanged; on error s is unchanged.
+func (s *PayoutStatusSimulation) UnmarshalJSON(data []byte) error {
+	return decode(payoutStatusSimulationPlan, s, data)
+}
+
+// KYCStatusSimulation is the answer of the sandbox KYC status simulation,
+// PATCH /cms/api/v1/kyc/mock-kyc-status: {id, status}.
+type KYCStatusSimulation struct {
+	// ID is the id of the customer whose status was set.
+	ID uuid.UUID `json:"id"`
+	// Status is the KYC status the customer now has.
+	Status KYCStatus `json:"status"`
+	// Raw is a copy of the exact JSON object this was decoded from.
+	Raw json.RawMessage `json:"-" fiatramp:"raw"`
+}
+
+var kycStatusSimulationPlan = compilePlan[KYCStatusSimulation]()
+
+// UnmarshalJSON decodes the data of the KYC status simulation and keeps a copy
+// of data in Raw. null leaves s unchanged; on error s is unchanged.
+func (s *KYCStatusSimulation) UnmarshalJSON(data []byte) error {
+	return decode(kycStatusSimulationPlan, s, data)
+}
 
 // BankVerificationSimulation is the data of the sandbox bank verification
 // simulation (POST /cms/api/v1/bank/mock-bank-verification):
@@ -19,29 +56,15 @@ type BankVerificationSimulation struct {
 	// BankAccountStatus is the status the account now has.
 	BankAccountStatus BankAccountStatus `json:"bank_account_status"`
 	// Raw is a copy of the exact JSON object this was decoded from.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage `json:"-" fiatramp:"raw"`
 }
 
-var bankVerificationSimulationType = reflect.TypeFor[BankVerificationSimulation]()
+var bankVerificationSimulationPlan = compilePlan[BankVerificationSimulation]()
 
 // UnmarshalJSON decodes the simulation's data and keeps a copy of data in
 // Raw. null leaves s unchanged; on error s is unchanged.
 func (s *BankVerificationSimulation) UnmarshalJSON(data []byte) error {
-	var out BankVerificationSimulation
-	m := objectMembers("BankVerificationSimulation", bankVerificationSimulationType, data)
-	for m.next() {
-		switch string(m.key) {
-		case "customer_id":
-			m.uuid(&out.CustomerID)
-		case "bank_id":
-			m.uuid(&out.BankID)
-		case "bank_account_status":
-			memberString(&m, &out.BankAccountStatus)
-		default:
-			m.skip()
-		}
-	}
-	return finishObject(&m, s, &out, &out.Raw)
+	return decode(bankVerificationSimulationPlan, s, data)
 }
 
 // PayinStatusSimulation is the data of the sandbox payin status simulation
@@ -52,86 +75,13 @@ type PayinStatusSimulation struct {
 	// PayinStatus is the status the payin now has.
 	PayinStatus PayinStatus `json:"payin_status"`
 	// Raw is a copy of the exact JSON object this was decoded from.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage `json:"-" fiatramp:"raw"`
 }
 
-var payinStatusSimulationType = reflect.TypeFor[PayinStatusSimulation]()
+var payinStatusSimulationPlan = compilePlan[PayinStatusSimulation]()
 
 // UnmarshalJSON decodes the simulation's data and keeps a copy of data in
 // Raw. null leaves s unchanged; on error s is unchanged.
 func (s *PayinStatusSimulation) UnmarshalJSON(data []byte) error {
-	var out PayinStatusSimulation
-	m := objectMembers("PayinStatusSimulation", payinStatusSimulationType, data)
-	for m.next() {
-		switch string(m.key) {
-		case "quotation_id":
-			m.uuid(&out.QuotationID)
-		case "payin_status":
-			memberString(&m, &out.PayinStatus)
-		default:
-			m.skip()
-		}
-	}
-	return finishObject(&m, s, &out, &out.Raw)
-}
-
-// Balance is the organization's prefunded balance (GET
-// /pos/api/v1/payout/balance).
-type Balance struct {
-	// AvailableBalance is available_balance: the amount available per
-	// asset code, exactly as sent (a JSON number or a decimal string).
-	// When an asset repeats, the last one wins. Nil when the member is
-	// absent or null.
-	AvailableBalance map[string]decimal.Decimal `json:"available_balance"`
-	// Raw is a copy of the exact JSON object this was decoded from.
-	Raw json.RawMessage `json:"-"`
-}
-
-var (
-	balanceType          = reflect.TypeFor[Balance]()
-	availableBalanceType = reflect.TypeFor[map[string]decimal.Decimal]()
-)
-
-// UnmarshalJSON decodes the balance data and keeps a copy of data in Raw.
-// Every amount must be a decimal (number or decimal string); null and ""
-// amounts are refused, since an unknown balance is not zero. null leaves b
-// unchanged; on error b is unchanged.
-func (b *Balance) UnmarshalJSON(data []byte) error {
-	var out Balance
-	m := objectMembers("Balance", balanceType, data)
-	for m.next() {
-		switch string(m.key) {
-		case "available_balance":
-			out.AvailableBalance = nil
-			if err := decodeAmounts(m.raw, &out.AvailableBalance); err != nil {
-				m.fail(err)
-			}
-		default:
-			m.skip()
-		}
-	}
-	return finishObject(&m, b, &out, &out.Raw)
-}
-
-// decodeAmounts decodes an object of asset code to amount into *dst; null
-// leaves *dst nil.
-func decodeAmounts(raw []byte, dst *map[string]decimal.Decimal) error {
-	a := objectMembers("Balance.available_balance", availableBalanceType, raw)
-	amounts := map[string]decimal.Decimal{}
-	for a.next() {
-		d, set, err := parseDecimal(a.raw)
-		if err == nil && !set {
-			err = typeError(a.raw, decimalType)
-		}
-		if err != nil {
-			a.fail(err)
-			break
-		}
-		amounts[string(a.key)] = d
-	}
-	if a.err != nil || a.null {
-		return a.err
-	}
-	*dst = amounts
-	return nil
+	return decode(payinStatusSimulationPlan, s, data)
 }

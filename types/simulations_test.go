@@ -4,11 +4,26 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/fiatramp/fiatramp-go/types"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/fiatramp/fiatramp-go/types"
 )
+
+func TestPayoutStatusSimulation(t *testing.T) {
+	body := `{"payout_id":"6c1d3f1e-8a8b-4a57-9a57-0d1c2f3e4a5b","payout_status":"SUCCESS"}`
+	var s types.PayoutStatusSimulation
+	require.NoError(t, json.Unmarshal([]byte(body), &s))
+	require.Equal(t, idPayout, s.PayoutID)
+	require.Equal(t, types.PayoutSuccess, s.PayoutStatus)
+	require.Equal(t, body, string(s.Raw))
+}
+
+func TestKYCStatusSimulation(t *testing.T) {
+	body := `{"id":"9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d","status":"TAX_VERIFICATION_FAILED"}`
+	var s types.KYCStatusSimulation
+	require.NoError(t, json.Unmarshal([]byte(body), &s))
+	require.Equal(t, types.KYCStatusSimulation{ID: idCustomer, Status: types.KYCTaxVerificationFailed, Raw: json.RawMessage(body)}, s)
+}
 
 func TestBankVerificationSimulation(t *testing.T) {
 	body := `{"customer_id":"9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d","bank_id":"1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b","bank_account_status":"VERIFIED","extra":1}`
@@ -36,37 +51,10 @@ func TestPayinStatusValues(t *testing.T) {
 	assert.False(t, types.PayinStatus("success").IsKnown(), "case-sensitive")
 }
 
-func TestBalance(t *testing.T) {
-	body := `{"available_balance":{"USDT":"100.000000000000000001","USDC":2.50,"USDT":"7"},"as_of":"x"}`
-	var b types.Balance
-	require.NoError(t, json.Unmarshal([]byte(body), &b))
-	require.Len(t, b.AvailableBalance, 2)
-	requireDec(t, "7", b.AvailableBalance["USDT"], "last duplicate wins")
-	requireDec(t, "2.50", b.AvailableBalance["USDC"])
-	require.Equal(t, body, string(b.Raw))
-
-	require.NoError(t, json.Unmarshal([]byte(`{"available_balance":null}`), &b))
-	require.Nil(t, b.AvailableBalance)
-	require.NoError(t, json.Unmarshal([]byte(`{"available_balance":{}}`), &b))
-	require.NotNil(t, b.AvailableBalance, "an empty object is an empty map, not nil")
-	require.Empty(t, b.AvailableBalance)
-	require.NoError(t, json.Unmarshal([]byte(`{"available_balance":{"U\u0053DT":"1"}}`), &b))
-	requireDec(t, "1", b.AvailableBalance["USDT"], "escaped key decoded")
+func FuzzPayoutStatusSimulation(f *testing.F) {
+	fuzzDecode(f, decodeSpec[types.PayoutStatusSimulation]{prior: fuzzPayoutSimulationJSON, hasRaw: true})
 }
 
-func TestBalanceRefusals(t *testing.T) {
-	for _, body := range []string{
-		`{"available_balance":{"USDT":null}}`,
-		`{"available_balance":{"USDT":""}}`,
-		`{"available_balance":{"USDT":"1e"}}`,
-		`{"available_balance":{"USDT":true}}`,
-		`{"available_balance":[]}`,
-		`{"available_balance":"100"}`,
-		`[]`,
-	} {
-		b := types.Balance{Raw: json.RawMessage(`"before"`)}
-		err := json.Unmarshal([]byte(body), &b)
-		require.Error(t, err, body)
-		require.Equal(t, `"before"`, string(b.Raw), "unchanged on error: %s", body)
-	}
+func FuzzKYCStatusSimulation(f *testing.F) {
+	fuzzDecode(f, decodeSpec[types.KYCStatusSimulation]{prior: fuzzKYCSimulationJSON, hasRaw: true})
 }

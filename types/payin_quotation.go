@@ -2,12 +2,52 @@ package types
 
 import (
 	"encoding/json"
-	"reflect"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 )
+
+// CreatePayinQuotationRequest is the body of a payin quotation create,
+// POST /pis/api/v1/payin/quotation.
+type CreatePayinQuotationRequest struct {
+	// Asset is the asset code; the client sends it in lower case.
+	Asset string `json:"asset" fiatramp:"lower"`
+	// Fiat is the fiat currency code; the client sends it in lower case.
+	Fiat string `json:"fiat" fiatramp:"lower"`
+	// SendingAmount is the fiat amount the customer pays in, greater than
+	// zero (the service wants more than INR 2500 and at most INR 500,000 by
+	// IMPS or INR 100,000 by UPI). The client sends it as a string holding
+	// the exact decimal with the digits it was given (2600.50 stays
+	// "2600.50"), whatever decimal's package-level switches say.
+	SendingAmount decimal.Decimal `json:"sending_amount"`
+	// CustomerID is the paying customer, who must be KYC-verified.
+	CustomerID uuid.UUID `json:"customer_id"`
+	// BankID is the verified account the customer pays from: of type
+	// bank_account for IMPS, vpa for UPI.
+	BankID uuid.UUID `json:"bank_id"`
+	// PaymentMethod is IMPS or UPI, sent as given; any other value is
+	// refused before sending.
+	PaymentMethod PaymentMethod `json:"payment_method"`
+	// RiskParameters describes the payer for the service's risk checks;
+	// always sent.
+	RiskParameters RiskParameters `json:"risk_parameters"`
+}
+
+// RiskParameters is the risk_parameters object of a payin quotation
+// request.
+type RiskParameters struct {
+	// IPAddress is the payer's IP address; omitted when empty.
+	IPAddress string `json:"ip_address,omitempty"`
+	// DeviceID identifies the payer's device; omitted when empty.
+	DeviceID string `json:"device_id,omitempty"`
+	// SuspiciousActivityReport reports whether a suspicious activity
+	// report exists for the payer; always sent.
+	SuspiciousActivityReport bool `json:"suspicious_activity_report"`
+	// LawEnforcementAgencyReport reports whether a law enforcement agency
+	// report exists for the payer; always sent.
+	LawEnforcementAgencyReport bool `json:"law_enforcement_agency_report"`
+}
 
 // PayinQuotation is a payin quotation: a locked rate, deposit instructions
 // and an expiry time, as returned by create payin quotation
@@ -46,22 +86,22 @@ type PayinQuotation struct {
 	// Rate is the locked exchange rate.
 	Rate decimal.Decimal `json:"rate"`
 	// ReceivingAmount is the amount the customer receives for it.
-	ReceivingAmount decimal.Decimal `json:"receiving_amount"`
+	ReceivingAmount decimal.Decimal `json:"receiving_amount" fiatramp:"alias=receiveing_amount"`
 	// Fees is the breakdown of the fees taken.
 	Fees Fees `json:"fees"`
 	// DepositInstructions tells the customer where to pay.
 	DepositInstructions DepositInstructions `json:"deposit_instructions"`
 	// DeepLink is the UPI payment link for Android and web flows; "" when
 	// none.
-	DeepLink string `json:"deep_link"`
+	DeepLink string `json:"deep_link" fiatramp:"alias=deposit_instructions.deep_link"`
 	// IOSCheckoutLink is the UPI payment link for iOS; "" when none.
-	IOSCheckoutLink string `json:"ios_checkout_link"`
+	IOSCheckoutLink string `json:"ios_checkout_link" fiatramp:"alias=deposit_instructions.ios_checkout_link"`
 	// CreatedAt is when the quotation was created.
 	CreatedAt time.Time `json:"created_at"`
 	// ExpiryTime is the instant from which the quotation is expired.
 	ExpiryTime time.Time `json:"expiry_time"`
 	// Raw is a copy of the exact JSON object this quotation was decoded from.
-	Raw json.RawMessage `json:"-"`
+	Raw json.RawMessage `json:"-" fiatramp:"raw"`
 }
 
 // Expired reports whether the quotation is expired at now: true when now is
@@ -71,6 +111,13 @@ type PayinQuotation struct {
 func (q *PayinQuotation) Expired(now time.Time) bool {
 	return !now.Before(q.ExpiryTime)
 }
+
+var payinQuotationPlan = compilePlan[PayinQuotation]()
+
+// UnmarshalJSON decodes a payin quotation object (create or fetch) and
+// keeps a copy of data in Raw. null leaves q unchanged; on error q is
+// unchanged.
+func (q *PayinQuotation) UnmarshalJSON(data []byte) error { return decode(payinQuotationPlan, q, data) }
 
 // DepositInstructions is the deposit_instructions object of a payin
 // quotation: the bank account the customer pays into.
@@ -83,96 +130,10 @@ type DepositInstructions struct {
 	AccountName string `json:"account_name"`
 }
 
-var (
-	depositInstructionsType = reflect.TypeFor[DepositInstructions]()
-	payinQuotationType      = reflect.TypeFor[PayinQuotation]()
-)
+var depositInstructionsPlan = compilePlan[DepositInstructions]()
 
-// decodeDepositInstructions decodes deposit_instructions, returning also the
-// deep_link and ios_checkout_link found inside it.
-func decodeDepositInstructions(data []byte) (di DepositInstructions, deepLink, iosLink string, err error) {
-	m := objectMembers("DepositInstructions", depositInstructionsType, data)
-	for m.next() {
-		switch string(m.key) {
-		case "account_number":
-			memberString(&m, &di.AccountNumber)
-		case "ifsc":
-			memberString(&m, &di.IFSC)
-		case "account_name":
-			memberString(&m, &di.AccountName)
-		case "deep_link":
-			memberString(&m, &deepLink)
-		case "ios_checkout_link":
-			memberString(&m, &iosLink)
-		default:
-			m.skip()
-		}
-	}
-	if m.err != nil {
-		return DepositInstructions{}, "", "", m.err
-	}
-	return di, deepLink, iosLink, nil
-}
-
-// UnmarshalJSON decodes a payin quotation object (create or fetch) and
-// keeps a copy of data in Raw. null leaves q unchanged; on error q is
-// unchanged.
-func (q *PayinQuotation) UnmarshalJSON(data []byte) error {
-	var out PayinQuotation
-	var recv receivingAmount
-	var nestedDeep, nestedIOS string
-	m := objectMembers("PayinQuotation", payinQuotationType, data)
-	for m.next() {
-		switch string(m.key) {
-		case "id":
-			m.uuid(&out.ID)
-		case "order_id":
-			m.uuid(&out.OrderID)
-		case "customer_id":
-			m.uuid(&out.CustomerID)
-		case "bank_id":
-			m.uuid(&out.BankID)
-		case "status":
-			memberString(&m, &out.Status)
-		case "asset":
-			memberString(&m, &out.Asset)
-		case "fiat":
-			memberString(&m, &out.Fiat)
-		case "payment_method":
-			memberString(&m, &out.PaymentMethod)
-		case "sending_amount":
-			m.decimal(&out.SendingAmount)
-		case "rate":
-			m.decimal(&out.Rate)
-		case "receiving_amount", "receiveing_amount":
-			recv.decode(&m)
-		case "fees":
-			memberValue(&m, &out.Fees)
-		case "deposit_instructions":
-			di, deep, ios, err := decodeDepositInstructions(m.raw)
-			if err != nil {
-				m.fail(err)
-				break
-			}
-			out.DepositInstructions, nestedDeep, nestedIOS = di, deep, ios
-		case "deep_link":
-			memberString(&m, &out.DeepLink)
-		case "ios_checkout_link":
-			memberString(&m, &out.IOSCheckoutLink)
-		case "created_at":
-			m.time(&out.CreatedAt)
-		case "expiry_time":
-			m.time(&out.ExpiryTime)
-		default:
-			m.skip()
-		}
-	}
-	out.ReceivingAmount = recv.value()
-	if out.DeepLink == "" {
-		out.DeepLink = nestedDeep
-	}
-	if out.IOSCheckoutLink == "" {
-		out.IOSCheckoutLink = nestedIOS
-	}
-	return finishObject(&m, q, &out, &out.Raw)
+// UnmarshalJSON decodes a deposit_instructions object {account_number, ifsc,
+// account_name}. null leaves d unchanged; on error d is unchanged.
+func (d *DepositInstructions) UnmarshalJSON(data []byte) error {
+	return decode(depositInstructionsPlan, d, data)
 }

@@ -2,6 +2,7 @@ package fiatramp
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -133,6 +134,8 @@ func checkBodies(t testing.TB, s string) {
 		string(idStatusBody("payout_id", bodyOther, "payout_status", s)))
 	require.Equal(t, canonicalOf(t, map[string]any{"quotation_id": bodyQuotation, "payin_status": s}),
 		string(idStatusBody("quotation_id", bodyQuotation, "payin_status", s)))
+	require.Equal(t, canonicalOf(t, map[string]any{"customer_id": bodyCustomer, "kyc_status": s}),
+		string(idStatusBody("customer_id", bodyCustomer, "kyc_status", s)))
 	require.Equal(t, canonicalOf(t, map[string]any{"customer_id": bodyCustomer, "bank_id": bodyBank, "bank_account_status": s}),
 		string(bankVerificationBody(bodyCustomer, bodyBank, types.BankAccountStatus(s))))
 }
@@ -153,10 +156,98 @@ func FuzzBodies(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) { checkBodies(t, s) })
 }
 
+// TestCompileBodyRefusesWhatItCannotWrite: a request type the encoder
+// cannot write in canonical form fails when the package loads, not when a
+// body is sent.
+func TestCompileBodyRefusesWhatItCannotWrite(t *testing.T) {
+	require.Panics(t, func() {
+		compileBody[struct {
+			A map[string]string `json:"a"`
+		}]()
+	}, "a map")
+	require.Panics(t, func() {
+		compileBody[struct {
+			A float64 `json:"a"`
+		}]()
+	}, "a float")
+	require.Panics(t, func() { compileBody[struct{ A string }]() }, "no member name")
+	require.Panics(t, func() {
+		compileBody[struct {
+			A string `json:"-"`
+		}]()
+	}, "no member name")
+	require.Panics(t, func() {
+		compileBody[struct {
+			A string `json:"é"`
+		}]()
+	}, "a key that needs escaping")
+	require.Panics(t, func() {
+		compileBody[struct {
+			A bool `json:"a,omitempty"`
+		}]()
+	}, "omitempty on a bool")
+	require.Panics(t, func() {
+		compileBody[struct {
+			A uuid.UUID `json:"a" fiatramp:"lower"`
+		}]()
+	}, "lower on an id")
+	twice := reflect.StructOf([]reflect.StructField{
+		{Name: "A", Type: reflect.TypeFor[string](), Tag: `json:"a"`},
+		{Name: "B", Type: reflect.TypeFor[string](), Tag: `json:"a"`},
+	})
+	require.Panics(t, func() { compileBodyObject(twice) }, "a member named twice")
+	require.NotPanics(t, func() {
+		compileBody[struct {
+			A string `json:"a,omitempty" fiatramp:"lower"`
+		}]()
+	})
+}
+
+// TestBodyMembersSortedAndNested: members are written in code-point order
+// of their keys whatever the field order, nested objects too, and an empty
+// nested object is still written.
+func TestBodyMembersSortedAndNested(t *testing.T) {
+	type inner struct {
+		Z string `json:"z,omitempty"`
+		Y bool   `json:"y"`
+	}
+	type req struct {
+		B  string          `json:"b" fiatramp:"lower"`
+		A  uuid.UUID       `json:"a"`
+		In inner           `json:"_in"`
+		D  decimal.Decimal `json:"D"`
+		E  string          `json:"e,omitempty"`
+	}
+	body := compileBody[req]()
+	require.Equal(t, `{"D":"1.50","_in":{"y":false},"a":"00000000-0000-0000-0000-000000000000","b":"abc\u00e9"}`,
+		string(body(req{B: "ABcÉ", D: decimal.RequireFromString("1.50")})))
+	require.Equal(t, `{"D":"0","_in":{"y":true,"z":"q"},"a":"`+bodyBank.String()+`","b":"","e":"x"}`,
+		string(body(req{A: bodyBank, In: inner{Z: "q", Y: true}, E: "x"})))
+}
+
 func BenchmarkCreatePayoutBody(b *testing.B) {
 	r := types.CreatePayoutRequest{QuotationID: bodyQuotation, CustomerID: bodyCustomer, ExchangeOrderID: "EX-88231994", ClientReferenceID: "ref-2025-03-08-000123"}
 	b.ReportAllocs()
 	for range b.N {
 		_ = createPayoutBody(r)
 	}
+}
+
+// idStatusBody writes the body of a status simulation by its member names,
+// as the tests of the simulations name it.
+func idStatusBody(idKey string, id uuid.UUID, statusKey, status string) []byte {
+	switch idKey + " " + statusKey {
+	case "payout_id payout_status":
+		return payoutStatusBody(payoutStatusRequest{PayoutID: id, PayoutStatus: types.PayoutStatus(status)})
+	case "quotation_id payin_status":
+		return payinStatusBody(payinStatusRequest{QuotationID: id, PayinStatus: types.PayinStatus(status)})
+	case "customer_id kyc_status":
+		return kycStatusBody(kycStatusRequest{CustomerID: id, KYCStatus: types.KYCStatus(status)})
+	}
+	panic("no simulation body with members " + idKey + " and " + statusKey)
+}
+
+// bankVerificationBody writes the body of the bank verification simulation.
+func bankVerificationBody(customerID, bankID uuid.UUID, status types.BankAccountStatus) []byte {
+	return bankStatusBody(bankVerificationRequest{CustomerID: customerID, BankID: bankID, BankAccountStatus: status})
 }

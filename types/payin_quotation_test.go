@@ -5,10 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fiatramp/fiatramp-go/types"
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
-
-	"github.com/fiatramp/fiatramp-go/types"
 )
 
 // payinQuotationJSON is the data of a fetched UPI payin quotation
@@ -121,4 +120,37 @@ func TestPayinQuotationExpired(t *testing.T) {
 
 	var unknown types.PayinQuotation
 	require.True(t, unknown.Expired(time.Now()), "no expiry time reports expired")
+}
+
+func TestRiskParametersJSON(t *testing.T) {
+	require.Equal(t, `{"ip_address":"::1","suspicious_activity_report":false,"law_enforcement_agency_report":true}`,
+		marshal(t, types.RiskParameters{IPAddress: "::1", LawEnforcementAgencyReport: true}))
+	require.Equal(t, `{"device_id":"d","suspicious_activity_report":true,"law_enforcement_agency_report":false}`,
+		marshal(t, types.RiskParameters{DeviceID: "d", SuspiciousActivityReport: true}))
+}
+
+func FuzzPayinQuotation(f *testing.F) {
+	fuzzDecode(f, decodeSpec[types.PayinQuotation]{prior: payinQuotationJSON, hasRaw: true, check: checkPayinQuotation})
+}
+
+func checkPayinQuotation(t *testing.T, q *types.PayinQuotation, ms []member) {
+	checkMoney(t, ms, "rate", q.Rate)
+	checkMoney(t, ms, "sending_amount", q.SendingAmount)
+	checkReceiving(t, ms, q.ReceivingAmount)
+	checkFees(t, lastObject(t, ms, "fees"), q.Fees)
+}
+
+// TestDepositInstructionsAlone: decoded by itself, deposit_instructions
+// reads its own members exactly, the last of a repeated one deciding, and
+// ignores the deep links it may carry (they belong to the quotation).
+func TestDepositInstructionsAlone(t *testing.T) {
+	var d types.DepositInstructions
+	require.NoError(t, json.Unmarshal([]byte(`{"IFSC":"x","ifsc":"HDFC0001234","account_number":"1","account_number":"2","deep_link":"upi://x","account_name":null}`), &d))
+	require.Equal(t, types.DepositInstructions{AccountNumber: "2", IFSC: "HDFC0001234"}, d)
+	err := json.Unmarshal([]byte(`{"ifsc":5}`), &d)
+	var ute *json.UnmarshalTypeError
+	require.ErrorAs(t, err, &ute)
+	require.Equal(t, "DepositInstructions", ute.Struct)
+	require.Equal(t, "ifsc", ute.Field)
+	require.Equal(t, "2", d.AccountNumber, "a failed decode leaves the value alone")
 }

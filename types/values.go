@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -13,12 +14,13 @@ import (
 	"github.com/fiatramp/fiatramp-go/internal/jsonscan"
 )
 
-// This file holds the decoding helpers shared by the response types: value
-// parsers (decimals, timestamps, ids), a small allocation-free iterator over
-// the members of a JSON object, and the error helpers. Every value that does
-// not fit is reported as a *json.UnmarshalTypeError carrying the public type
-// name and the path of the offending field; encoding/json extends that path
-// when the value sits inside a larger document.
+// This file holds how one JSON value is read (decimals, timestamps, ids,
+// strings, integers, lists and maps of amounts) and the error helpers of
+// the decoder (codec.go).
+// Every value that does not fit is reported as a *json.UnmarshalTypeError
+// carrying the public type name and the path of the offending field;
+// encoding/json extends that path when the value sits inside a larger
+// document.
 
 // maxErrorValue bounds how much of an offending value an error quotes.
 const maxErrorValue = 64
@@ -224,5 +226,147 @@ func skipValid(raw []byte) error {
 	if !json.Valid(raw) {
 		return jsonscan.ErrSyntax
 	}
+	return nil
+}
+
+var (
+	intType    = reflect.TypeFor[int]()
+	boolType   = reflect.TypeFor[bool]()
+	stringType = reflect.TypeFor[string]()
+)
+
+// parseString reads a JSON string (its content, unescaped) or null; any
+// other value is a type error against t.
+func parseString(raw []byte, t reflect.Type) (s []byte, null bool, err error) {
+	raw = jsonscan.TrimSpace(raw)
+	if string(raw) == "null" {
+		return nil, true, nil
+	}
+	s, ok := jsonscan.StringContent(raw)
+	if !ok {
+		return nil, false, typeError(raw, t)
+	}
+	return s, false, nil
+}
+
+// parseInt reads an integer as encoding/json does: a JSON number without
+// fraction or exponent that fits an int; null gives 0.
+func parseInt(raw []byte) (int, error) {
+	raw = jsonscan.TrimSpace(raw)
+	if string(raw) == "null" {
+		return 0, nil
+	}
+	if !jsonscan.ValidNumber(raw) {
+		return 0, typeError(raw, intType)
+	}
+	n, err := strconv.ParseInt(string(raw), 10, 0)
+	if err != nil {
+		return 0, typeError(raw, intType)
+	}
+	return int(n), nil
+}
+
+// blank reports whether raw is null or "".
+func blank(raw []byte) bool {
+	raw = jsonscan.TrimSpace(raw)
+	return string(raw) == "null" || string(raw) == `""`
+}
+
+// sameBytes reports whether a and b are the same bytes of the document.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
+}
+
+// typeName is the name a decode error gives t: its Go name, with the
+// package paths of its type arguments left out (Page[BankAccountListItem]).
+func typeName(t reflect.Type) string {
+	name := t.Name()
+	open := strings.IndexByte(name, '[')
+	if open < 0 {
+		return name
+	}
+	var b strings.Builder
+	b.WriteString(name[:open+1])
+	args := strings.FieldsFunc(name[open+1:len(name)-1], func(r rune) bool { return r == ',' })
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(a[strings.LastIndexByte(a, '.')+1:])
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// decodeAmounts reads an object of decimals into the map fv: null gives
+// nil; every value must be a decimal, null and "" included (an unknown
+// amount is not zero).
+func decodeAmounts(fv reflect.Value, raw []byte) error {
+	if null, err := nullOrObject(raw, fv.Type()); err != nil || null {
+		fv.SetZero()
+		return err
+	}
+	out := map[string]decimal.Decimal{}
+	it := jsonscan.NewObjectIter(raw)
+	for {
+		key, value, ok := it.Next()
+		if !ok {
+			if err := it.Err(); err == jsonscan.ErrTooDeep {
+				return iterError(err, fv.Type(), key)
+			} else if err != nil {
+				return scanFailure{err: err, named: true}
+			}
+			break
+		}
+		d, set, err := parseDecimal(value)
+		if err == nil && !set {
+			err = typeError(value, decimalType)
+		}
+		if err != nil {
+			return withField(err, "", string(key))
+		}
+		out[string(key)] = d
+	}
+	*amounts(fv) = out
+	return nil
+}
+
+// decodeList reads an array into the slice fv, item by item in one pass,
+// as encoding/json would: null gives nil, [] an empty slice, anything but
+// an array a type error. An item is decoded by its own UnmarshalJSON when
+// it has one (every type of this package), by encoding/json otherwise.
+func decodeList(fv reflect.Value, raw []byte) error {
+	raw = jsonscan.TrimSpace(raw)
+	switch {
+	case string(raw) == "null":
+		fv.SetZero()
+		return nil
+	case len(raw) == 0 || raw[0] != '[':
+		return typeError(raw, fv.Type())
+	}
+	zero := reflect.Zero(fv.Type().Elem())
+	list := reflect.MakeSlice(fv.Type(), 0, 4)
+	it := jsonscan.NewArrayIter(raw)
+	for {
+		item, ok := it.Next()
+		if !ok {
+			break
+		}
+		list = reflect.Append(list, zero)
+		dst := list.Index(list.Len() - 1).Addr().Interface()
+		var err error
+		if u, own := dst.(json.Unmarshaler); own {
+			err = u.UnmarshalJSON(item)
+		} else {
+			err = json.Unmarshal(item, dst)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := it.Err(); err != nil {
+		return scanFailure{err: err}
+	}
+	fv.Set(list)
 	return nil
 }

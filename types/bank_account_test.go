@@ -4,31 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/google/uuid"
-	"github.com/stretchr/testify/require"
-
 	"github.com/fiatramp/fiatramp-go/types"
+	"github.com/stretchr/testify/require"
 )
-
-func TestWallet(t *testing.T) {
-	body := `{"id":"5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b","customer_id":"9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d","wallet_address":"0x52908400098527886E0F7030069857D2E4169EE7","wallet_status":"ACTIVE","failure_reason":null}`
-	var w types.Wallet
-	require.NoError(t, json.Unmarshal([]byte(body), &w))
-	require.Equal(t, types.Wallet{
-		ID:            idWallet,
-		CustomerID:    idCustomer,
-		WalletAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
-		WalletStatus:  types.WalletActive,
-		FailureReason: nil,
-		Raw:           json.RawMessage(body),
-	}, w)
-
-	require.NoError(t, json.Unmarshal([]byte(`{"wallet_status":"BLOCKED","failure_reason":"sanctioned address"}`), &w))
-	require.Equal(t, types.WalletStatus("BLOCKED"), w.WalletStatus)
-	require.False(t, w.WalletStatus.IsKnown())
-	require.Equal(t, strPtr("sanctioned address"), w.FailureReason)
-	require.Equal(t, uuid.Nil, w.ID, "a second decode replaces the whole value")
-}
 
 func TestBankAccountFetchOne(t *testing.T) {
 	body := `{
@@ -116,4 +94,16 @@ func TestBankAccountPageLastPage(t *testing.T) {
 	require.Nil(t, p.Previous)
 	require.NotNil(t, p.Results)
 	require.Empty(t, p.Results)
+}
+
+func FuzzBankAccount(f *testing.F) {
+	fuzzDecode(f, decodeSpec[types.BankAccount]{prior: fuzzBankAccountJSON, hasRaw: true})
+}
+
+func FuzzBankAccountListItem(f *testing.F) {
+	fuzzDecode(f, decodeSpec[types.BankAccountListItem]{prior: fuzzBankItemJSON, hasRaw: true})
+}
+
+func FuzzBankIdentifiers(f *testing.F) {
+	fuzzDecode(f, decodeSpec[types.BankIdentifiers]{prior: `{"account_number":"50100123456789","ifsc":"HDFC0001234"}`})
 }

@@ -1,0 +1,104 @@
+package types
+
+import (
+	"encoding/json"
+
+	"github.com/google/uuid"
+)
+
+// BankAccount is one bank account of a customer as returned by fetch bank
+// account, GET /cms/api/v1/bank/{customer_id}/{bank_id}. Documented strings that come
+// as null decode as "".
+type BankAccount struct {
+	// ID is the bank account's id (the bank_id of a payin quotation).
+	ID uuid.UUID `json:"id"`
+	// CustomerID is the customer who owns the account.
+	CustomerID uuid.UUID `json:"customer_id"`
+	// Country is the 3-letter country code of the account.
+	Country string `json:"country"`
+	// BankAccountType is the kind of account (ACCOUNT_DETAILS appears).
+	BankAccountType BankAccountType `json:"bank_account_type"`
+	// Identifiers holds the account number and IFSC as the identifiers
+	// object carries them.
+	Identifiers BankIdentifiers `json:"identifiers"`
+	// AccountNumber is the bank account number.
+	AccountNumber string `json:"account_number"`
+	// IFSC is the Indian Financial System Code of the account's branch.
+	IFSC string `json:"ifsc"`
+	// BankAccountStatus is the verification status (VERIFIED appears); a
+	// payin quotation needs VERIFIED.
+	BankAccountStatus BankAccountStatus `json:"bank_account_status"`
+	// BeneficiaryName is the account holder's name.
+	BeneficiaryName string `json:"beneficiary_name"`
+	// BankName is the name of the bank.
+	BankName string `json:"bank_name"`
+	// FailureReason says why verification failed; nil when null or absent.
+	FailureReason *string `json:"failure_reason"`
+	// Raw is a copy of the exact JSON object this account was decoded from.
+	Raw json.RawMessage `json:"-" fiatramp:"raw"`
+}
+
+var bankAccountPlan = compilePlan[BankAccount]()
+
+// UnmarshalJSON decodes the bank account object of a fetch of one account
+// and keeps a copy of data in Raw. null leaves b unchanged; on
+// error b is unchanged.
+func (b *BankAccount) UnmarshalJSON(data []byte) error { return decode(bankAccountPlan, b, data) }
+
+// BankIdentifiers is the identifiers object of a fetched bank account.
+type BankIdentifiers struct {
+	// AccountNumber is the bank account number.
+	AccountNumber string `json:"account_number"`
+	// IFSC is the Indian Financial System Code of the account's branch.
+	IFSC string `json:"ifsc"`
+}
+
+var bankIdentifiersPlan = compilePlan[BankIdentifiers]()
+
+// UnmarshalJSON decodes an identifiers object {account_number, ifsc}.
+// null leaves b unchanged.
+func (b *BankIdentifiers) UnmarshalJSON(data []byte) error {
+	return decode(bankIdentifiersPlan, b, data)
+}
+
+// BankAccountListItem is one entry of the bank account list,
+// GET /cms/api/v1/bank/list/{customer_id}. An IMPS account has no vpa and a UPI account no
+// account_number; a null string decodes as "".
+type BankAccountListItem struct {
+	// ID is the bank account's id (the bank_id of a payin quotation).
+	ID uuid.UUID `json:"id"`
+	// CustomerID is the customer who owns the account.
+	CustomerID uuid.UUID `json:"customer_id"`
+	// AccountNumber is the bank account number ("" when null, as for a
+	// UPI account).
+	AccountNumber string `json:"account_number"`
+	// IFSC is the Indian Financial System Code ("" when null).
+	IFSC string `json:"ifsc"`
+	// AccountName is the account holder's name ("" when null).
+	AccountName string `json:"account_name"`
+	// VPA is the UPI virtual payment address ("" when null, as for an IMPS
+	// account).
+	VPA string `json:"vpa"`
+	// BankAccountType is the kind of account: bank_account (IMPS) or vpa
+	// (UPI) in the payin rules.
+	BankAccountType BankAccountType `json:"bank_account_type"`
+	// BankAccountStatus is the verification status.
+	BankAccountStatus BankAccountStatus `json:"bank_account_status"`
+	// FailureReason says why verification failed; nil when null or absent.
+	FailureReason *string `json:"failure_reason"`
+	// Raw is a copy of the exact JSON object this item was decoded from.
+	Raw json.RawMessage `json:"-" fiatramp:"raw"`
+}
+
+var bankAccountListItemPlan = compilePlan[BankAccountListItem]()
+
+// UnmarshalJSON decodes one bank list item and
+// keeps a copy of data in Raw. null leaves b unchanged; on error b is
+// unchanged.
+func (b *BankAccountListItem) UnmarshalJSON(data []byte) error {
+	return decode(bankAccountListItemPlan, b, data)
+}
+
+// BankAccountPage is one page of a customer's bank accounts, the data of
+// GET /cms/api/v1/bank/list/{customer_id}.
+type BankAccountPage = Page[BankAccountListItem]

@@ -1,0 +1,680 @@
+package types
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"github.com/fiatramp/fiatramp-go/internal/jsonscan"
+)
+
+// This file is the one decoder of the response types. Each type's decoding
+// is compiled once, at package initialization, from its struct fields and
+// their tags into an immutable plan; UnmarshalJSON hands the data to it.
+//
+// A field's `json` tag names its member, matched exactly (case-sensitively).
+// The field's type picks how its value is read: uuid.UUID, *uuid.UUID,
+// decimal.Decimal, time.Time, string types, *string, int, bool, a struct of
+// this package (decoded in place by its own plan), a slice of items (each
+// decoded by its own UnmarshalJSON, or by encoding/json), a map of amounts
+// (map[string]decimal.Decimal, every value a decimal) and, for any other
+// type ([]string), encoding/json. A `fiatramp` tag adds, comma-separated:
+//
+//	raw            the field (json.RawMessage) receives a copy of the whole object
+//	alias=NAME     NAME is a second spelling of the member: the member's own
+//	               name wins unless its value is null or "" (or it is absent)
+//	alias=OBJ.NAME the same, NAME being a member of the object member OBJ
+//	brand=SUFFIX   an undocumented decimal member <word>_SUFFIX fills this
+//	               field unless the field's own member is present (Fees)
+//	rest           a map receiving every member no other field takes, when its
+//	               value fits the map's element type (Fees.Other)
+//	fromrest       a pointer set from the rest map's entry of the field's name
+//
+// Whatever the field, when a member repeats its last occurrence alone decides
+// (each occurrence sets the whole field, null giving the zero value), and a
+// value that does not fit is a *json.UnmarshalTypeError naming the type and
+// the field path, never a panic.
+
+// op is how one member's value is read.
+type op uint8
+
+const (
+	opUUID      op = iota + 1 // uuid.UUID
+	opUUIDPtr                 // *uuid.UUID: nil for null and ""
+	opString                  // any string type: "" for null
+	opStringPtr               // *string: nil for null
+	opDecimal                 // decimal.Decimal
+	opAmounts                 // map[string]decimal.Decimal, every value a decimal
+	opTime                    // time.Time
+	opInt                     // int
+	opBool                    // bool: false for null
+	opObject                  // a struct of this package, by its own plan
+	opList                    // a slice of items
+	opJSON                    // anything else, through encoding/json
+)
+
+// member is one member name a plan knows.
+type member struct {
+	key   string
+	index int   // struct field index; unused for a capture
+	op    op    // how the value is read
+	sub   *plan // opObject: the plan of the nested struct
+	group int   // the alias group this spelling belongs to, or -1
+	alias bool  // this is the group's second spelling
+	brand int   // the brand rule whose own member this is, or -1
+	lifts []int // alias groups whose second spelling sits inside this object
+	typ   reflect.Type
+	// capture, when >= 0, makes this a member of a nested object that is the
+	// second spelling of the parent's alias group capture: its value is
+	// checked and kept in the parent's frame, not stored here.
+	capture int
+}
+
+// brandRule is a brand=SUFFIX field.
+type brandRule struct {
+	suffix string
+	index  int
+}
+
+// group is an alias group: a field with two spellings.
+type group struct {
+	member int // the member of the field's own name
+	index  int // the field
+}
+
+// view is a fromrest field.
+type view struct {
+	key   string // the field's name
+	index int
+}
+
+// plan is how one struct type decodes. It is built once and never changes.
+type plan struct {
+	members []member
+	byKey   map[string]int
+	raw     int // the raw field, or -1
+	rest    int // the rest map field, or -1
+	restSub *plan
+	brands  []brandRule
+	groups  []group
+	views   []view
+}
+
+// Limits of one frame; compilePlan refuses a type that needs more.
+const (
+	maxGroups = 4
+	maxBrands = 2
+)
+
+// groupState is what an alias group has seen in one object: the last value
+// of each spelling, and the value last decoded into the field.
+type groupState struct {
+	own, alias, last []byte
+}
+
+// brandSlot tracks the brand members of one rule in one object.
+type brandSlot struct {
+	explicit bool            // the field's own member was present
+	key      []byte          // first brand member seen, nil if none
+	value    decimal.Decimal // its value
+	set      bool            // its value was not null or ""
+}
+
+// frame is the state of one object being decoded.
+type frame struct {
+	groups [maxGroups]groupState
+	brands [maxBrands]brandSlot
+	key    reflect.Value // a string, reused for rest map keys
+	elem   reflect.Value // a rest map element, reused
+}
+
+var (
+	rawType     = reflect.TypeFor[json.RawMessage]()
+	amountsType = reflect.TypeFor[map[string]decimal.Decimal]()
+	uuidPtrType = reflect.TypeFor[*uuid.UUID]()
+	strPtrType  = reflect.TypeFor[*string]()
+)
+
+// compilePlan builds the plan of struct type T. It panics on a field it
+// cannot decode or a tag it does not understand: a mistake in this
+// package, found when it is loaded.
+func compilePlan[T any]() *plan {
+	return compileType(reflect.TypeFor[T]())
+}
+
+func compileType(t reflect.Type) *plan {
+	if t.Kind() != reflect.Struct {
+		panic("types: cannot compile a decoder for " + t.String())
+	}
+	p := &plan{byKey: map[string]int{}, raw: -1, rest: -1}
+	type pendingAlias struct{ name, target string }
+	var aliases []pendingAlias
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		opts := tagOptions(f.Tag.Get("fiatramp"))
+		switch {
+		case opts["raw"] != "":
+			if f.Type != rawType {
+				panic("types: raw field " + t.Name() + "." + f.Name + " is not a json.RawMessage")
+			}
+			p.raw = i
+			continue
+		case opts["rest"] != "":
+			p.rest = i
+			if e := f.Type.Elem(); e.Kind() == reflect.Struct && e != decimalType {
+				p.restSub = compileType(e)
+			} else if f.Type != amountsType {
+				panic("types: rest field " + t.Name() + "." + f.Name + " holds neither decimals nor objects")
+			}
+			continue
+		case opts["fromrest"] != "":
+			p.views = append(p.views, view{key: name, index: i})
+			continue
+		case name == "" || name == "-":
+			panic("types: field " + t.Name() + "." + f.Name + " has no member name")
+		}
+		m := member{key: name, index: i, op: opFor(f.Type), group: -1, brand: -1, capture: -1, typ: f.Type}
+		if m.op == opObject {
+			m.sub = compileType(f.Type)
+		}
+		if s := opts["brand"]; s != "" {
+			if m.op != opDecimal || len(p.brands) == maxBrands {
+				panic("types: brand field " + t.Name() + "." + f.Name + " is not a decimal, or one too many")
+			}
+			m.brand = len(p.brands)
+			p.brands = append(p.brands, brandRule{suffix: s, index: i})
+		}
+		if a := opts["alias"]; a != "" {
+			aliases = append(aliases, pendingAlias{name: a, target: name})
+		}
+		p.add(m)
+	}
+	if len(p.brands) > 0 && (p.rest < 0 || p.restSub != nil) {
+		panic("types: brand fields of " + t.Name() + " need a rest map of decimals")
+	}
+	if len(p.views) > 0 && (p.rest < 0 || p.restSub == nil) {
+		panic("types: fromrest fields of " + t.Name() + " need a rest map of objects")
+	}
+	for _, a := range aliases {
+		p.addAlias(t, a.name, a.target)
+	}
+	return p
+}
+
+// add records m under its key.
+func (p *plan) add(m member) {
+	if _, dup := p.byKey[m.key]; dup {
+		panic("types: member " + m.key + " named twice")
+	}
+	p.byKey[m.key] = len(p.members)
+	p.members = append(p.members, m)
+}
+
+// addAlias makes name a second spelling of the member target.
+func (p *plan) addAlias(t reflect.Type, name, target string) {
+	if len(p.groups) == maxGroups {
+		panic("types: too many aliases in " + t.Name())
+	}
+	g := len(p.groups)
+	own := &p.members[p.byKey[target]]
+	own.group = g
+	p.groups = append(p.groups, group{member: p.byKey[target], index: own.index})
+	alias := *own
+	alias.alias = true
+	alias.brand = -1
+	obj, inner, nested := strings.Cut(name, ".")
+	if !nested {
+		alias.key = name
+		p.add(alias)
+		return
+	}
+	// The second spelling is a member of the object member obj: that
+	// member decodes with a copy of its plan that also captures inner.
+	i, ok := p.byKey[obj]
+	if !ok || p.members[i].op != opObject {
+		panic("types: alias " + name + " of " + t.Name() + " names no object member")
+	}
+	parent := &p.members[i]
+	sub := *parent.sub
+	sub.members = append([]member(nil), sub.members...)
+	sub.byKey = make(map[string]int, len(parent.sub.byKey)+1)
+	for k, v := range parent.sub.byKey {
+		sub.byKey[k] = v
+	}
+	alias.key, alias.group, alias.capture = inner, -1, g
+	sub.add(alias)
+	parent.sub = &sub
+	parent.lifts = append(parent.lifts, g)
+}
+
+// tagOptions parses a fiatramp tag: "raw,alias=x" gives raw:"raw", alias:"x".
+func tagOptions(tag string) map[string]string {
+	opts := map[string]string{}
+	for _, o := range strings.Split(tag, ",") {
+		if o == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(o, "=")
+		if !ok {
+			v = k
+		}
+		switch k {
+		case "raw", "alias", "brand", "rest", "fromrest":
+		default:
+			panic("types: unknown fiatramp tag option " + strconv.Quote(o))
+		}
+		opts[k] = v
+	}
+	return opts
+}
+
+// opFor picks how a field of type t is read.
+func opFor(t reflect.Type) op {
+	switch t {
+	case uuidType:
+		return opUUID
+	case uuidPtrType:
+		return opUUIDPtr
+	case decimalType:
+		return opDecimal
+	case timeType:
+		return opTime
+	case strPtrType:
+		return opStringPtr
+	case amountsType:
+		return opAmounts
+	case intType:
+		return opInt
+	case boolType:
+		return opBool
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return opString
+	case reflect.Struct:
+		return opObject
+	case reflect.Slice:
+		if k := t.Elem().Kind(); k == reflect.Struct || k == reflect.Pointer {
+			return opList
+		}
+	}
+	return opJSON
+}
+
+// decode is every UnmarshalJSON of this package: it decodes the JSON object
+// data into *dst with plan p. JSON null leaves *dst unchanged; so does an
+// error.
+func decode[T any](p *plan, dst *T, data []byte) error {
+	if null, err := nullOrObject(data, reflect.TypeFor[T]()); err != nil || null {
+		return err
+	}
+	saved := *dst
+	var zero T
+	*dst = zero
+	if err := p.object(reflect.ValueOf(dst).Elem(), data, nil); err != nil {
+		*dst = saved
+		return err
+	}
+	return nil
+}
+
+// object decodes the JSON object (or null) data into v, which holds its
+// zero value. outer is the frame of the enclosing object, for members
+// captured into its alias groups.
+func (p *plan) object(v reflect.Value, data []byte, outer *frame) error {
+	if null, err := nullOrObject(data, v.Type()); err != nil || null {
+		return err
+	}
+	var fr frame
+	it := jsonscan.NewObjectIter(data)
+	for {
+		key, raw, ok := it.Next()
+		if !ok {
+			if err := it.Err(); err != nil {
+				return iterError(err, v.Type(), key)
+			}
+			break
+		}
+		if err := p.member(v, &fr, outer, key, raw); err != nil {
+			if sf, ok := err.(scanFailure); ok {
+				// An array or object inside the member could not be read.
+				name := typeName(v.Type())
+				if sf.named {
+					name += "." + string(key)
+				}
+				return fmt.Errorf("types: decoding %s: %w", name, sf.err)
+			}
+			return withField(err, typeName(v.Type()), string(key))
+		}
+	}
+	return p.finish(v, &fr, data)
+}
+
+// iterError is the error for an object or array that could not be read.
+func iterError(err error, t reflect.Type, key []byte) error {
+	if err == jsonscan.ErrTooDeep {
+		// Valid JSON that no field of this package can hold: a type error
+		// naming the member, as for any value that does not fit.
+		return &json.UnmarshalTypeError{
+			Value: "value nested deeper than " + strconv.Itoa(jsonscan.MaxDepth) + " levels",
+			Type:  t, Struct: typeName(t), Field: string(key),
+		}
+	}
+	return fmt.Errorf("types: decoding %s: %w", typeName(t), err)
+}
+
+// scanFailure is the error of a member whose array (named false) or object
+// of amounts (named true) could not be read; object names it.
+type scanFailure struct {
+	err   error
+	named bool
+}
+
+func (s scanFailure) Error() string { return s.err.Error() }
+
+// member decodes one member of the object v.
+func (p *plan) member(v reflect.Value, fr, outer *frame, key, raw []byte) error {
+	i, known := p.byKey[string(key)]
+	if !known {
+		return p.other(v, fr, key, raw)
+	}
+	m := &p.members[i]
+	if m.capture >= 0 {
+		if err := decodeValue(m, reflect.New(m.typ).Elem(), raw, fr); err != nil {
+			return err
+		}
+		outer.groups[m.capture].alias = raw
+		return nil
+	}
+	if m.brand >= 0 {
+		fr.brands[m.brand].explicit = true
+	}
+	for _, g := range m.lifts {
+		fr.groups[g].alias = nil
+	}
+	fv := v.Field(m.index)
+	if m.group >= 0 {
+		g := &fr.groups[m.group]
+		if !m.alias {
+			g.own = raw
+		} else if g.alias = raw; g.own != nil && !blank(g.own) {
+			// The own spelling wins: the value is checked, not stored.
+			return decodeValue(m, reflect.New(m.typ).Elem(), raw, fr)
+		}
+		g.last = raw
+	}
+	return decodeValue(m, fv, raw, fr)
+}
+
+// finish settles what depends on the whole object: alias groups, brand
+// members, an empty rest map, and Raw.
+func (p *plan) finish(v reflect.Value, fr *frame, data []byte) error {
+	for i, g := range p.groups {
+		st := &fr.groups[i]
+		win := st.own
+		if (win == nil || blank(win)) && st.alias != nil {
+			win = st.alias
+		}
+		if win == nil || sameBytes(win, st.last) {
+			continue
+		}
+		fv := v.Field(g.index)
+		fv.SetZero()
+		if err := decodeValue(&p.members[g.member], fv, win, fr); err != nil {
+			return withField(err, typeName(v.Type()), p.members[g.member].key)
+		}
+	}
+	for i, b := range p.brands {
+		p.resolve(v, &fr.brands[i], b.index)
+	}
+	if p.rest >= 0 {
+		rest := v.Field(p.rest)
+		if rest.Len() == 0 {
+			rest.SetZero()
+		}
+	}
+	if p.raw >= 0 {
+		v.Field(p.raw).SetBytes(cloneRaw(data))
+	}
+	return nil
+}
+
+// other decodes a member no field is named for: a brand member, a member
+// of the rest map, or one that is skipped.
+func (p *plan) other(v reflect.Value, fr *frame, key, raw []byte) error {
+	for i, b := range p.brands {
+		if isBrandKey(key, b.suffix) {
+			return p.brand(v, &fr.brands[i], key, raw)
+		}
+	}
+	if p.rest < 0 {
+		return skip(v.Type(), raw)
+	}
+	rest := v.Field(p.rest)
+	if p.restSub == nil {
+		// A map of decimals keeps the members that are decimals.
+		d, set, err := parseDecimal(raw)
+		if err != nil {
+			delete(*amounts(rest), string(key))
+			return skip(v.Type(), raw)
+		}
+		setAmount(rest, key, d, set)
+		return nil
+	}
+	// A map of objects keeps the members that are objects, and a fromrest
+	// field follows the entry of its name.
+	view := -1
+	for _, w := range p.views {
+		if w.key == string(key) {
+			view = w.index
+		}
+	}
+	if raw[0] != '{' {
+		if !rest.IsNil() {
+			rest.SetMapIndex(fr.mapKey(key), reflect.Value{})
+		}
+		if view >= 0 {
+			v.Field(view).SetZero()
+		}
+		return skip(v.Type(), raw)
+	}
+	var ptr, e reflect.Value
+	if view >= 0 {
+		ptr = reflect.New(rest.Type().Elem())
+		e = ptr.Elem()
+	} else {
+		e = fr.mapElem(rest.Type().Elem())
+	}
+	if err := p.restSub.object(e, raw, fr); err != nil {
+		return err
+	}
+	if rest.IsNil() {
+		rest.Set(reflect.MakeMap(rest.Type()))
+	}
+	rest.SetMapIndex(fr.mapKey(key), e)
+	if view >= 0 {
+		v.Field(view).Set(ptr)
+	}
+	return nil
+}
+
+// mapKey returns key as a value for a rest map, reusing one string value
+// per object.
+func (fr *frame) mapKey(key []byte) reflect.Value {
+	if !fr.key.IsValid() {
+		fr.key = reflect.New(stringType).Elem()
+	}
+	fr.key.SetString(string(key))
+	return fr.key
+}
+
+// mapElem returns a zero value of t for a rest map's element, reusing one
+// per object (the map keeps a copy).
+func (fr *frame) mapElem(t reflect.Type) reflect.Value {
+	if !fr.elem.IsValid() {
+		fr.elem = reflect.New(t).Elem()
+	} else {
+		fr.elem.SetZero()
+	}
+	return fr.elem
+}
+
+// brand records a brand member in slot. The first brand member of the
+// object holds the slot; a repeat of it updates the slot, and any other
+// lands in the rest map.
+func (p *plan) brand(v reflect.Value, slot *brandSlot, key, raw []byte) error {
+	d, set, err := parseDecimal(raw)
+	if err != nil {
+		return err
+	}
+	switch {
+	case slot.key == nil:
+		slot.key, slot.value, slot.set = key, d, set
+	case string(slot.key) == string(key):
+		slot.value, slot.set = d, set
+	default:
+		setAmount(v.Field(p.rest), key, d, set)
+	}
+	return nil
+}
+
+// resolve settles a brand slot: its value fills the field unless the
+// field's own member was present, in which case it moves to the rest map.
+func (p *plan) resolve(v reflect.Value, slot *brandSlot, index int) {
+	switch {
+	case slot.key == nil:
+	case !slot.explicit:
+		*v.Field(index).Addr().Interface().(*decimal.Decimal) = slot.value
+	case slot.set:
+		setAmount(v.Field(p.rest), slot.key, slot.value, true)
+	}
+}
+
+// amounts returns the map of decimals that rest holds.
+func amounts(rest reflect.Value) *map[string]decimal.Decimal {
+	return rest.Addr().Interface().(*map[string]decimal.Decimal)
+}
+
+// setAmount stores a member bound for a rest map of decimals. The last
+// value of a repeated member counts, so null or "" removes an earlier one.
+func setAmount(rest reflect.Value, key []byte, d decimal.Decimal, set bool) {
+	m := amounts(rest)
+	if !set {
+		delete(*m, string(key))
+		return
+	}
+	if *m == nil {
+		*m = make(map[string]decimal.Decimal)
+	}
+	(*m)[string(key)] = d
+}
+
+// isBrandKey reports whether key is <word>_suffix, word being one run of
+// [a-z0-9] that does not start with "client" or "pg" (those name the
+// client's and the payment gateway's own fees).
+func isBrandKey(key []byte, suffix string) bool {
+	word, ok := strings.CutSuffix(string(key), "_"+suffix)
+	if !ok || word == "" {
+		return false
+	}
+	for _, c := range []byte(word) {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return !strings.HasPrefix(word, "client") && !strings.HasPrefix(word, "pg")
+}
+
+// skip checks a member value that no field takes.
+func skip(t reflect.Type, raw []byte) error {
+	if err := skipValid(raw); err != nil {
+		return fmt.Errorf("types: decoding %s: %w", typeName(t), err)
+	}
+	return nil
+}
+
+// decodeValue decodes raw into fv, which it sets whole, as member m says.
+func decodeValue(m *member, fv reflect.Value, raw []byte, fr *frame) error {
+	switch m.op {
+	case opUUID:
+		id, _, err := parseUUID(raw)
+		if err != nil {
+			return err
+		}
+		*fv.Addr().Interface().(*uuid.UUID) = id
+	case opUUIDPtr:
+		id, set, err := parseUUID(raw)
+		if err != nil {
+			return err
+		}
+		dst := fv.Addr().Interface().(**uuid.UUID)
+		*dst = nil
+		if set {
+			*dst = &id
+		}
+	case opString:
+		s, null, err := parseString(raw, fv.Type())
+		if err != nil {
+			return err
+		}
+		if null {
+			fv.SetString("")
+		} else {
+			fv.SetString(string(s))
+		}
+	case opStringPtr:
+		s, null, err := parseString(raw, stringType)
+		if err != nil {
+			return err
+		}
+		dst := fv.Addr().Interface().(**string)
+		*dst = nil
+		if !null {
+			v := string(s)
+			*dst = &v
+		}
+	case opDecimal:
+		d, _, err := parseDecimal(raw)
+		if err != nil {
+			return err
+		}
+		*fv.Addr().Interface().(*decimal.Decimal) = d
+	case opAmounts:
+		return decodeAmounts(fv, raw)
+	case opTime:
+		t, err := parseTime(raw)
+		if err != nil {
+			return err
+		}
+		*fv.Addr().Interface().(*time.Time) = t
+	case opInt:
+		n, err := parseInt(raw)
+		if err != nil {
+			return err
+		}
+		fv.SetInt(int64(n))
+	case opBool:
+		switch s := string(jsonscan.TrimSpace(raw)); s {
+		case "true", "false", "null":
+			fv.SetBool(s == "true")
+		default:
+			return typeError(raw, boolType)
+		}
+	case opObject:
+		fv.SetZero()
+		return m.sub.object(fv, raw, fr)
+	case opList:
+		return decodeList(fv, raw)
+	default:
+		fv.SetZero()
+		return json.Unmarshal(raw, fv.Addr().Interface())
+	}
+	return nil
+}

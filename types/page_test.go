@@ -1,0 +1,98 @@
+package types_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/fiatramp/fiatramp-go/types"
+	"github.com/stretchr/testify/require"
+)
+
+// TestPageResultsAsEncodingJSON pins the one-pass decoding of a page's
+// results to what encoding/json makes of the same array: null, empty, an
+// object, a bad item, a null item, and the field path of an item's error.
+func TestPageResultsAsEncodingJSON(t *testing.T) {
+	const item = `{"id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","type":"vpa","vpa":"a@b","status":"VERIFIED"}`
+	for _, results := range []string{`null`, `[]`, `[` + item + `]`, `[` + item + `,null,` + item + `]`, `{}`, `"x"`, `[1]`, `[{"id":5}]`, `[` + item + `,{"status":[]}]`} {
+		t.Run(results, func(t *testing.T) {
+			var page types.BankAccountPage
+			err := page.UnmarshalJSON([]byte(`{"count":1,"results":` + results + `}`))
+			var want []types.BankAccountListItem
+			wantErr := json.Unmarshal([]byte(results), &want)
+			if wantErr != nil {
+				require.Error(t, err)
+				require.Contains(t, err.Error(), "cannot unmarshal "+wantErr.(*json.UnmarshalTypeError).Value+" ")
+				var ute *json.UnmarshalTypeError
+				require.ErrorAs(t, err, &ute)
+				require.Equal(t, "Page[BankAccountListItem]", ute.Struct)
+				wantField := "results"
+				if f := wantErr.(*json.UnmarshalTypeError).Field; f != "" {
+					wantField += "." + f
+				}
+				require.Equal(t, wantField, ute.Field)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, want == nil, page.Results == nil, "nil for null, empty for []")
+			require.Len(t, page.Results, len(want))
+			for i := range want {
+				require.Equal(t, want[i].ID, page.Results[i].ID)
+				require.Equal(t, string(want[i].Raw), string(page.Results[i].Raw))
+			}
+		})
+	}
+}
+
+func FuzzBankAccountPage(f *testing.F) {
+	fuzzDecode(f, decodeSpec[types.BankAccountPage]{prior: bankPageJSON, hasRaw: true, check: checkBankAccountPage})
+}
+
+// checkBankAccountPage checks count and that each list item keeps its own
+// object in Raw.
+func checkBankAccountPage(t *testing.T, p *types.BankAccountPage, ms []member) {
+	count := 0
+	if vs := occurrences(ms, "count"); len(vs) > 0 {
+		if err := json.Unmarshal(vs[len(vs)-1], &count); err != nil {
+			t.Fatalf("count %s decoded: %v", vs[len(vs)-1], err)
+		}
+	}
+	if p.Count != count {
+		t.Fatalf("Count = %d, the input says %d", p.Count, count)
+	}
+	var items []json.RawMessage
+	if vs := occurrences(ms, "results"); len(vs) > 0 {
+		if err := json.Unmarshal(vs[len(vs)-1], &items); err != nil {
+			t.Fatalf("results %s decoded: %v", vs[len(vs)-1], err)
+		}
+	}
+	if (items == nil) != (p.Results == nil) || len(items) != len(p.Results) {
+		t.Fatalf("Results has %d items (nil %t), the input %d (nil %t)", len(p.Results), p.Results == nil, len(items), items == nil)
+	}
+	for i, it := range items {
+		if string(it) == "null" {
+			continue
+		}
+		if string(p.Results[i].Raw) != string(it) {
+			t.Fatalf("Results[%d].Raw = %q, the input has %q", i, p.Results[i].Raw, it)
+		}
+	}
+}
+
+// TestPageOfAnyItemType: a page of items without a decoder of their own
+// reads them with encoding/json, under the same page rules.
+func TestPageOfAnyItemType(t *testing.T) {
+	var p types.Page[map[string]int]
+	require.NoError(t, json.Unmarshal([]byte(`{"count":2,"next":"n","results":[{"a":1},null,{"b":2}],"results":[{"a":1},{"b":2}]}`), &p))
+	require.Equal(t, 2, p.Count)
+	require.Equal(t, "n", *p.Next)
+	require.Nil(t, p.Previous)
+	require.Equal(t, []map[string]int{{"a": 1}, {"b": 2}}, p.Results)
+	require.JSONEq(t, `{"count":2,"next":"n","results":[{"a":1},null,{"b":2}],"results":[{"a":1},{"b":2}]}`, string(p.Raw))
+
+	err := json.Unmarshal([]byte(`{"results":[{"a":"x"}]}`), &p)
+	require.Error(t, err)
+	require.Equal(t, 2, p.Count, "a failed decode leaves the page alone")
+	var ute *json.UnmarshalTypeError
+	require.ErrorAs(t, err, &ute)
+	require.Equal(t, "Page[map[string]int]", ute.Struct)
+}
