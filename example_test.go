@@ -472,3 +472,24 @@ func ExampleWithLogger() {
 	}
 	// Output: level=DEBUG msg="fiatramp request" method=GET path=/pos/api/v1/payout/3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34 attempt=1 status=200
 }
+
+// ExamplePayoutsService_Rate asks for the indicative rate of a payout:
+// fiat per unit of asset. The quotation locks the rate a payout is made at.
+func ExamplePayoutsService_Rate() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The query is not signed: a GET signs "{}".
+		fmt.Println(r.Method, r.URL.Path+"?"+r.URL.RawQuery)
+		_, _ = w.Write([]byte(ok(`{"asset":"USDT","fiat":"INR","rate":88.50}`)))
+	}))
+	defer srv.Close()
+	client, _ := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
+
+	rate, err := client.Payouts.Rate(context.Background(), types.RateRequest{Asset: "usdt", Fiat: "inr"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(rate.Asset, rate.Fiat, rate.Rate)
+	// Output:
+	// GET /pos/api/v1/payout/fetch-rate?asset=USDT&fiat=INR
+	// USDT INR 88.5
+}

@@ -2,6 +2,7 @@ package fiatramp
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/google/uuid"
@@ -110,6 +111,8 @@ const (
 	opCustomersSimulateBankVerification
 	opKYCGetConfiguration
 	opKYCSimulateStatus
+	// Configuration, rates, limits and EDD.
+	opPayoutsRate
 	numOperations
 )
 
@@ -220,6 +223,11 @@ var operations = [numOperations]opRow{
 			need("id", func(s *types.KYCStatusSimulation) bool { return s.ID == uuid.Nil }),
 			need("status", func(s *types.KYCStatusSimulation) bool { return s.Status == "" })),
 	},
+	// Configuration, rates, limits and EDD.
+	opPayoutsRate: {
+		name: "Payouts.Rate", method: http.MethodGet, path: posBase + "/payout/fetch-rate",
+		safety: SafetyRead, result: rateKnownBy(),
+	},
 }
 
 // payoutKnownBy is what a payout, created or fetched, is known by.
@@ -246,6 +254,16 @@ func (id opID) op(args ...string) operation {
 		op.safety = oneShot
 	}
 	return op
+}
+
+// withQuery returns o with query, its parameters encoded in key order,
+// after its path; the row keeps the template without it, which names the
+// call. Query parameters are not signed.
+func (o operation) withQuery(query url.Values) operation {
+	if enc := query.Encode(); enc != "" {
+		o.path += "?" + enc
+	}
+	return o
 }
 
 // with returns o carrying payload, its canonical body, signed and sent as

@@ -338,4 +338,5 @@ func ExampleOperations() {
 	// Payouts.Get GET /pos/api/v1/payout/{payout_id} read [id status] [Wait]
 	// Payouts.SimulateStatus PATCH /pos/api/v1/payout/mock-payout-status update [payout_id payout_status] []
 	// Payouts.Balance GET /pos/api/v1/payout/balance read [available_balance] []
+	// Payouts.Rate GET /pos/api/v1/payout/fetch-rate read [rate] []
 }

@@ -22,6 +22,7 @@ type PayoutsAPI interface {
 	SimulateStatus(ctx context.Context, payoutID uuid.UUID, status types.PayoutStatus, opts ...RequestOption) (*types.PayoutStatusSimulation, error)
 	Balance(ctx context.Context, opts ...RequestOption) (*types.Balance, error)
 	Wait(ctx context.Context, payoutID uuid.UUID, opts ...WaitOption) (*types.Payout, error)
+	Rate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error)
 }
 
 var _ PayoutsAPI = (*PayoutsService)(nil)

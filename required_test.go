@@ -221,6 +221,15 @@ func requiredOps() []requiredOp {
 				assert.Equal(t, types.KYCVerified, got.(*types.KYCStatusSimulation).Status)
 			},
 		},
+		// Configuration, rates, limits and EDD.
+		{
+			name: "Payouts.Rate", method: http.MethodGet, path: "/pos/api/v1/payout/fetch-rate", status: 200,
+			data: []member{{key: "rate", value: `88.5`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.Rate(ctx, types.RateRequest{Asset: "USDT", Fiat: "INR"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, "88.5", got.(*types.Rate).Rate.String()) },
+		},
 	}
 }
 

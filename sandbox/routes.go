@@ -53,6 +53,8 @@ func operations() []operation {
 		{http.MethodGet, pisBase + "/payin/quotation/{quotation_id}", (*Sandbox).getPayinQuotation},
 		{http.MethodPatch, pisBase + "/payin/mock-payin-status", (*Sandbox).simulatePayinStatus},
 		{http.MethodPost, orgBase + "/organizations/api-webhooks", (*Sandbox).registerWebhook},
+		// Configuration, rates, limits and EDD.
+		{http.MethodGet, posBase + "/payout/fetch-rate", (*Sandbox).fetchRate},
 	}
 }
 
@@ -134,9 +136,14 @@ func allowed(routes []route, path string) []string {
 	return methods
 }
 
-// matchSegments is match on a path split into segments.
+// matchSegments is match on a path split into segments. Where two
+// templates fit, the one with fewer parameters does, wherever the table
+// lists it: GET /pos/api/v1/payout/fetch-rate is the rate, not a payout
+// whose id reads "fetch-rate".
 func matchSegments(routes []route, method string, segs []string) (*route, []string, int) {
 	pathMatched := false
+	var best *route
+	var bestParams []string
 	for i := range routes {
 		rt := &routes[i]
 		if len(rt.pattern) != len(segs) {
@@ -159,7 +166,12 @@ func matchSegments(routes []route, method string, segs []string) (*route, []stri
 			pathMatched = true
 			continue
 		}
-		return rt, params, 0
+		if best == nil || len(params) < len(bestParams) {
+			best, bestParams = rt, params
+		}
+	}
+	if best != nil {
+		return best, bestParams, 0
 	}
 	if pathMatched {
 		return nil, nil, http.StatusMethodNotAllowed
