@@ -113,6 +113,13 @@ const (
 	opKYCSimulateStatus
 	// Configuration, rates, limits and EDD.
 	opPayoutsRate
+	opPayinsRate
+	opPayoutsConfiguration
+	opPayinsConfiguration
+	opPayoutsLimits
+	opPayinsLimits
+	opPayoutsSaveEDD
+	opPayinsSaveEDD
 	numOperations
 )
 
@@ -227,6 +234,34 @@ var operations = [numOperations]opRow{
 	opPayoutsRate: {
 		name: "Payouts.Rate", method: http.MethodGet, path: posBase + "/payout/fetch-rate",
 		safety: SafetyRead, result: rateKnownBy(),
+	},
+	opPayinsRate: {
+		name: "Payins.Rate", method: http.MethodGet, path: pisBase + "/payin/fetch-rate",
+		safety: SafetyRead, result: rateKnownBy(),
+	},
+	opPayoutsConfiguration: {
+		name: "Payouts.Configuration", method: http.MethodGet, path: posBase + "/payout/configuration",
+		safety: SafetyRead, result: configurationKnownBy(),
+	},
+	opPayinsConfiguration: {
+		name: "Payins.Configuration", method: http.MethodGet, path: pisBase + "/payin/configuration",
+		safety: SafetyRead, result: configurationKnownBy(),
+	},
+	opPayoutsLimits: {
+		name: "Payouts.Limits", method: http.MethodGet, path: renBase + "/payout/limits/{customer_id}",
+		safety: SafetyRead, result: limitsKnownBy(),
+	},
+	opPayinsLimits: {
+		name: "Payins.Limits", method: http.MethodGet, path: renBase + "/payin/limits/{customer_id}",
+		safety: SafetyRead, result: limitsKnownBy(),
+	},
+	opPayoutsSaveEDD: {
+		name: "Payouts.SaveEDD", method: http.MethodPost, path: renBase + "/payout/edd/save",
+		safety: SafetyCreate, result: eddKnownBy(),
+	},
+	opPayinsSaveEDD: {
+		name: "Payins.SaveEDD", method: http.MethodPost, path: renBase + "/payin/edd/save",
+		safety: SafetyCreate, result: eddKnownBy(),
 	},
 }
 
