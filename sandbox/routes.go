@@ -18,6 +18,7 @@ const (
 	cmsBase = "/cms/api/v1"
 	pisBase = "/pis/api/v1"
 	orgBase = "/org/api/v1"
+	renBase = "/ren/api/v1" // limits and EDD
 )
 
 // operation is one line of the route table: an HTTP method, a path
@@ -55,6 +56,13 @@ func operations() []operation {
 		{http.MethodPost, orgBase + "/organizations/api-webhooks", (*Sandbox).registerWebhook},
 		// Configuration, rates, limits and EDD.
 		{http.MethodGet, posBase + "/payout/fetch-rate", (*Sandbox).fetchRate},
+		{http.MethodGet, pisBase + "/payin/fetch-rate", (*Sandbox).fetchRate},
+		{http.MethodGet, posBase + "/payout/configuration", (*Sandbox).getConfiguration},
+		{http.MethodGet, pisBase + "/payin/configuration", (*Sandbox).getConfiguration},
+		{http.MethodGet, renBase + "/payout/limits/{customer_id}", (*Sandbox).getPayoutLimits},
+		{http.MethodGet, renBase + "/payin/limits/{customer_id}", (*Sandbox).getPayinLimits},
+		{http.MethodPost, renBase + "/payout/edd/save", (*Sandbox).savePayoutEDD},
+		{http.MethodPost, renBase + "/payin/edd/save", (*Sandbox).savePayinEDD},
 	}
 }
 
