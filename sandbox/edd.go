@@ -31,9 +31,9 @@ const (
 
 // EDD is an enhanced due diligence as the sandbox holds it.
 type EDD struct {
-	ID             uuid.UUID       `json:"id"`
-	OrganizationID uuid.UUID       `json:"organization_id"`
-	CustomerID     uuid.UUID       `json:"customer_id"`
+	ID             uuid.UUID `json:"id"`
+	OrganizationID uuid.UUID `json:"organization_id"`
+	CustomerID     uuid.UUID `json:"customer_id"`
 	// Type is PAYOUT or PAYIN: which save made it.
 	Type      string          `json:"type"`
 	Status    types.EDDStatus `json:"status"`
