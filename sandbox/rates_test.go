@@ -60,3 +60,10 @@ func TestFetchRateRefusals(t *testing.T) {
 		assert.Contains(t, apiErr.FieldErrors, field, query)
 	}
 }
+
+func TestFetchRatePayins(t *testing.T) {
+	e := newEnv(t)
+	r, err := e.client.Payins.Rate(context.Background(), types.RateRequest{Asset: "USDC", Fiat: "INR"})
+	require.NoError(t, err)
+	assert.Equal(t, "88.4", r.Rate.String())
+}
