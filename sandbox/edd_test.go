@@ -127,13 +127,13 @@ func TestEDDRefusals(t *testing.T) {
 
 	// The sandbox's own field rules, sent past the client's through Do.
 	for body, field := range map[string]string{
-		`{"source_of_income":"SALARY","bank_statement_url":[],"bank_statement_passwords":[],"itr_report_url":[],"itr_report_passwords":[],"declaration":true}`:                            "customer_id",
-		`{"customer_id":"` + e.cust.ID.String() + `","source_of_income":"LOTTERY","bank_statement_url":[],"bank_statement_passwords":[],"itr_report_url":[],"itr_report_passwords":[],"declaration":true}`: "source_of_income",
+		`{"source_of_income":"SALARY","bank_statement_url":[],"bank_statement_passwords":[],"itr_report_url":[],"itr_report_passwords":[],"declaration":true}`:                                                         "customer_id",
+		`{"customer_id":"` + e.cust.ID.String() + `","source_of_income":"LOTTERY","bank_statement_url":[],"bank_statement_passwords":[],"itr_report_url":[],"itr_report_passwords":[],"declaration":true}`:             "source_of_income",
 		`{"customer_id":"` + e.cust.ID.String() + `","source_of_income":"SALARY","bank_statement_url":["ftp://x/y"],"bank_statement_passwords":[""],"itr_report_url":[],"itr_report_passwords":[],"declaration":true}`: "bank_statement_url",
 		`{"customer_id":"` + e.cust.ID.String() + `","source_of_income":"SALARY","bank_statement_url":["https://x/y"],"bank_statement_passwords":[],"itr_report_url":[],"itr_report_passwords":[],"declaration":true}`: "bank_statement_passwords",
-		`{"customer_id":"` + e.cust.ID.String() + `","source_of_income":"SALARY","bank_statement_url":[],"bank_statement_passwords":[],"itr_report_passwords":[],"declaration":true}`:                            "itr_report_url",
+		`{"customer_id":"` + e.cust.ID.String() + `","source_of_income":"SALARY","bank_statement_url":[],"bank_statement_passwords":[],"itr_report_passwords":[],"declaration":true}`:                                  "itr_report_url",
 		`{"customer_id":"` + e.cust.ID.String() + `","source_of_income":"SALARY","bank_statement_url":[],"bank_statement_passwords":[],"itr_report_url":[],"itr_report_passwords":[],"declaration":false}`:             "declaration",
-		`{"customer_id":"` + e.cust.ID.String() + `","source_of_income":"SALARY","bank_statement_url":"https://x/y","bank_statement_passwords":[],"itr_report_url":[],"itr_report_passwords":[],"declaration":true}`:    "bank_statement_url",
+		`{"customer_id":"` + e.cust.ID.String() + `","source_of_income":"SALARY","bank_statement_url":"https://x/y","bank_statement_passwords":[],"itr_report_url":[],"itr_report_passwords":[],"declaration":true}`:   "bank_statement_url",
 	} {
 		var out json.RawMessage
 		err := e.client.Do(ctx(t), http.MethodPost, "/ren/api/v1/payout/edd/save", []byte(body), &out)
