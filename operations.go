@@ -2,7 +2,6 @@ package fiatramp
 
 import (
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/google/uuid"
@@ -291,12 +290,12 @@ func (id opID) op(args ...string) operation {
 	return op
 }
 
-// withQuery returns o with query, its parameters encoded in key order,
-// after its path; the row keeps the template without it, which names the
-// call. Query parameters are not signed.
-func (o operation) withQuery(query url.Values) operation {
-	if enc := query.Encode(); enc != "" {
-		o.path += "?" + enc
+// withQuery returns o with query, an encoded query (url.Values.Encode's
+// form, "" for none), after its path; the row keeps the template without
+// it, which names the call. Query parameters are not signed.
+func (o operation) withQuery(query string) operation {
+	if query != "" {
+		o.path += "?" + query
 	}
 	return o
 }

@@ -25,18 +25,19 @@ func (s *PayoutsService) Rate(ctx context.Context, req types.RateRequest, opts .
 	return call[types.Rate](ctx, s.client, opPayoutsRate.op().withQuery(q), opts)
 }
 
-// rateQuery is the query of a fetch rate, or the error naming the field
-// that cannot be sent.
-func rateQuery(req types.RateRequest) (url.Values, error) {
+// rateQuery is the encoded query of a fetch rate, its parameters in key
+// order (asset, fiat, network), or the error naming the field that cannot
+// be sent.
+func rateQuery(req types.RateRequest) (string, error) {
 	if err := requireText("asset", req.Asset); err != nil {
-		return nil, err
+		return "", err
 	}
 	if err := requireText("fiat", req.Fiat); err != nil {
-		return nil, err
+		return "", err
 	}
-	q := url.Values{"asset": {strings.ToUpper(req.Asset)}, "fiat": {strings.ToUpper(req.Fiat)}}
+	q := "asset=" + url.QueryEscape(strings.ToUpper(req.Asset)) + "&fiat=" + url.QueryEscape(strings.ToUpper(req.Fiat))
 	if req.Network != "" {
-		q["network"] = []string{req.Network}
+		q += "&network=" + url.QueryEscape(req.Network)
 	}
 	return q, nil
 }

@@ -20,11 +20,13 @@ import (
 //
 // A field's `json` tag names its member, matched exactly (case-sensitively).
 // The field's type picks how its value is read: uuid.UUID, *uuid.UUID,
-// decimal.Decimal, time.Time, string types, *string, int, bool, a struct of
-// this package (decoded in place by its own plan), a slice of items (each
+// decimal.Decimal, *decimal.Decimal (nil for null and ""), time.Time,
+// string types, *string, int, bool, a struct of this package (decoded in
+// place by its own plan), a map of such structs by string keys (each
+// value by the struct's plan), []string, a slice of items (each
 // decoded by its own UnmarshalJSON, or by encoding/json), a map of amounts
 // (map[string]decimal.Decimal, every value a decimal) and, for any other
-// type ([]string), encoding/json. A `fiatramp` tag adds, comma-separated:
+// type, encoding/json. A `fiatramp` tag adds, comma-separated:
 //
 //	raw            the field (json.RawMessage) receives a copy of the whole object
 //	alias=NAME     NAME is a second spelling of the member: the member's own
@@ -57,6 +59,9 @@ const (
 	opObject                  // a struct of this package, by its own plan
 	opList                    // a slice of items
 	opJSON                    // anything else, through encoding/json
+	opDecimalPtr              // *decimal.Decimal: nil for null and ""
+	opObjectMap               // map[string]T, T a struct of this package, by T's plan
+	opStrings                 // []string: nil for null
 )
 
 // member is one member name a plan knows.
@@ -139,6 +144,8 @@ var (
 	amountsType = reflect.TypeFor[map[string]decimal.Decimal]()
 	uuidPtrType = reflect.TypeFor[*uuid.UUID]()
 	strPtrType  = reflect.TypeFor[*string]()
+	decPtrType  = reflect.TypeFor[*decimal.Decimal]()
+	stringsType = reflect.TypeFor[[]string]()
 )
 
 // compilePlan builds the plan of struct type T. It panics on a field it
@@ -181,8 +188,11 @@ func compileType(t reflect.Type) *plan {
 			panic("types: field " + t.Name() + "." + f.Name + " has no member name")
 		}
 		m := member{key: name, index: i, op: opFor(f.Type), group: -1, brand: -1, capture: -1, typ: f.Type}
-		if m.op == opObject {
+		switch m.op {
+		case opObject:
 			m.sub = compileType(f.Type)
+		case opObjectMap:
+			m.sub = compileType(f.Type.Elem())
 		}
 		if s := opts["brand"]; s != "" {
 			if m.op != opDecimal || len(p.brands) == maxBrands {
@@ -294,8 +304,16 @@ func opFor(t reflect.Type) op {
 		return opInt
 	case boolType:
 		return opBool
+	case decPtrType:
+		return opDecimalPtr
+	case stringsType:
+		return opStrings
 	}
 	switch t.Kind() {
+	case reflect.Map:
+		if e := t.Elem(); t.Key().Kind() == reflect.String && e.Kind() == reflect.Struct && e != decimalType && e != timeType {
+			return opObjectMap
+		}
 	case reflect.String:
 		return opString
 	case reflect.Struct:
@@ -672,6 +690,20 @@ func decodeValue(m *member, fv reflect.Value, raw []byte, fr *frame) error {
 		return m.sub.object(fv, raw, fr)
 	case opList:
 		return decodeList(fv, raw)
+	case opDecimalPtr:
+		d, set, err := parseDecimal(raw)
+		if err != nil {
+			return err
+		}
+		dst := fv.Addr().Interface().(**decimal.Decimal)
+		*dst = nil
+		if set {
+			*dst = &d
+		}
+	case opObjectMap:
+		return decodeObjectMap(m.sub, fv, raw)
+	case opStrings:
+		return decodeStrings(fv, raw)
 	default:
 		fv.SetZero()
 		return json.Unmarshal(raw, fv.Addr().Interface())
