@@ -47,21 +47,21 @@ import (
 type op uint8
 
 const (
-	opUUID      op = iota + 1 // uuid.UUID
-	opUUIDPtr                 // *uuid.UUID: nil for null and ""
-	opString                  // any string type: "" for null
-	opStringPtr               // *string: nil for null
-	opDecimal                 // decimal.Decimal
-	opAmounts                 // map[string]decimal.Decimal, every value a decimal
-	opTime                    // time.Time
-	opInt                     // int
-	opBool                    // bool: false for null
-	opObject                  // a struct of this package, by its own plan
-	opList                    // a slice of items
-	opJSON                    // anything else, through encoding/json
-	opDecimalPtr              // *decimal.Decimal: nil for null and ""
-	opObjectMap               // map[string]T, T a struct of this package, by T's plan
-	opStrings                 // []string: nil for null
+	opUUID       op = iota + 1 // uuid.UUID
+	opUUIDPtr                  // *uuid.UUID: nil for null and ""
+	opString                   // any string type: "" for null
+	opStringPtr                // *string: nil for null
+	opDecimal                  // decimal.Decimal
+	opAmounts                  // map[string]decimal.Decimal, every value a decimal
+	opTime                     // time.Time
+	opInt                      // int
+	opBool                     // bool: false for null
+	opObject                   // a struct of this package, by its own plan
+	opList                     // a slice of items
+	opJSON                     // anything else, through encoding/json
+	opDecimalPtr               // *decimal.Decimal: nil for null and ""
+	opObjectMap                // map[string]T, T a struct of this package, by T's plan
+	opStrings                  // []string: nil for null
 )
 
 // member is one member name a plan knows.
