@@ -1,0 +1,195 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+)
+
+// hostileConns is how many connections the hostile client of
+// TestServerServesOthersUnderHostileConns holds open at once.
+const hostileConns = 2000
+
+// hostileHold keeps one connection to addr open as a hostile client would,
+// until stop: kind 0 sends one request and then idles on the kept-alive
+// connection, kind 1 sends a request head a byte every half second or so,
+// kind 2 a full head and then its body a byte at that pace. Whenever the
+// server closes the connection it opens another; it counts the first
+// connection in connected and the others in reconnects.
+func hostileHold(addr string, kind, i int, stop <-chan struct{}, connected, reconnects *atomic.Int64) {
+	pace := 400*time.Millisecond + time.Duration(i%200)*time.Millisecond
+	buf := make([]byte, 4096)
+	for first := true; ; first = false {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		if err != nil {
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		if first {
+			connected.Add(1)
+		} else {
+			reconnects.Add(1)
+		}
+		var prelude string
+		switch kind {
+		case 0:
+			prelude = "GET /pos/api/v1/payout/balance HTTP/1.1\r\nHost: sandbox\r\n\r\n"
+		case 1:
+			prelude = "GET /pos/api/v1/payout/balance HTTP/1.1\r\nHost: sandbox\r\nX-Slow: "
+		default:
+			prelude = "POST /cms/api/v1/wallet/add HTTP/1.1\r\nHost: sandbox\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
+		}
+		_, err = io.WriteString(c, prelude)
+		for err == nil {
+			select {
+			case <-stop:
+				_ = c.Close()
+				return
+			default:
+			}
+			_ = c.SetReadDeadline(time.Now().Add(pace))
+			_, err = c.Read(buf)
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				err = nil
+				if kind != 0 {
+					_, err = c.Write([]byte("x"))
+				}
+			}
+		}
+		_ = c.Close()
+	}
+}
+
+// signedGet sends o's signed GET of path with a fresh connection (or over
+// client when not nil) and returns the status and how long the answer took.
+func signedGet(ctx context.Context, client *http.Client, base string, o Organization, ts int64, path string) (int, time.Duration, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	req.Header.Set("X-API-KEY", o.APIKey)
+	req.Header.Set("X-TIMESTAMP", strconv.FormatInt(ts, 10))
+	req.Header.Set("X-SIGNATURE", fiatramp.Sign(o.APIKey, o.APISecret, ts, []byte("{}")))
+	start := time.Now()
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, time.Since(start), err
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	_ = resp.Body.Close()
+	return resp.StatusCode, time.Since(start), nil
+}
+
+// While one client holds 2,000 connections open (idle keep-alives, slow
+// heads, slow bodies) against the default limits, another organization's
+// signed reads are answered within a second, over fresh connections and
+// over a kept-alive one, and the server never holds more than MaxConns
+// connections. Run with -v for the figures.
+func TestServerServesOthersUnderHostileConns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("holds 2,000 connections for a few seconds")
+	}
+	def := DefaultServerSettings()
+	need := uint64(hostileConns + 2*def.MaxConns + 256)
+	got, err := raiseFileLimit(need)
+	if err != nil || got < need {
+		t.Skipf("needs %d open files (client and server in one process); the limit is %d (%v): raise it with ulimit -n", need, got, err)
+	}
+
+	sb := New()
+	org, err := sb.AddOrganization(Organization{Name: "Other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cust, err := sb.AddCustomer(Customer{OrganizationID: org.ID, Name: "Bea"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := NewServer(sb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	addr := strings.TrimPrefix(srv.URL, "http://")
+
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var connected, reconnects atomic.Int64
+	for i := range hostileConns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			hostileHold(addr, i%3, i, stop, &connected, &reconnects)
+		}()
+	}
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
+	for deadline := time.Now().Add(20 * time.Second); connected.Load() < hostileConns; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d hostile connections opened", connected.Load())
+		}
+	}
+	time.Sleep(time.Second) // let the slow ones start trickling
+
+	ts := sb.Now().Unix()
+	path := "/cms/api/v1/kyc/configuration/" + cust.ID.String()
+	fresh := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	kept := &http.Client{Transport: &http.Transport{}}
+	defer kept.CloseIdleConnections()
+	for _, tc := range []struct {
+		name   string
+		client *http.Client
+	}{{"fresh connections", fresh}, {"one kept-alive client", kept}} {
+		var waits []time.Duration
+		for range 15 {
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			status, d, err := signedGet(ctx, tc.client, srv.URL, org, ts, path)
+			cancel()
+			if err != nil || status != http.StatusOK {
+				t.Errorf("%s: status %d after %v: %v", tc.name, status, d, err)
+			}
+			waits = append(waits, d)
+			time.Sleep(20 * time.Millisecond)
+		}
+		slices.Sort(waits)
+		t.Logf("%s: %d signed reads while %d hostile connections are held: median %v, max %v",
+			tc.name, len(waits), hostileConns, waits[len(waits)/2], waits[len(waits)-1])
+		if waits[len(waits)-1] > time.Second {
+			t.Errorf("%s: the slowest answer took %v, over 1 s", tc.name, waits[len(waits)-1])
+		}
+	}
+	t.Logf("hostile connections reopened after the server closed them: %d", reconnects.Load())
+	if peak := serverConnPeak(srv); peak > def.MaxConns {
+		t.Errorf("the server held %d connections at once, over MaxConns %d", peak, def.MaxConns)
+	} else {
+		t.Logf("most connections held at once: %d (MaxConns %d)", peak, def.MaxConns)
+	}
+	_ = fmt.Sprint()
+}
+
+// serverConnPeak is the most connections srv has held open at once.
+func serverConnPeak(srv *Server) int {
+	srv.conns.mu.Lock()
+	defer srv.conns.mu.Unlock()
+	return srv.conns.peak
+}
