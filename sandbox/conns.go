@@ -1,11 +1,14 @@
 package sandbox
 
 import (
+	"container/list"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -31,7 +34,9 @@ const (
 // Only when every open connection has a request being answered does the
 // new one wait, unserved, until one closes or falls idle; the connections
 // not yet accepted wait in the kernel's queue. The open connections, and
-// the memory they hold, so stay at most max plus the one waiting.
+// the memory they hold, so stay at most max plus the one waiting. When the
+// process runs out of file descriptors, an accept closes an idle or slow
+// connection in the same way, and tries again.
 //
 // A request head or body is given up when, once grace has passed since it
 // began, fewer than minRate bytes per second of the time past grace have
@@ -40,24 +45,27 @@ type connTracker struct {
 	net.Listener
 	max     int           // 0: no cap
 	minRate int64         // bytes per second; 0: no minimum
-	grace   time.Duration // before minRate applies
+	grace   time.Duration // before minRate applies; 0: no minimum
+	minAge  time.Duration // on a list before it may be closed to make room
 	now     func() time.Time
 
+	// mu guards the tracker and every field of its connections but the
+	// embedded net.Conn.
 	mu    sync.Mutex
-	conns map[*trackedConn]struct{}
-	peak  int // most connections open at once
-
-	wake      chan struct{} // a slot may have freed; capacity 1
-	done      chan struct{} // closed by Close
-	closeOnce sync.Once
+	open  int           // connections accepted and not closed
+	peak  int           // most connections open at once
+	idle  list.List     // *trackedConn in phaseIdle, longest idle first
+	slow  list.List     // *trackedConn in phaseHead or phaseBody, longest first
+	wake  chan struct{} // a slot may have freed; capacity 1
+	done  chan struct{} // closed by Close
+	close sync.Once
 }
 
-func newConnTracker(ln net.Listener, max int, minRate int64, grace time.Duration, now func() time.Time) *connTracker {
+func newConnTracker(ln net.Listener, max int, minRate int64, grace, minAge time.Duration, now func() time.Time) *connTracker {
 	return &connTracker{
-		Listener: ln, max: max, minRate: minRate, grace: grace, now: now,
-		conns: make(map[*trackedConn]struct{}),
-		wake:  make(chan struct{}, 1),
-		done:  make(chan struct{}),
+		Listener: ln, max: max, minRate: minRate, grace: grace, minAge: minAge, now: now,
+		wake: make(chan struct{}, 1),
+		done: make(chan struct{}),
 	}
 }
 
@@ -70,73 +78,91 @@ func (l *connTracker) signal() {
 }
 
 // Accept accepts a connection and makes room for it: at the cap it
-// closes the victim chosen by victimLocked, or waits for one.
+// closes the connection victimLocked chooses, or waits for one.
 func (l *connTracker) Accept() (net.Conn, error) {
 	raw, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
+	for err != nil {
+		if !errors.Is(err, syscall.EMFILE) && !errors.Is(err, syscall.ENFILE) {
+			return nil, err
+		}
+		// Out of file descriptors: free one held by an idle or slow
+		// connection, however young, else let the server back off and
+		// call again.
+		l.mu.Lock()
+		v, _ := l.victimLocked(0)
+		l.mu.Unlock()
+		if v == nil {
+			return nil, err
+		}
+		_ = v.Close()
+		raw, err = l.Listener.Accept()
 	}
-	c := &trackedConn{Conn: raw, t: l}
 	for {
 		l.mu.Lock()
-		if l.max == 0 || len(l.conns) < l.max {
+		if l.max == 0 || l.open < l.max {
 			break
 		}
-		victim := l.victimLocked(l.now())
-		if victim != nil {
-			delete(l.conns, victim)
-			l.mu.Unlock()
-			_ = victim.Conn.Close()
+		v, retry := l.victimLocked(l.minAge)
+		l.mu.Unlock()
+		if v != nil {
+			_ = v.Close()
 			continue
 		}
-		l.mu.Unlock()
+		var timeout <-chan time.Time
+		if !retry.IsZero() {
+			t := time.NewTimer(retry.Sub(l.now()))
+			timeout = t.C
+			defer t.Stop()
+		}
 		select {
 		case <-l.wake:
+		case <-timeout:
 		case <-l.done:
 			_ = raw.Close()
 			return nil, net.ErrClosed
 		}
 	}
-	// l.mu is held.
-	c.mu.Lock()
-	c.phase, c.since = phaseHead, l.now()
-	c.mu.Unlock()
-	l.conns[c] = struct{}{}
-	l.peak = max(l.peak, len(l.conns))
+	// l.mu is held. A new connection cannot be judged slow before the
+	// server has tried to read it: it is listed at its first read.
+	c := &trackedConn{Conn: raw, t: l, phase: phaseHead, since: l.now()}
+	l.open++
+	l.peak = max(l.peak, l.open)
 	l.mu.Unlock()
 	return c, nil
 }
 
-// victimLocked returns the connection to close to make room, or nil when
-// every connection has a request being answered: the one idle longest,
-// else the one longest in its request head or body.
-func (l *connTracker) victimLocked(now time.Time) *trackedConn {
-	var idle, slow *trackedConn
-	var idleSince, slowSince time.Time
-	for c := range l.conns {
-		c.mu.Lock()
-		phase, since := c.phase, c.since
-		c.mu.Unlock()
-		switch phase {
-		case phaseIdle:
-			if idle == nil || since.Before(idleSince) {
-				idle, idleSince = c, since
-			}
-		case phaseHead, phaseBody:
-			if slow == nil || since.Before(slowSince) {
-				slow, slowSince = c, since
-			}
+// victimLocked returns the connection to close to make room: the one idle
+// longest, else the one longest in its request head or body, among those
+// listed at least minAge ago. It takes the victim off its list, so that
+// no other caller chooses it too. When there is none, it returns when one
+// will have been listed minAge, or the zero time when no connection is
+// listed: every open one has a request being answered, or has not been
+// read yet.
+func (l *connTracker) victimLocked(minAge time.Duration) (*trackedConn, time.Time) {
+	now := l.now()
+	var retry time.Time
+	for _, ls := range []*list.List{&l.idle, &l.slow} {
+		e := ls.Front()
+		if e == nil {
+			continue
 		}
+		c := e.Value.(*trackedConn)
+		if at := c.listed.Add(minAge); now.Before(at) {
+			if retry.IsZero() || at.Before(retry) {
+				retry = at
+			}
+			continue
+		}
+		l.leaveLocked(c)
+		c.shed = true
+		return c, time.Time{}
 	}
-	if idle != nil {
-		return idle
-	}
-	return slow
+	return nil, retry
 }
 
 // Close stops accepting, also for an Accept waiting for a slot.
 func (l *connTracker) Close() error {
-	l.closeOnce.Do(func() { close(l.done) })
+	l.close.Do(func() { close(l.done) })
 	return l.Listener.Close()
 }
 
@@ -152,13 +178,41 @@ func (l *connTracker) connState(nc net.Conn, st http.ConnState) {
 		c.enter(phaseHandling)
 	case http.StateIdle:
 		c.enter(phaseIdle)
-		l.signal()
-	case http.StateHijacked, http.StateClosed:
+	case http.StateHijacked:
 		l.mu.Lock()
-		delete(l.conns, c)
+		l.leaveLocked(c)
+		c.phase = phaseHandling // no longer the server's to close
 		l.mu.Unlock()
-		l.signal()
 	}
+}
+
+// leaveLocked takes c off the idle and slow lists.
+func (l *connTracker) leaveLocked(c *trackedConn) {
+	if c.elem != nil {
+		c.list.Remove(c.elem)
+		c.elem, c.list = nil, nil
+	}
+}
+
+// enterLocked starts phase p of c, and holds a read already waiting to
+// its deadline.
+func (l *connTracker) enterLocked(c *trackedConn, p connPhase) {
+	if c.closed || c.shed {
+		return
+	}
+	l.leaveLocked(c)
+	c.phase, c.since, c.got = p, l.now(), 0
+	switch p {
+	case phaseIdle:
+		c.list = &l.idle
+	case phaseHead, phaseBody:
+		c.list = &l.slow
+	}
+	if c.list != nil {
+		c.elem, c.listed = c.list.PushBack(c), c.since
+		l.signal() // one more connection that can make room
+	}
+	_ = c.Conn.SetReadDeadline(c.readDeadlineLocked())
 }
 
 // trackedConnKey is the request context key of the request's trackedConn.
@@ -210,16 +264,22 @@ func (b *rateBody) Close() error {
 
 // trackedConn is a connection of a connTracker: it counts what arrives in
 // its current phase and holds each read to the earlier of the server's
-// read deadline and the one the minimum rate sets.
+// read deadline and the one the minimum rate sets. Its fields are guarded
+// by the tracker's mu.
 type trackedConn struct {
 	net.Conn
 	t *connTracker
 
-	mu       sync.Mutex
 	phase    connPhase
-	since    time.Time // start of the phase
-	got      int64     // bytes read in the phase
-	deadline time.Time // the server's read deadline
+	since    time.Time     // start of the phase
+	got      int64         // bytes read in the phase
+	deadline time.Time     // the server's read deadline
+	list     *list.List    // the tracker list c is on, or nil
+	elem     *list.Element // c's element of list
+	listed   time.Time     // when c was put on list
+	read     bool          // the server has tried to read c
+	shed     bool          // chosen to be closed to make room
+	closed   bool
 }
 
 // rateDeadline is when a head or body that began at since, with got bytes
@@ -241,33 +301,35 @@ func (c *trackedConn) readDeadlineLocked() time.Time {
 	return c.deadline
 }
 
-// enter starts phase p, and holds a read already waiting to its deadline.
+// enter starts phase p, unless c is already in it.
 func (c *trackedConn) enter(p connPhase) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.phase == p {
-		return
-	}
-	c.phase, c.since, c.got = p, c.t.now(), 0
-	_ = c.Conn.SetReadDeadline(c.readDeadlineLocked())
-	if p != phaseHandling {
-		c.t.signal() // one more connection that may make room
+	c.t.mu.Lock()
+	defer c.t.mu.Unlock()
+	if c.phase != p {
+		c.t.enterLocked(c, p)
 	}
 }
 
 func (c *trackedConn) Read(p []byte) (int, error) {
-	c.mu.Lock()
+	c.t.mu.Lock()
+	if !c.read {
+		c.read = true
+		if c.phase == phaseHead && !c.closed && !c.shed {
+			c.list, c.elem, c.listed = &c.t.slow, c.t.slow.PushBack(c), c.t.now()
+			c.t.signal()
+		}
+	}
 	_ = c.Conn.SetReadDeadline(c.readDeadlineLocked())
-	c.mu.Unlock()
+	c.t.mu.Unlock()
 	n, err := c.Conn.Read(p)
 	if n > 0 {
-		c.mu.Lock()
+		c.t.mu.Lock()
 		if c.phase == phaseIdle {
 			// The next request's first bytes: its head begins now.
-			c.phase, c.since, c.got = phaseHead, c.t.now(), 0
+			c.t.enterLocked(c, phaseHead)
 		}
 		c.got += int64(n)
-		c.mu.Unlock()
+		c.t.mu.Unlock()
 	}
 	return n, err
 }
@@ -275,8 +337,8 @@ func (c *trackedConn) Read(p []byte) (int, error) {
 // SetReadDeadline sets the server's read deadline; reads are held to it
 // or to the minimum rate's, whichever is earlier.
 func (c *trackedConn) SetReadDeadline(t time.Time) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.t.mu.Lock()
+	defer c.t.mu.Unlock()
 	c.deadline = t
 	return c.Conn.SetReadDeadline(c.readDeadlineLocked())
 }
@@ -291,10 +353,15 @@ func (c *trackedConn) SetDeadline(t time.Time) error {
 // Close closes the connection and frees its slot.
 func (c *trackedConn) Close() error {
 	err := c.Conn.Close()
-	c.t.mu.Lock()
-	delete(c.t.conns, c)
-	c.t.mu.Unlock()
-	c.t.signal()
+	l := c.t
+	l.mu.Lock()
+	if !c.closed {
+		c.closed = true
+		l.leaveLocked(c)
+		l.open--
+	}
+	l.mu.Unlock()
+	l.signal()
 	return err
 }
 
@@ -306,3 +373,8 @@ func (c *trackedConn) CloseWrite() error {
 	}
 	return nil
 }
+
+// shedMinAge is how long a connection is idle, or in a request head or
+// body, before it may be closed to make room for a new one: time enough
+// for a client on a busy machine to send its next bytes.
+const shedMinAge = 250 * time.Millisecond

@@ -87,7 +87,7 @@ func DefaultServerSettings() ServerSettings {
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       120 * time.Second,
-		MaxConns:          256,
+		MaxConns:          4096,
 		MinReadRate:       500,
 		ReadRateGrace:     5 * time.Second,
 	}
@@ -151,7 +151,7 @@ func Listen(sb *Sandbox, addr string, opts ...ServerOption) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	conns := newConnTracker(ln, st.MaxConns, int64(st.MinReadRate), st.ReadRateGrace, time.Now)
+	conns := newConnTracker(ln, st.MaxConns, int64(st.MinReadRate), st.ReadRateGrace, shedMinAge, time.Now)
 	s := &Server{
 		URL:     "http://" + ln.Addr().String(),
 		sandbox: sb,
