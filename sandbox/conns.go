@@ -377,4 +377,4 @@ func (c *trackedConn) CloseWrite() error {
 // shedMinAge is how long a connection is idle, or in a request head or
 // body, before it may be closed to make room for a new one: time enough
 // for a client on a busy machine to send its next bytes.
-const shedMinAge = 250 * time.Millisecond
+const shedMinAge = 100 * time.Millisecond

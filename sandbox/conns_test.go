@@ -3,7 +3,6 @@ package sandbox
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -98,17 +97,17 @@ func signedGet(ctx context.Context, client *http.Client, base string, o Organiza
 	return resp.StatusCode, time.Since(start), nil
 }
 
-// While one client holds 2,000 connections open (idle keep-alives, slow
-// heads, slow bodies) against the default limits, another organization's
-// signed reads are answered within a second, over fresh connections and
-// over a kept-alive one, and the server never holds more than MaxConns
-// connections. Run with -v for the figures.
-func TestServerServesOthersUnderHostileConns(t *testing.T) {
-	if testing.Short() {
-		t.Skip("holds 2,000 connections for a few seconds")
-	}
-	def := DefaultServerSettings()
-	need := uint64(hostileConns + 2*def.MaxConns + 256)
+// hostileWaits serves a fresh sandbox with the default limits changed by
+// mod while one client holds n connections open (idle keep-alives, slow
+// heads, slow bodies), and has another organization send signed reads,
+// over fresh connections and over one kept-alive client. It fails the
+// test when a read is not answered 200 within bound, and returns the most
+// connections the server held at once. Run with -v for the figures.
+func hostileWaits(t *testing.T, n int, mod func(*ServerSettings), bound time.Duration) int {
+	t.Helper()
+	st := DefaultServerSettings()
+	mod(&st)
+	need := uint64(n + 2*st.MaxConns + 256)
 	got, err := raiseFileLimit(need)
 	if err != nil || got < need {
 		t.Skipf("needs %d open files (client and server in one process); the limit is %d (%v): raise it with ulimit -n", need, got, err)
@@ -123,7 +122,7 @@ func TestServerServesOthersUnderHostileConns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := NewServer(sb)
+	srv, err := NewServer(sb, mod)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +132,7 @@ func TestServerServesOthersUnderHostileConns(t *testing.T) {
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	var connected, reconnects atomic.Int64
-	for i := range hostileConns {
+	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -144,7 +143,7 @@ func TestServerServesOthersUnderHostileConns(t *testing.T) {
 		close(stop)
 		wg.Wait()
 	}()
-	for deadline := time.Now().Add(20 * time.Second); connected.Load() < hostileConns; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); connected.Load() < int64(n); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("only %d hostile connections opened", connected.Load())
 		}
@@ -162,7 +161,7 @@ func TestServerServesOthersUnderHostileConns(t *testing.T) {
 	}{{"fresh connections", fresh}, {"one kept-alive client", kept}} {
 		var waits []time.Duration
 		for range 15 {
-			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), bound+5*time.Second)
 			status, d, err := signedGet(ctx, tc.client, srv.URL, org, ts, path)
 			cancel()
 			if err != nil || status != http.StatusOK {
@@ -172,19 +171,42 @@ func TestServerServesOthersUnderHostileConns(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		slices.Sort(waits)
-		t.Logf("%s: %d signed reads while %d hostile connections are held: median %v, max %v",
-			tc.name, len(waits), hostileConns, waits[len(waits)/2], waits[len(waits)-1])
-		if waits[len(waits)-1] > time.Second {
-			t.Errorf("%s: the slowest answer took %v, over 1 s", tc.name, waits[len(waits)-1])
+		t.Logf("%s: %d signed reads while %d hostile connections are held (MaxConns %d): median %v, max %v",
+			tc.name, len(waits), n, st.MaxConns, waits[len(waits)/2], waits[len(waits)-1])
+		if waits[len(waits)-1] > bound {
+			t.Errorf("%s: the slowest answer took %v, over %v", tc.name, waits[len(waits)-1], bound)
 		}
 	}
-	t.Logf("hostile connections reopened after the server closed them: %d", reconnects.Load())
-	if peak := serverConnPeak(srv); peak > def.MaxConns {
-		t.Errorf("the server held %d connections at once, over MaxConns %d", peak, def.MaxConns)
-	} else {
-		t.Logf("most connections held at once: %d (MaxConns %d)", peak, def.MaxConns)
+	peak := serverConnPeak(srv)
+	t.Logf("hostile connections reopened after the server closed them: %d; most connections held at once: %d", reconnects.Load(), peak)
+	if peak > st.MaxConns {
+		t.Errorf("the server held %d connections at once, over MaxConns %d", peak, st.MaxConns)
 	}
-	_ = fmt.Sprint()
+	return peak
+}
+
+// While one client holds 2,000 connections open against the default
+// limits, another organization's signed reads are answered within a
+// second (a median well under 50 ms when the machine is not loaded).
+func TestServerServesOthersUnderHostileConns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("holds 2,000 connections for a few seconds")
+	}
+	hostileWaits(t, hostileConns, func(*ServerSettings) {}, time.Second)
+}
+
+// With more hostile connections than MaxConns, connections keep being
+// closed to make room (the hostile client reopens each at once), and
+// another organization's reads are still answered, slower: each new
+// connection waits behind the hostile ones the kernel queued before it.
+func TestServerServesOthersBeyondTheCap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("holds 600 connections for a few seconds")
+	}
+	peak := hostileWaits(t, 600, func(s *ServerSettings) { s.MaxConns = 64 }, 5*time.Second)
+	if peak < 64 {
+		t.Errorf("the cap was never reached (%d connections at most): the test tests nothing", peak)
+	}
 }
 
 // serverConnPeak is the most connections srv has held open at once.
