@@ -55,7 +55,7 @@ type connTracker struct {
 	open  int           // connections accepted and not closed
 	peak  int           // most connections open at once
 	idle  list.List     // *trackedConn in phaseIdle, longest idle first
-	slow  list.List     // *trackedConn in phaseHead or phaseBody, longest first
+	slow  list.List     // *trackedConn in phaseHead or phaseBody
 	wake  chan struct{} // a slot may have freed; capacity 1
 	done  chan struct{} // closed by Close
 	close sync.Once
@@ -132,32 +132,54 @@ func (l *connTracker) Accept() (net.Conn, error) {
 }
 
 // victimLocked returns the connection to close to make room: the one idle
-// longest, else the one longest in its request head or body, among those
-// listed at least minAge ago. It takes the victim off its list, so that
-// no other caller chooses it too. When there is none, it returns when one
-// will have been listed minAge, or the zero time when no connection is
-// listed: every open one has a request being answered, or has not been
-// read yet.
+// longest, if idle for minAge; else, of the connections in a request head
+// or body, the one whose bytes have arrived the slowest since it began
+// (the longest in it among those with none). A connection that has sent
+// nothing since it was listed is spared until listed minAge ago: the
+// server may have tried to read it just before its client wrote. It takes
+// the victim off its list, so that no other caller chooses it too. When
+// there is none, it returns when one will be, or the zero time when no
+// connection is listed: every open one has a request being answered, or
+// has not been read yet.
 func (l *connTracker) victimLocked(minAge time.Duration) (*trackedConn, time.Time) {
 	now := l.now()
 	var retry time.Time
-	for _, ls := range []*list.List{&l.idle, &l.slow} {
-		e := ls.Front()
-		if e == nil {
-			continue
+	later := func(at time.Time) {
+		if retry.IsZero() || at.Before(retry) {
+			retry = at
 		}
+	}
+	if e := l.idle.Front(); e != nil {
 		c := e.Value.(*trackedConn)
 		if at := c.listed.Add(minAge); now.Before(at) {
-			if retry.IsZero() || at.Before(retry) {
-				retry = at
-			}
-			continue
+			later(at)
+		} else {
+			l.leaveLocked(c)
+			c.shed = true
+			return c, time.Time{}
 		}
-		l.leaveLocked(c)
-		c.shed = true
-		return c, time.Time{}
 	}
-	return nil, retry
+	var v *trackedConn
+	var vRate float64
+	for e := l.slow.Front(); e != nil; e = e.Next() {
+		c := e.Value.(*trackedConn)
+		if c.got == 0 {
+			if at := c.listed.Add(minAge); now.Before(at) {
+				later(at)
+				continue
+			}
+		}
+		rate := float64(c.got) / max(now.Sub(c.since).Seconds(), 1e-9)
+		if v == nil || rate < vRate || (rate == vRate && c.since.Before(v.since)) {
+			v, vRate = c, rate
+		}
+	}
+	if v == nil {
+		return nil, retry
+	}
+	l.leaveLocked(v)
+	v.shed = true
+	return v, time.Time{}
 }
 
 // Close stops accepting, also for an Accept waiting for a slot.
