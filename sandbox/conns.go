@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"sync"
 	"syscall"
 	"time"
@@ -234,7 +235,7 @@ func (l *connTracker) enterLocked(c *trackedConn, p connPhase) {
 		c.elem, c.listed = c.list.PushBack(c), c.since
 		l.signal() // one more connection that can make room
 	}
-	_ = c.Conn.SetReadDeadline(c.readDeadlineLocked())
+	_, _ = c.applyDeadlineLocked()
 }
 
 // trackedConnKey is the request context key of the request's trackedConn.
@@ -301,6 +302,7 @@ type trackedConn struct {
 	listed   time.Time     // when c was put on list
 	read     bool          // the server has tried to read c
 	shed     bool          // chosen to be closed to make room
+	tooSlow  bool          // a head or body fell below the minimum rate
 	closed   bool
 }
 
@@ -311,16 +313,29 @@ func rateDeadline(since time.Time, got int64, rate int64, grace time.Duration) t
 	return since.Add(grace + time.Duration(got)*time.Second/time.Duration(rate))
 }
 
-// readDeadlineLocked is the deadline the next read is held to.
-func (c *trackedConn) readDeadlineLocked() time.Time {
+// longAgo is a read deadline that has passed: every read fails at once.
+var longAgo = time.Unix(1, 0)
+
+// readDeadlineLocked is the deadline the next read is held to, and
+// whether it is the minimum rate's.
+func (c *trackedConn) readDeadlineLocked() (time.Time, bool) {
+	if c.tooSlow {
+		return longAgo, true
+	}
 	if c.t.minRate == 0 || c.t.grace == 0 || (c.phase != phaseHead && c.phase != phaseBody) {
-		return c.deadline
+		return c.deadline, false
 	}
 	rd := rateDeadline(c.since, c.got, c.t.minRate, c.t.grace)
 	if c.deadline.IsZero() || rd.Before(c.deadline) {
-		return rd
+		return rd, true
 	}
-	return c.deadline
+	return c.deadline, false
+}
+
+// applyDeadlineLocked holds the reads of c to readDeadlineLocked.
+func (c *trackedConn) applyDeadlineLocked() (bool, error) {
+	dl, rate := c.readDeadlineLocked()
+	return rate, c.Conn.SetReadDeadline(dl)
 }
 
 // enter starts phase p, unless c is already in it.
@@ -341,17 +356,23 @@ func (c *trackedConn) Read(p []byte) (int, error) {
 			c.t.signal()
 		}
 	}
-	_ = c.Conn.SetReadDeadline(c.readDeadlineLocked())
+	rate, _ := c.applyDeadlineLocked()
 	c.t.mu.Unlock()
 	n, err := c.Conn.Read(p)
+	c.t.mu.Lock()
+	defer c.t.mu.Unlock()
 	if n > 0 {
-		c.t.mu.Lock()
 		if c.phase == phaseIdle {
 			// The next request's first bytes: its head begins now.
 			c.t.enterLocked(c, phaseHead)
 		}
 		c.got += int64(n)
-		c.t.mu.Unlock()
+	}
+	if rate && errors.Is(err, os.ErrDeadlineExceeded) {
+		// Given up for good: what the server would still read of this
+		// request (the rest of a body) fails at once, and the
+		// connection closes.
+		c.tooSlow = true
 	}
 	return n, err
 }
@@ -362,7 +383,8 @@ func (c *trackedConn) SetReadDeadline(t time.Time) error {
 	c.t.mu.Lock()
 	defer c.t.mu.Unlock()
 	c.deadline = t
-	return c.Conn.SetReadDeadline(c.readDeadlineLocked())
+	_, err := c.applyDeadlineLocked()
+	return err
 }
 
 func (c *trackedConn) SetDeadline(t time.Time) error {
