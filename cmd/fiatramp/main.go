@@ -9,7 +9,7 @@
 //	                 [-page-size N] [-seed N] [-public-url URL]
 //	                 [-remittance-path PATH] [-quotation-validity 10m]
 //	                 [-read-header-timeout 10s] [-read-timeout 30s]
-//	                 [-write-timeout 60s] [-idle-timeout 2m] [-max-conns 256]
+//	                 [-write-timeout 60s] [-idle-timeout 2m] [-max-conns 4096]
 //	                 [-control]
 //	fiatramp sign [-method M] [-timestamp N] [-compare SIG | -request FILE] [BODY_FILE]
 //	fiatramp payouts get PAYOUT_ID
@@ -61,8 +61,10 @@
 // -read-header-timeout and the whole request within -read-timeout (a body
 // cut off is answered 408), the answer must be written within
 // -write-timeout, a kept-alive connection is closed after -idle-timeout
-// without a request, and at most -max-conns connections are served at once
-// (more wait to be accepted). 0 turns a limit off.
+// without a request, and at most -max-conns connections are open at once
+// (at the cap a new one closes an idle or slow one; it waits only while
+// every one is being answered). A head or body must also keep arriving at
+// 500 bytes a second once it has taken 5 seconds. 0 turns a limit off.
 //
 // With -control it also serves the control plane under /_sandbox: the
 // sandbox's clock, request and delivery faults, fixtures, reset and state
@@ -274,11 +276,13 @@ func sandboxFlags(out io.Writer) (*flag.FlagSet, *sandboxConfig) {
 	fs.DurationVar(&c.validity, "quotation-validity", def.PayoutQuotationValidity,
 		"how long the demo's payout quotations (and fixtures' without expires_at) stay valid\n(payin quotations keep their own validity)")
 	srv := sandbox.DefaultServerSettings()
+	c.server = srv // the limits without a flag (MinReadRate, ReadRateGrace) keep their defaults
 	fs.DurationVar(&c.server.ReadHeaderTimeout, "read-header-timeout", srv.ReadHeaderTimeout, "longest a request's headers may take to arrive (0: no limit)")
 	fs.DurationVar(&c.server.ReadTimeout, "read-timeout", srv.ReadTimeout, "longest a whole request may take to arrive; a body cut off is answered 408 (0: no limit)")
 	fs.DurationVar(&c.server.WriteTimeout, "write-timeout", srv.WriteTimeout, "longest from a request's headers to the end of its answer (0: no limit)")
 	fs.DurationVar(&c.server.IdleTimeout, "idle-timeout", srv.IdleTimeout, "how long a kept-alive connection may wait for its next request (0: the read timeout)")
-	fs.IntVar(&c.server.MaxConns, "max-conns", srv.MaxConns, "most connections served at once; more wait to be accepted (0: no limit)")
+	fs.IntVar(&c.server.MaxConns, "max-conns", srv.MaxConns, "most connections open at once; at the cap a new one closes the one idle longest,\n"+
+		"else the slowest sending a request, and waits only while every one is being answered (0: no limit)")
 	fs.BoolVar(&c.control, "control", false, "serve the control plane under "+sandbox.ControlPrefix+" (clock, faults, fixtures, reset, state),\n"+
 		"guarded by an admin token: $"+envControlToken+", else a random one, printed at start")
 	fs.Usage = func() {
