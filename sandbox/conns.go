@@ -30,18 +30,19 @@ const (
 
 // connTracker is a listener that holds its connections to a cap and to a
 // minimum read rate. At the cap, a new connection closes an open one
-// instead of waiting behind it: the connection idle longest between
-// requests, else the one longest in the middle of a request head or body.
-// Only when every open connection has a request being answered does the
-// new one wait, unserved, until one closes or falls idle; the connections
-// not yet accepted wait in the kernel's queue. The open connections, and
-// the memory they hold, so stay at most max plus the one waiting. When the
+// instead of waiting behind it, as victimLocked chooses: idle ones first,
+// then slow ones. Only when every open connection has a request being
+// answered, or is spared for now, does the new one wait, unserved, until
+// one closes, falls idle or stops being spared; the connections not yet
+// accepted wait in the kernel's queue. The open connections, and the
+// memory they hold, so stay at most max plus the one waiting. When the
 // process runs out of file descriptors, an accept closes an idle or slow
-// connection in the same way, and tries again.
+// connection in the same way, however young, and tries again.
 //
 // A request head or body is given up when, once grace has passed since it
 // began, fewer than minRate bytes per second of the time past grace have
-// arrived: the read waiting for it fails as a timed-out read does.
+// arrived: the read waiting for it fails as a timed-out read does, and so
+// does every later read of the connection.
 type connTracker struct {
 	net.Listener
 	max     int           // 0: no cap
@@ -313,14 +314,11 @@ func rateDeadline(since time.Time, got int64, rate int64, grace time.Duration) t
 	return since.Add(grace + time.Duration(got)*time.Second/time.Duration(rate))
 }
 
-// longAgo is a read deadline that has passed: every read fails at once.
-var longAgo = time.Unix(1, 0)
-
 // readDeadlineLocked is the deadline the next read is held to, and
 // whether it is the minimum rate's.
 func (c *trackedConn) readDeadlineLocked() (time.Time, bool) {
 	if c.tooSlow {
-		return longAgo, true
+		return time.Unix(1, 0), true // long past: every read fails at once
 	}
 	if c.t.minRate == 0 || c.t.grace == 0 || (c.phase != phaseHead && c.phase != phaseBody) {
 		return c.deadline, false

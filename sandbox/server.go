@@ -50,14 +50,21 @@ type ServerSettings struct {
 	// IdleTimeout is how long a kept-alive connection may wait for its next
 	// request before it is closed (default 120 seconds).
 	IdleTimeout time.Duration
-	// MaxConns is the most connections open at once (default 256): it
-	// bounds the memory connections hold. A new connection over the cap
-	// closes an open one to make room: the kept-alive connection idle
-	// longest between requests, else the connection longest in the middle
-	// of sending a request head or body. Only while every open connection
-	// has its request being answered does a new one wait to be accepted,
-	// until one of them ends or falls idle. So many idle or slow
-	// connections cannot keep another caller from being served.
+	// MaxConns is the most connections open at once (default 4096): it
+	// bounds the memory they hold, about 20 KB each, some 80 MB at the
+	// default. A new connection over the cap closes an open one to make
+	// room: the kept-alive connection idle longest between requests, once
+	// idle 100 ms; else, of the connections sending a request head or
+	// body, the one whose bytes have arrived the slowest since it began.
+	// A connection that has sent nothing since the server first tried to
+	// read it is spared for 100 ms, time for its client to write. Only
+	// while every open connection has its request being answered, or is
+	// spared, does a new one wait to be accepted. So idle and slow
+	// connections cannot keep another caller from being served; beyond
+	// the cap, a caller also waits for the connections queued before its
+	// own to be accepted in turn. When the process runs out of file
+	// descriptors, accepting closes an idle or slow connection in the same
+	// way, however young.
 	MaxConns int
 	// MinReadRate is the slowest, in bytes per second, that a request head
 	// or body may arrive once ReadRateGrace has passed (default 500). A
