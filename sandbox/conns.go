@@ -136,9 +136,9 @@ func (l *connTracker) Accept() (net.Conn, error) {
 // victimLocked returns the connection to close to make room: the one idle
 // longest, if idle for minAge; else, of the connections in a request head
 // or body, the one whose bytes have arrived the slowest since it began
-// (the longest in it among those with none). A connection that has sent
-// nothing since it was listed is spared until listed minAge ago: the
-// server may have tried to read it just before its client wrote. It takes
+// (the longest in it among those with none). A connection listed less
+// than minAge ago is spared: the server may have read it just before its
+// client wrote, or just before it read the rest of a head. It takes
 // the victim off its list, so that no other caller chooses it too. When
 // there is none, it returns when one will be, or the zero time when no
 // connection is listed: every open one has a request being answered, or
@@ -165,11 +165,9 @@ func (l *connTracker) victimLocked(minAge time.Duration) (*trackedConn, time.Tim
 	var vRate float64
 	for e := l.slow.Front(); e != nil; e = e.Next() {
 		c := e.Value.(*trackedConn)
-		if c.got == 0 {
-			if at := c.listed.Add(minAge); now.Before(at) {
-				later(at)
-				continue
-			}
+		if at := c.listed.Add(minAge); now.Before(at) {
+			later(at)
+			continue
 		}
 		rate := float64(c.got) / max(now.Sub(c.since).Seconds(), 1e-9)
 		if v == nil || rate < vRate || (rate == vRate && c.since.Before(v.since)) {

@@ -213,14 +213,14 @@ func TestTrackedConnMinRate(t *testing.T) {
 	_, err := c.Read(make([]byte, 1))
 	must.ErrorIs(t, err, os.ErrDeadlineExceeded)
 	clock.set(real.Add(time.Hour))
-	go func() { _, _ = client.Write([]byte("late")) }()
+	go func(client net.Conn) { _, _ = client.Write([]byte("late")) }(client)
 	_, err = c.Read(make([]byte, 4))
 	must.ErrorIs(t, err, os.ErrDeadlineExceeded, "given up for good")
 
 	clock.set(real) // accepted now: within the grace
-	client = pl.dial(t)
+	client2 := pl.dial(t)
 	c = accept(t, l)
-	readN(t, c, client, 3)
+	readN(t, c, client2, 3)
 	l.mu.Lock()
 	assert.Equal(t, int64(3), c.got)
 	l.mu.Unlock()
@@ -229,7 +229,7 @@ func TestTrackedConnMinRate(t *testing.T) {
 	c.enter(phaseIdle)
 	later := real.Add(time.Minute)
 	clock.set(later)
-	readN(t, c, client, 2)
+	readN(t, c, client2, 2)
 	l.mu.Lock()
 	assert.Equal(t, phaseHead, c.phase, "the next request's first bytes start its head")
 	assert.Equal(t, later, c.since)
@@ -296,8 +296,8 @@ func TestConnTrackerShedOrder(t *testing.T) {
 }
 
 // Of the connections in a head or body, the one whose bytes arrive the
-// slowest goes first, not the oldest; one that has sent nothing is spared
-// for minAge.
+// slowest goes first, not the oldest; one read less than minAge ago is
+// spared.
 func TestConnTrackerShedsSlowestRate(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	clock := &fakeClock{t: t0}
@@ -307,8 +307,9 @@ func TestConnTrackerShedsSlowestRate(t *testing.T) {
 	clock.set(t0.Add(5 * time.Second))
 	y := accept(t, l) // since t0+5s
 	clock.set(t0.Add(10 * time.Second))
-	readN(t, x, cx, 100) // 10 bytes/s
-	readN(t, y, cy, 10)  // 2 bytes/s
+	readN(t, x, cx, 100)
+	readN(t, y, cy, 10)
+	clock.set(t0.Add(11 * time.Second)) // x: 9 bytes/s; y: 1.7 bytes/s
 	cz := pl.dial(t)
 	z := accept(t, l)
 	assert.True(t, closedByServer(cy), "the slower one")
@@ -335,7 +336,7 @@ func TestConnTrackerShedsSlowestRate(t *testing.T) {
 		t.Fatal("a connection just read, with nothing sent yet, was closed to make room")
 	case <-time.After(100 * time.Millisecond):
 	}
-	clock.set(t0.Add(11 * time.Second))
+	clock.set(t0.Add(12 * time.Second))
 	select {
 	case <-done:
 	case <-time.After(5 * time.Second):
@@ -446,11 +447,12 @@ func signedGet(ctx context.Context, client *http.Client, base string, o Organiza
 
 // hostileWaits serves a fresh sandbox with the default limits changed by
 // mod while one client holds n connections open (idle keep-alives, slow
-// heads, slow bodies), and has another organization send signed reads,
-// over fresh connections and over one kept-alive client. It fails the
-// test when a read is not answered 200 within bound, and returns the most
-// connections the server held at once. Run with -v for the figures.
-func hostileWaits(t *testing.T, n int, mod func(*ServerSettings), bound time.Duration) int {
+// heads, slow bodies), and has another organization send reads signed
+// reads, pause apart, over fresh connections, then as many over one
+// kept-alive client. It fails the test when a read is not answered 200
+// within bound, and returns the most connections the server held at once.
+// Run with -v for the figures.
+func hostileWaits(t *testing.T, n, reads int, pause time.Duration, mod func(*ServerSettings), bound time.Duration) int {
 	t.Helper()
 	st := DefaultServerSettings()
 	mod(&st)
@@ -507,7 +509,7 @@ func hostileWaits(t *testing.T, n int, mod func(*ServerSettings), bound time.Dur
 		client *http.Client
 	}{{"fresh connections", fresh}, {"one kept-alive client", kept}} {
 		var waits []time.Duration
-		for range 15 {
+		for range reads {
 			ctx, cancel := context.WithTimeout(context.Background(), bound+5*time.Second)
 			status, d, err := signedGet(ctx, tc.client, srv.URL, org, ts, path)
 			cancel()
@@ -515,7 +517,7 @@ func hostileWaits(t *testing.T, n int, mod func(*ServerSettings), bound time.Dur
 				t.Errorf("%s: status %d after %v: %v", tc.name, status, d, err)
 			}
 			waits = append(waits, d)
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(pause)
 		}
 		slices.Sort(waits)
 		t.Logf("%s: %d signed reads while %d hostile connections are held (MaxConns %d): median %v, max %v",
@@ -534,23 +536,26 @@ func hostileWaits(t *testing.T, n int, mod func(*ServerSettings), bound time.Dur
 
 // While one client holds 2,000 connections open against the default
 // limits, another organization's signed reads are answered within a
-// second (a median well under 50 ms when the machine is not loaded).
+// second (a median well under 50 ms when the machine is not loaded). The
+// reads span the moment the slow connections fall below the minimum rate
+// and are closed (5 s in), and the hostile client reopens them at once.
 func TestServerServesOthersUnderHostileConns(t *testing.T) {
 	if testing.Short() {
-		t.Skip("holds 2,000 connections for a few seconds")
+		t.Skip("holds 2,000 connections for ten seconds")
 	}
-	hostileWaits(t, hostileConns, func(*ServerSettings) {}, time.Second)
+	hostileWaits(t, hostileConns, 15, 300*time.Millisecond, func(*ServerSettings) {}, time.Second)
 }
 
 // With more hostile connections than MaxConns, connections keep being
 // closed to make room (the hostile client reopens each at once), and
 // another organization's reads are still answered, slower: each new
-// connection waits behind the hostile ones the kernel queued before it.
+// connection waits behind the hostile ones the kernel queued before it,
+// and a slot turns over at most every 100 ms.
 func TestServerServesOthersBeyondTheCap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("holds 600 connections for a few seconds")
 	}
-	peak := hostileWaits(t, 600, func(s *ServerSettings) { s.MaxConns = 64 }, 5*time.Second)
+	peak := hostileWaits(t, 600, 6, 20*time.Millisecond, func(s *ServerSettings) { s.MaxConns = 64 }, 10*time.Second)
 	if peak < 64 {
 		t.Errorf("the cap was never reached (%d connections at most): the test tests nothing", peak)
 	}

@@ -55,16 +55,15 @@ type ServerSettings struct {
 	// default. A new connection over the cap closes an open one to make
 	// room: the kept-alive connection idle longest between requests, once
 	// idle 100 ms; else, of the connections sending a request head or
-	// body, the one whose bytes have arrived the slowest since it began.
-	// A connection that has sent nothing since the server first tried to
-	// read it is spared for 100 ms, time for its client to write. Only
-	// while every open connection has its request being answered, or is
-	// spared, does a new one wait to be accepted. So idle and slow
-	// connections cannot keep another caller from being served; beyond
-	// the cap, a caller also waits for the connections queued before its
-	// own to be accepted in turn. When the process runs out of file
-	// descriptors, accepting closes an idle or slow connection in the same
-	// way, however young.
+	// body, the one whose bytes have arrived the slowest since it began,
+	// once it has been at it for 100 ms (a new connection counts from the
+	// server's first read), time for a client to write. Only while every
+	// open connection has its request being answered, or is spared, does
+	// a new one wait to be accepted. So idle and slow connections cannot
+	// keep another caller from being served; beyond the cap, a caller also
+	// waits for the connections queued before its own to be accepted in
+	// turn. When the process runs out of file descriptors, accepting
+	// closes an idle or slow connection in the same way, however young.
 	MaxConns int
 	// MinReadRate is the slowest, in bytes per second, that a request head
 	// or body may arrive once ReadRateGrace has passed (default 500). A
