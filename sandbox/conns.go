@@ -111,15 +111,22 @@ func (l *connTracker) Accept() (net.Conn, error) {
 			continue
 		}
 		var timeout <-chan time.Time
+		var timer *time.Timer
 		if !retry.IsZero() {
-			t := time.NewTimer(retry.Sub(l.now()))
-			timeout = t.C
-			defer t.Stop()
+			timer = time.NewTimer(retry.Sub(l.now()))
+			timeout = timer.C
 		}
+		closed := false
 		select {
 		case <-l.wake:
 		case <-timeout:
 		case <-l.done:
+			closed = true
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+		if closed {
 			_ = raw.Close()
 			return nil, net.ErrClosed
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"os"
 	"slices"
 	"strconv"
@@ -425,13 +426,18 @@ func hostileHold(addr string, kind, i int, stop <-chan struct{}, connected, reco
 	}
 }
 
-// signedGet sends o's signed GET of path with a fresh connection (or over
-// client when not nil) and returns the status and how long the answer took.
-func signedGet(ctx context.Context, client *http.Client, base string, o Organization, ts int64, path string) (int, time.Duration, error) {
+// signedGet sends o's signed GET of path over client and returns the
+// status and how long the answer took; it logs where a slow one waited.
+func signedGet(t *testing.T, ctx context.Context, client *http.Client, base string, o Organization, ts int64, path string) (int, time.Duration, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
 	if err != nil {
 		return 0, 0, err
 	}
+	var connected, wrote time.Time
+	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GotConn:      func(httptrace.GotConnInfo) { connected = time.Now() },
+		WroteRequest: func(httptrace.WroteRequestInfo) { wrote = time.Now() },
+	}))
 	req.Header.Set("X-API-KEY", o.APIKey)
 	req.Header.Set("X-TIMESTAMP", strconv.FormatInt(ts, 10))
 	req.Header.Set("X-SIGNATURE", fiatramp.Sign(o.APIKey, o.APISecret, ts, []byte("{}")))
@@ -442,7 +448,11 @@ func signedGet(ctx context.Context, client *http.Client, base string, o Organiza
 	}
 	_, _ = io.Copy(io.Discard, resp.Body)
 	_ = resp.Body.Close()
-	return resp.StatusCode, time.Since(start), nil
+	d := time.Since(start)
+	if d > 100*time.Millisecond && !connected.IsZero() && !wrote.IsZero() {
+		t.Logf("a read took %v: connected after %v, request written after %v", d, connected.Sub(start), wrote.Sub(start))
+	}
+	return resp.StatusCode, d, nil
 }
 
 // hostileWaits serves a fresh sandbox with the default limits changed by
@@ -511,7 +521,7 @@ func hostileWaits(t *testing.T, n, reads int, pause time.Duration, mod func(*Ser
 		var waits []time.Duration
 		for range reads {
 			ctx, cancel := context.WithTimeout(context.Background(), bound+5*time.Second)
-			status, d, err := signedGet(ctx, tc.client, srv.URL, org, ts, path)
+			status, d, err := signedGet(t, ctx, tc.client, srv.URL, org, ts, path)
 			cancel()
 			if err != nil || status != http.StatusOK {
 				t.Errorf("%s: status %d after %v: %v", tc.name, status, d, err)
