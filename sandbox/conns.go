@@ -359,7 +359,7 @@ func (c *trackedConn) Read(p []byte) (int, error) {
 			c.t.signal()
 		}
 	}
-	rate, _ := c.applyDeadlineLocked()
+	_, _ = c.applyDeadlineLocked()
 	c.t.mu.Unlock()
 	n, err := c.Conn.Read(p)
 	c.t.mu.Lock()
@@ -371,11 +371,15 @@ func (c *trackedConn) Read(p []byte) (int, error) {
 		}
 		c.got += int64(n)
 	}
-	if rate && errors.Is(err, os.ErrDeadlineExceeded) {
-		// Given up for good: what the server would still read of this
-		// request (the rest of a body) fails at once, and the
-		// connection closes.
-		c.tooSlow = true
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		// Cut off by the minimum rate, rather than by the server's own
+		// deadline (which may have been moved while the read waited, as
+		// net/http does to end its background read): given up for good.
+		// What the server would still read of this request (the rest of
+		// a body) fails at once, and the connection closes.
+		if dl, rate := c.readDeadlineLocked(); rate && !c.t.now().Before(dl) {
+			c.tooSlow = true
+		}
 	}
 	return n, err
 }

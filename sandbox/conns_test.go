@@ -466,7 +466,7 @@ func hostileWaits(t *testing.T, n, reads int, pause time.Duration, mod func(*Ser
 	t.Helper()
 	st := DefaultServerSettings()
 	mod(&st)
-	need := uint64(n + 2*st.MaxConns + 256)
+	need := uint64(n + min(n, st.MaxConns) + 256) // both ends of each connection, and slack
 	got, err := raiseFileLimit(need)
 	if err != nil || got < need {
 		t.Skipf("needs %d open files (client and server in one process); the limit is %d (%v): raise it with ulimit -n", need, got, err)
@@ -576,4 +576,34 @@ func serverConnPeak(srv *Server) int {
 	srv.conns.mu.Lock()
 	defer srv.conns.mu.Unlock()
 	return srv.conns.peak
+}
+
+// A read the server's own deadline ends (net/http moves it to the past to
+// end its background read, which may start while the body phase has not
+// ended yet) does not count as too slow: the connection serves on.
+func TestTrackedConnServerDeadlineIsNotTooSlow(t *testing.T) {
+	clock := &fakeClock{t: time.Now()}
+	l, pl := pipeTracker(t, 0, 500, 5*time.Second, 0, clock)
+	client := pl.dial(t)
+	c := accept(t, l)
+	c.enter(phaseBody)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Read(make([]byte, 1))
+		done <- err
+	}()
+	time.Sleep(20 * time.Millisecond) // let the read wait
+	must.NoError(t, c.SetReadDeadline(time.Unix(1, 0)))
+	select {
+	case err := <-done:
+		must.ErrorIs(t, err, os.ErrDeadlineExceeded)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the read did not end at the server's deadline")
+	}
+	l.mu.Lock()
+	assert.False(t, c.tooSlow)
+	l.mu.Unlock()
+
+	must.NoError(t, c.SetReadDeadline(time.Time{}))
+	readN(t, c, client, 4)
 }
