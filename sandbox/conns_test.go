@@ -211,9 +211,11 @@ func TestTrackedConnMinRate(t *testing.T) {
 	l, pl := pipeTracker(t, 0, 500, 5*time.Second, 0, clock)
 	client := pl.dial(t)
 	c := accept(t, l)
+	clock.set(real.Add(time.Hour))
 	_, err := c.Read(make([]byte, 1))
 	must.ErrorIs(t, err, os.ErrDeadlineExceeded)
-	clock.set(real.Add(time.Hour))
+	c.enter(phaseHandling)
+	c.enter(phaseBody) // a fresh phase, whose own deadline is an hour away
 	go func(client net.Conn) { _, _ = client.Write([]byte("late")) }(client)
 	_, err = c.Read(make([]byte, 4))
 	must.ErrorIs(t, err, os.ErrDeadlineExceeded, "given up for good")
