@@ -431,6 +431,7 @@ func hostileHold(addr string, kind, i int, stop <-chan struct{}, connected, reco
 // signedGet sends o's signed GET of path over client and returns the
 // status and how long the answer took; it logs where a slow one waited.
 func signedGet(t *testing.T, ctx context.Context, client *http.Client, base string, o Organization, ts int64, path string) (int, time.Duration, error) {
+	t.Helper()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
 	if err != nil {
 		return 0, 0, err

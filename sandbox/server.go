@@ -60,10 +60,12 @@ type ServerSettings struct {
 	// server's first read), time for a client to write. Only while every
 	// open connection has its request being answered, or is spared, does
 	// a new one wait to be accepted. So idle and slow connections cannot
-	// keep another caller from being served; beyond the cap, a caller also
+	// keep another caller from being served. Beyond the cap, a caller also
 	// waits for the connections queued before its own to be accepted in
-	// turn. When the process runs out of file descriptors, accepting
-	// closes an idle or slow connection in the same way, however young.
+	// turn, at worst 100 ms for every MaxConns of them (with 2,000 idle
+	// and slow connections held against a cap of 256, 0.7 s). When the
+	// process runs out of file descriptors, accepting closes an idle or
+	// slow connection in the same way, however young.
 	MaxConns int
 	// MinReadRate is the slowest, in bytes per second, that a request head
 	// or body may arrive once ReadRateGrace has passed (default 500). A
