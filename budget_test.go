@@ -3,6 +3,7 @@ package fiatramp_test
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -302,4 +303,82 @@ func (d waitFor) Wait(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// TestRetryBudgetRefillSaturates: a budget sized to the largest int
+// refills without wrapping around to a negative count, which would refuse
+// every retry from then on.
+func TestRetryBudgetRefillSaturates(t *testing.T) {
+	h, _ := retryHarness(t, fiatramp.RetryPolicy{MaxAttempts: 2},
+		fiatramp.WithRetryBudget(fiatramp.RetryBudget{Capacity: math.MaxInt, SuccessRefill: math.MaxInt}))
+	h.mock.RegisterResponder(http.MethodGet, testBase+payoutGetPath, httpmock.ResponderFromMultipleResponses([]*http.Response{
+		httpmock.NewStringResponse(200, ok(gotPayout)),
+		httpmock.NewStringResponse(503, bodyUnavailable),
+		httpmock.NewStringResponse(200, ok(gotPayout)),
+	}))
+	_, err := h.client.Payouts.Get(context.Background(), payoutID)
+	require.NoError(t, err)
+	_, err = h.client.Payouts.Get(context.Background(), payoutID)
+	require.NoError(t, err, "the full budget must allow one retry")
+	assert.Equal(t, 3, h.mock.GetTotalCallCount())
+}
+
+// sloppyLimiter lets every request go, even after the caller's context
+// ended while it waited (here: it cancels the context itself).
+type sloppyLimiter struct{ cancel context.CancelFunc }
+
+func (l sloppyLimiter) Wait(context.Context) error {
+	l.cancel()
+	return nil
+}
+
+// TestRateLimiterIgnoringTheContextSendsNothing: a limiter that returns
+// nil after the caller's context ended does not get the request sent
+// (net/http would refuse it anyway); the create is a plain failure, not an
+// outcome unknown that would send the caller into reconciliation.
+func TestRateLimiterIgnoringTheContextSendsNothing(t *testing.T) {
+	srv := newService(t, answer(201, ok(createKinds(t)[0].data)))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c, _ := serviceClient(t, srv.URL, newTransport(t), fiatramp.WithRateLimiter(sloppyLimiter{cancel}))
+	_, err := createKinds(t)[0].create(ctx, c, "ref-sloppy-limiter")
+	requirePlain(t, err)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Zero(t, srv.hits.Load())
+}
+
+// TestRetryBudgetCapacityBelowACost: a bucket smaller than what a retry
+// costs could never pay for one, which would switch retries off without a
+// word; WithRetryBudget refuses it and names the field. A bucket of
+// exactly one retry is allowed, and pays for it.
+func TestRetryBudgetCapacityBelowACost(t *testing.T) {
+	cases := []struct {
+		budget fiatramp.RetryBudget
+		want   string
+	}{
+		{fiatramp.RetryBudget{Capacity: 4, RetryCost: 5, TimeoutCost: 4}, "fiatramp: WithRetryBudget: Capacity 4 is below RetryCost 5"},
+		{fiatramp.RetryBudget{Capacity: 3}, "fiatramp: WithRetryBudget: Capacity 3 is below RetryCost 5"},
+		{fiatramp.RetryBudget{Capacity: 8, RetryCost: 2}, "fiatramp: WithRetryBudget: Capacity 8 is below TimeoutCost 10"},
+		{fiatramp.RetryBudget{Capacity: 20, TimeoutCost: 21}, "fiatramp: WithRetryBudget: Capacity 20 is below TimeoutCost 21"},
+		{fiatramp.RetryBudget{RetryCost: fiatramp.DefaultRetryBudgetCapacity + 1}, "fiatramp: WithRetryBudget: Capacity 500 is below RetryCost 501"},
+		{fiatramp.RetryBudget{RetryCost: -1}, "fiatramp: WithRetryBudget: RetryCost -1 is negative"},
+		{fiatramp.RetryBudget{SuccessRefill: -2}, "fiatramp: WithRetryBudget: SuccessRefill -2 is negative"},
+	}
+	for _, tc := range cases {
+		c, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL(testBase), fiatramp.WithRetryBudget(tc.budget))
+		require.Error(t, err, "%+v", tc.budget)
+		assert.Nil(t, c)
+		assert.Contains(t, err.Error(), tc.want)
+	}
+
+	h, _ := retryHarness(t, fiatramp.RetryPolicy{},
+		fiatramp.WithRetryBudget(fiatramp.RetryBudget{Capacity: 5, RetryCost: 5, TimeoutCost: 5}))
+	rec := h.script(http.MethodGet, payoutGetPath,
+		mockReply{status: 503, body: bodyUnavailable}, mockReply{status: 200, body: ok(gotPayout)},
+		mockReply{status: 503, body: bodyUnavailable}, mockReply{status: 503, body: bodyUnavailable})
+	_, err := h.client.Payouts.Get(context.Background(), payoutID)
+	require.NoError(t, err, "the one retry the bucket holds is paid")
+	_, err = h.client.Payouts.Get(context.Background(), payoutID)
+	assert.ErrorIs(t, err, fiatramp.ErrRetryBudgetExhausted, "the success refunded the retry, which this call spent; then none")
+	assert.EqualValues(t, 4, rec.hits.Load())
 }

@@ -1,16 +1,11 @@
 package fiatramp
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/google/uuid"
-
-	"github.com/fiatramp/fiatramp-go/types"
 )
 
 // WithCallRetry replaces the Client's retry policy (WithRetry) for this
@@ -101,33 +96,4 @@ func requestID(h http.Header) string {
 		return v
 	}
 	return ""
-}
-
-// ListBankAccountsPage fetches the page of a customer's bank accounts that
-// next, the Next link of an earlier page, points to: GET on that link. It
-// resumes a listing where a stored link left it. The link is checked as
-// BankAccounts checks every link it follows: it must stay under the base
-// address (scheme, host and path, with no escaped separator or dot segment
-// in its path), and it must lead to this customer's list,
-// /cms/api/v1/bank/list/{customer_id}, with its query (e.g. "?page=3");
-// otherwise it is not sent and the error matches ErrPagination.
-func (s *CustomersService) ListBankAccountsPage(ctx context.Context, customerID uuid.UUID, next string, opts ...RequestOption) (*types.BankAccountPage, error) {
-	if err := requireID("customer_id", customerID); err != nil {
-		return nil, err
-	}
-	if strings.TrimSpace(next) == "" {
-		return nil, invalid("next", "empty page link")
-	}
-	first, err := s.client.resolve(bankListPath(customerID))
-	if err != nil {
-		return nil, err
-	}
-	u, err := s.client.pageURL(first, next)
-	if err != nil {
-		return nil, err
-	}
-	if u.EscapedPath() != first.EscapedPath() {
-		return nil, fmt.Errorf("%w: next link %q is not customer %s's bank account list", ErrPagination, next, customerID)
-	}
-	return callOp[types.BankAccountPage](ctx, s.client, operation{method: http.MethodGet, url: u}, opts)
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -121,57 +120,5 @@ func TestAPIErrorCarriesHeadersAndRequestID(t *testing.T) {
 		h.script(http.MethodGet, payoutGetPath, mockReply{status: 502, body: bodyHTML, header: map[string]string{"X-Request-Id": "r2"}})
 		_, err = h.client.Payouts.Get(ctx, payoutID)
 		assert.Equal(t, "r2", requireAPIError(t, err, 502).RequestID)
-	})
-}
-
-func TestListBankAccountsPage(t *testing.T) {
-	ctx := context.Background()
-	list := "/cms/api/v1/bank/list/" + customerID.String()
-	page := ok(`{"count":11,"next":null,"previous":"` + testBase + list + `","results":[{"id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12"}]}`)
-
-	for _, link := range []string{testBase + list + "?page=2", "/gateway" + list + "?page=2", "?page=2"} {
-		t.Run("fetches "+link, func(t *testing.T) {
-			h := newHarness(t)
-			h.mock.RegisterResponderWithQuery(http.MethodGet, testBase+list, "page=2", func(req *http.Request) (*http.Response, error) {
-				assertSigned(t, req, testNow.Unix(), "")
-				return httpmock.NewStringResponse(200, page), nil
-			})
-			p, err := h.client.Customers.ListBankAccountsPage(ctx, customerID, link)
-			require.NoError(t, err)
-			require.Len(t, p.Results, 1)
-			assert.Equal(t, bankID, p.Results[0].ID)
-			assert.Equal(t, 11, p.Count)
-			assert.Equal(t, 1, h.mock.GetTotalCallCount())
-		})
-	}
-
-	other := "0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b02"
-	for _, tc := range []struct{ name, link string }{
-		{"another host", "https://evil.test/gateway" + list + "?page=2"},
-		{"another scheme", "http://api.fiatramp.test/gateway" + list + "?page=2"},
-		{"outside the base path", testHost + list + "?page=2"},
-		{"another customer", testBase + "/cms/api/v1/bank/list/" + other + "?page=2"},
-		{"another route", testBase + "/pos/api/v1/payout/balance"},
-		{"a dot segment", testBase + "/cms/api/v1/bank/list/x/%2e%2e/" + customerID.String()},
-		{"an escaped separator", testBase + "/cms/api/v1/bank/list%2F" + customerID.String()},
-		{"user info", "https://u:p@api.fiatramp.test/gateway" + list},
-	} {
-		t.Run("refuses "+tc.name, func(t *testing.T) {
-			h := newHarness(t)
-			_, err := h.client.Customers.ListBankAccountsPage(ctx, customerID, tc.link)
-			require.ErrorIs(t, err, fiatramp.ErrPagination)
-			assert.Zero(t, h.mock.GetTotalCallCount())
-		})
-	}
-
-	t.Run("refuses an empty link and a nil customer", func(t *testing.T) {
-		h := newHarness(t)
-		_, err := h.client.Customers.ListBankAccountsPage(ctx, customerID, " ")
-		require.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
-		assert.ErrorContains(t, err, "next")
-		_, err = h.client.Customers.ListBankAccountsPage(ctx, [16]byte{}, testBase+list)
-		require.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
-		assert.ErrorContains(t, err, "customer_id")
-		assert.Zero(t, h.mock.GetTotalCallCount())
 	})
 }

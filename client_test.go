@@ -3,13 +3,19 @@ package fiatramp_test
 import (
 	"bytes"
 	"context"
+	"encoding/gob"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -21,6 +27,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/sandbox"
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
@@ -67,284 +74,6 @@ func TestNewFromEnv(t *testing.T) {
 	require.ErrorContains(t, err, fiatramp.EnvAPISecret)
 }
 
-func TestSecretNeverFormatted(t *testing.T) {
-	var logs bytes.Buffer
-	logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	h := newHarness(t, fiatramp.WithLogger(logger))
-	h.expect(http.MethodGet, "/pos/api/v1/payout/"+payoutID.String(), "", 400, fail("Payout ID is invalid", "REQ_FIELD_MISSING", `{}`))
-	_, err := h.client.Payouts.Get(context.Background(), payoutID)
-	require.Error(t, err)
-	h.mock.RegisterResponder(http.MethodGet, testBase+"/pos/api/v1/payout/balance", httpmock.NewErrorResponder(errors.New("connection reset")))
-	err2 := h.client.Do(context.Background(), http.MethodGet, "/pos/api/v1/payout/balance", nil, nil)
-	require.Error(t, err2)
-	logger.Info("client", "client", h.client)
-
-	signature := sign(testNow.Unix(), "{}")
-	outputs := map[string]string{
-		"%v": fmt.Sprintf("%v", h.client), "%+v": fmt.Sprintf("%+v", h.client), "%#v": fmt.Sprintf("%#v", h.client),
-		"%s": fmt.Sprintf("%s", h.client), "value %+v": fmt.Sprintf("%+v", *h.client), "value %#v": fmt.Sprintf("%#v", *h.client),
-		"%+v payouts": fmt.Sprintf("%+v %#v", h.client.Payouts, h.client.Payouts),
-		"api error":   err.Error(), "transport error": err2.Error(), "logs": logs.String(),
-	}
-	for name, out := range outputs {
-		assert.NotContains(t, out, testSecret, name)
-		assert.NotContains(t, out, signature, name)
-	}
-	assert.Contains(t, outputs["%#v"], "[redacted]")
-	assert.Contains(t, logs.String(), `"path":"/gateway/pos/api/v1/payout/`+payoutID.String()+`"`)
-	assert.Contains(t, logs.String(), `"status":400`)
-}
-
-func TestFreshTimestampPerRequest(t *testing.T) {
-	var tick atomic.Int64
-	tick.Store(testNow.Unix())
-	h := newHarness(t, fiatramp.WithClock(func() time.Time { return time.Unix(tick.Add(7), 0) }))
-	var seen []int64
-	h.mock.RegisterResponder(http.MethodGet, testBase+"/pos/api/v1/payout/"+payoutID.String(), func(req *http.Request) (*http.Response, error) {
-		ts := tick.Load()
-		seen = append(seen, ts)
-		assertSigned(t, req, ts, "")
-		return httpmock.NewStringResponse(200, ok(fetchedPayoutData)), nil
-	})
-	for range 3 {
-		_, err := h.client.Payouts.Get(context.Background(), payoutID)
-		require.NoError(t, err)
-	}
-	assert.Equal(t, []int64{testNow.Unix() + 7, testNow.Unix() + 14, testNow.Unix() + 21}, seen)
-}
-
-func TestValidationSendsNothing(t *testing.T) {
-	ctx := context.Background()
-	h := newHarness(t)
-	good := types.CreatePayinQuotationRequest{Asset: "usdt", Fiat: "inr", SendingAmount: decimal.NewFromInt(3000),
-		CustomerID: customerID, BankID: bankID, PaymentMethod: types.PaymentMethodIMPS}
-	with := func(f func(*types.CreatePayinQuotationRequest)) types.CreatePayinQuotationRequest {
-		r := good
-		f(&r)
-		return r
-	}
-	p, c, k := h.client.Payouts, h.client.Customers, h.client.KYC
-	cases := map[string]struct {
-		field string
-		call  func() error
-	}{
-		"create quotation_id": {"quotation_id", func() error { _, err := p.Create(ctx, types.CreatePayoutRequest{CustomerID: customerID}); return err }},
-		"create customer_id":  {"customer_id", func() error { _, err := p.Create(ctx, types.CreatePayoutRequest{QuotationID: quotationID}); return err }},
-		"prefunded quotation": {"quotation_id", func() error { _, err := p.CreatePrefunded(ctx, types.CreatePrefundedPayoutRequest{}); return err }},
-		"prefunded sender": {"customer.sender.id", func() error {
-			_, err := p.CreatePrefunded(ctx, types.CreatePrefundedPayoutRequest{QuotationID: quotationID, Customer: types.PrefundedCustomer{Receiver: types.CustomerRef{ID: customerID}}})
-			return err
-		}},
-		"prefunded receiver": {"customer.receiver.id", func() error {
-			_, err := p.CreatePrefunded(ctx, types.CreatePrefundedPayoutRequest{QuotationID: quotationID, Customer: types.PrefundedCustomer{Sender: types.CustomerRef{ID: senderID}}})
-			return err
-		}},
-		"remittance remitter": {"remitter_id", func() error {
-			_, err := p.CreateRemittance(ctx, types.CreateRemittancePayoutRequest{QuotationID: quotationID, CustomerID: customerID})
-			return err
-		}},
-		"remittance customer": {"customer_id", func() error {
-			_, err := p.CreateRemittance(ctx, types.CreateRemittancePayoutRequest{QuotationID: quotationID, RemitterID: remitterID})
-			return err
-		}},
-		"get payout":      {"payout_id", func() error { _, err := p.Get(ctx, uuid.Nil); return err }},
-		"simulate payout": {"payout_id", func() error { _, err := p.SimulateStatus(ctx, uuid.Nil, types.PayoutSuccess); return err }},
-		"simulate unknown status": {"payout_status", func() error {
-			_, err := p.SimulateStatus(ctx, payoutID, types.PayoutStatus("PAID"))
-			return err
-		}},
-		"quotation asset": {"asset", func() error {
-			_, err := h.client.Payins.CreateQuotation(ctx, with(func(r *types.CreatePayinQuotationRequest) { r.Asset = " " }))
-			return err
-		}},
-		"quotation fiat": {"fiat", func() error {
-			_, err := h.client.Payins.CreateQuotation(ctx, with(func(r *types.CreatePayinQuotationRequest) { r.Fiat = "" }))
-			return err
-		}},
-		"quotation zero amount": {"sending_amount", func() error {
-			_, err := h.client.Payins.CreateQuotation(ctx, with(func(r *types.CreatePayinQuotationRequest) { r.SendingAmount = decimal.Zero }))
-			return err
-		}},
-		"quotation negative amount": {"sending_amount", func() error {
-			_, err := h.client.Payins.CreateQuotation(ctx, with(func(r *types.CreatePayinQuotationRequest) { r.SendingAmount = decimal.NewFromInt(-5) }))
-			return err
-		}},
-		"quotation customer": {"customer_id", func() error {
-			_, err := h.client.Payins.CreateQuotation(ctx, with(func(r *types.CreatePayinQuotationRequest) { r.CustomerID = uuid.Nil }))
-			return err
-		}},
-		"quotation bank": {"bank_id", func() error {
-			_, err := h.client.Payins.CreateQuotation(ctx, with(func(r *types.CreatePayinQuotationRequest) { r.BankID = uuid.Nil }))
-			return err
-		}},
-		"quotation method": {"payment_method", func() error {
-			_, err := h.client.Payins.CreateQuotation(ctx, with(func(r *types.CreatePayinQuotationRequest) { r.PaymentMethod = "NEFT" }))
-			return err
-		}},
-		"get quotation":      {"quotation_id", func() error { _, err := h.client.Payins.GetQuotation(ctx, uuid.Nil); return err }},
-		"wallet customer":    {"customer_id", func() error { _, err := c.AddWallet(ctx, types.AddWalletRequest{WalletAddress: "0x1"}); return err }},
-		"wallet address":     {"wallet_address", func() error { _, err := c.AddWallet(ctx, types.AddWalletRequest{CustomerID: customerID}); return err }},
-		"bank customer":      {"customer_id", func() error { _, err := c.GetBankAccount(ctx, uuid.Nil, bankID); return err }},
-		"bank id":            {"bank_id", func() error { _, err := c.GetBankAccount(ctx, customerID, uuid.Nil); return err }},
-		"list customer":      {"customer_id", func() error { _, err := c.ListBankAccounts(ctx, uuid.Nil); return err }},
-		"kyc config":         {"customer_id", func() error { _, err := k.GetConfiguration(ctx, uuid.Nil); return err }},
-		"kyc simulate":       {"customer_id", func() error { _, err := k.SimulateStatus(ctx, uuid.Nil, types.KYCVerified); return err }},
-		"kyc unknown":        {"kyc_status", func() error { _, err := k.SimulateStatus(ctx, customerID, "DONE"); return err }},
-		"do method":          {"method", func() error { return h.client.Do(ctx, "get", "/x", nil, nil) }},
-		"do absolute path":   {"path", func() error { return h.client.Do(ctx, "GET", "https://evil.example/x", nil, nil) }},
-		"do scheme-relative": {"path", func() error { return h.client.Do(ctx, "GET", "//evil.example/x", nil, nil) }},
-		"do GET with body":   {"body", func() error { return h.client.Do(ctx, "GET", "/x", map[string]int{"a": 1}, nil) }},
-		"do invalid JSON":    {"body", func() error { return h.client.Do(ctx, "POST", "/x", []byte(`{"a":`), nil) }},
-		"do non-pointer out": {"out", func() error { var m map[string]any; return h.client.Do(ctx, "GET", "/x", nil, m) }},
-		"do nil pointer out": {"out", func() error { var p *map[string]any; return h.client.Do(ctx, "GET", "/x", nil, p) }},
-		"do inexact amount": {"body", func() error {
-			return h.client.Do(ctx, "POST", "/x", json.RawMessage(`{"amount":12345678901234567.5}`), nil)
-		}},
-		"reserved header": {"header X-Signature", func() error {
-			_, err := p.Get(ctx, payoutID, fiatramp.WithHeader("X-Signature", "forged"))
-			return err
-		}},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			err := tc.call()
-			require.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
-			var ve *fiatramp.ValidationError
-			require.ErrorAs(t, err, &ve)
-			assert.Equal(t, tc.field, ve.Field)
-			assert.Contains(t, err.Error(), tc.field)
-		})
-	}
-	assert.Zero(t, h.mock.GetTotalCallCount(), "bad input sends nothing")
-}
-
-func TestDo(t *testing.T) {
-	ctx := context.Background()
-	t.Run("HEAD succeeds on a 2xx without a body and fails on a 4xx", func(t *testing.T) {
-		h := newHarness(t)
-		calls := h.expect(http.MethodHead, "/pos/api/v1/payout/balance", "", http.StatusOK, "")
-		require.NoError(t, h.client.Do(ctx, http.MethodHead, "/pos/api/v1/payout/balance", nil, nil))
-		assert.EqualValues(t, 1, calls.Load())
-		h.expect(http.MethodHead, "/pos/api/v1/payout/missing", "", http.StatusNotFound, "")
-		var apiErr *fiatramp.APIError
-		require.ErrorAs(t, h.client.Do(ctx, http.MethodHead, "/pos/api/v1/payout/missing", nil, nil), &apiErr)
-		assert.Equal(t, http.StatusNotFound, apiErr.StatusCode)
-	})
-	t.Run("GET with query signs {} and decodes data", func(t *testing.T) {
-		h := newHarness(t)
-		h.mock.RegisterResponderWithQuery(http.MethodGet, testBase+"/pos/api/v1/payout/balance", "asset=USDT", func(req *http.Request) (*http.Response, error) {
-			assertSigned(t, req, testNow.Unix(), "")
-			return httpmock.NewStringResponse(200, ok(`{"available_balance":{"USDT":"1500.123456789"}}`)), nil
-		})
-		var out struct {
-			AvailableBalance map[string]decimal.Decimal `json:"available_balance"`
-		}
-		require.NoError(t, h.client.Do(ctx, http.MethodGet, "/pos/api/v1/payout/balance?asset=USDT", nil, &out))
-		assert.Equal(t, "1500.123456789", out.AvailableBalance["USDT"].String())
-	})
-	t.Run("POST sends exactly the canonical bytes it signed", func(t *testing.T) {
-		h := newHarness(t)
-		h.expect(http.MethodPost, "/org/api/v1/organizations/api-webhooks",
-			`{"events":["PAYOUT"],"note":"caf\u00e9 <&>","url":"https://hooks.example/x"}`, 201, ok(`{"id":"abc"}`))
-		var raw json.RawMessage
-		body := []byte("{ \"url\": \"https://hooks.example/x\", \"note\": \"café <&>\", \"events\": [\"PAYOUT\"] }")
-		require.NoError(t, h.client.Do(ctx, http.MethodPost, "/org/api/v1/organizations/api-webhooks", body, &raw))
-		assert.JSONEq(t, `{"id":"abc"}`, string(raw))
-	})
-	t.Run("struct body and nil out", func(t *testing.T) {
-		h := newHarness(t)
-		h.expect(http.MethodPost, "/cms/api/v1/bank/mock-bank-verification", `{"a":"x","b":1}`, 200, ok(`null`))
-		require.NoError(t, h.client.Do(ctx, http.MethodPost, "/cms/api/v1/bank/mock-bank-verification", struct {
-			B int    `json:"b"`
-			A string `json:"a"`
-		}{1, "x"}, nil))
-	})
-}
-
-func TestTransportFailures(t *testing.T) {
-	ctx := context.Background()
-	t.Run("connection error wraps the cause", func(t *testing.T) {
-		h := newHarness(t)
-		cause := errors.New("connection refused")
-		h.mock.RegisterResponder(http.MethodGet, testBase+"/pos/api/v1/payout/"+payoutID.String(), httpmock.NewErrorResponder(cause))
-		p, err := h.client.Payouts.Get(ctx, payoutID)
-		assert.Nil(t, p)
-		require.ErrorIs(t, err, cause)
-		var apiErr *fiatramp.APIError
-		assert.False(t, errors.As(err, &apiErr), "no response, so no APIError")
-	})
-	t.Run("timeout", func(t *testing.T) {
-		h := newHarness(t, fiatramp.WithTimeout(20*time.Millisecond))
-		h.mock.RegisterResponder(http.MethodGet, testBase+"/pos/api/v1/payout/"+payoutID.String(), func(req *http.Request) (*http.Response, error) {
-			<-req.Context().Done()
-			return nil, req.Context().Err()
-		})
-		_, err := h.client.Payouts.Get(ctx, payoutID)
-		require.ErrorIs(t, err, context.DeadlineExceeded)
-	})
-	for name, tc := range map[string]struct {
-		status int
-		body   string
-		want   error
-	}{
-		"proxy HTML 502":        {502, "<html><body>Bad Gateway</body></html>", fiatramp.ErrUnavailable},
-		"empty 200":             {200, "", fiatramp.ErrMalformedResponse},
-		"truncated 200":         {200, `{"status":true,"data":{"id":"3e9f`, fiatramp.ErrMalformedResponse},
-		"status false in 200":   {200, fail("Quotation has expired", "X", `{}`), fiatramp.ErrQuotationExpired},
-		"data null in 200":      {200, ok("null"), fiatramp.ErrMalformedResponse},
-		"wrong-typed data":      {200, ok(`{"id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","rate":{"x":1}}`), fiatramp.ErrMalformedResponse},
-		"500 with success":      {500, `{"success":false,"message":"Internal Server Error","err_code":"SYS_INTERNAL_ERROR","errors":"trace","data":null}`, fiatramp.ErrInternal},
-		"401 signature refused": {401, fail("Unauthorized", "AUTH_INVALID_SIGNATURE", `{"signature":["Invalid Signature"]}`), fiatramp.ErrUnauthorized},
-		"429":                   {429, fail("Too many requests", "RATE_LIMITED", `{}`), fiatramp.ErrRateLimited},
-	} {
-		t.Run(name, func(t *testing.T) {
-			h := newHarness(t)
-			h.mock.RegisterResponder(http.MethodGet, testBase+"/pos/api/v1/payout/"+payoutID.String(), httpmock.NewStringResponder(tc.status, tc.body))
-			var resp fiatramp.Response
-			p, err := h.client.Payouts.Get(ctx, payoutID, fiatramp.CaptureResponse(&resp))
-			assert.Nil(t, p, "never a success")
-			require.ErrorIs(t, err, tc.want)
-			var apiErr *fiatramp.APIError
-			require.ErrorAs(t, err, &apiErr)
-			assert.Equal(t, tc.status, apiErr.StatusCode)
-			assert.Equal(t, tc.status, resp.StatusCode)
-			assert.Equal(t, tc.body, string(resp.Body))
-		})
-	}
-}
-
-func TestRequestOptions(t *testing.T) {
-	h := newHarness(t, fiatramp.WithUserAgent("acme-payouts/2.1"))
-	h.mock.RegisterResponder(http.MethodGet, testBase+"/pos/api/v1/payout/"+payoutID.String(), func(req *http.Request) (*http.Response, error) {
-		assert.Equal(t, "trace-77", req.Header.Get("X-Request-Id"))
-		assert.True(t, strings.HasPrefix(req.Header.Get("User-Agent"), "acme-payouts/2.1 fiatramp-go/"), req.Header.Get("User-Agent"))
-		r := httpmock.NewStringResponse(200, ok(fetchedPayoutData))
-		r.Header.Set("X-Trace", "t1")
-		return r, nil
-	})
-	var resp fiatramp.Response
-	_, err := h.client.Payouts.Get(context.Background(), payoutID, fiatramp.WithHeader("X-Request-Id", "trace-77"), fiatramp.CaptureResponse(&resp))
-	require.NoError(t, err)
-	h.mock.RegisterResponder(http.MethodGet, testBase+"/pos/api/v1/payout/"+quotationID.String(), func(req *http.Request) (*http.Response, error) {
-		assert.Equal(t, "custom-agent/1", req.Header.Get("User-Agent"), "a per-call User-Agent wins")
-		return httpmock.NewStringResponse(200, ok(fetchedPayoutData)), nil
-	})
-	_, err = h.client.Payouts.Get(context.Background(), quotationID, fiatramp.WithHeader("User-Agent", "custom-agent/1"))
-	require.NoError(t, err)
-	assert.Equal(t, 200, resp.StatusCode)
-	assert.Equal(t, "t1", resp.Header.Get("X-Trace"))
-	assert.Equal(t, ok(fetchedPayoutData), string(resp.Body))
-}
-
-func TestWithErrorMessage(t *testing.T) {
-	h := newHarness(t, fiatramp.WithErrorMessage("Prefunded wallet balance too low", fiatramp.ErrInsufficientBalance))
-	h.mock.RegisterResponder(http.MethodPost, testBase+"/pos/api/v1/prefunded/payout/initiate",
-		httpmock.NewStringResponder(400, fail("Prefunded wallet balance too low.", "X", `{}`)))
-	_, err := h.client.Payouts.CreatePrefunded(context.Background(), types.CreatePrefundedPayoutRequest{QuotationID: quotationID,
-		Customer: types.PrefundedCustomer{Sender: types.CustomerRef{ID: senderID}, Receiver: types.CustomerRef{ID: customerID}}})
-	require.ErrorIs(t, err, fiatramp.ErrInsufficientBalance)
-}
-
 func TestConcurrentUse(t *testing.T) {
 	h := newHarness(t)
 	h.mock.RegisterResponder(http.MethodGet, testBase+"/pos/api/v1/payout/"+payoutID.String(), httpmock.NewStringResponder(200, ok(fetchedPayoutData)))
@@ -361,111 +90,664 @@ func TestConcurrentUse(t *testing.T) {
 	assert.Equal(t, 32, h.mock.GetTotalCallCount())
 }
 
-func TestOversizedResponseRefused(t *testing.T) {
-	h := newHarness(t)
-	huge := ok(`{"id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","pad":"` + strings.Repeat("x", 8<<20) + `"}`)
-	h.mock.RegisterResponder(http.MethodGet, testBase+"/pos/api/v1/payout/"+payoutID.String(), httpmock.NewStringResponder(200, huge))
-	p, err := h.client.Payouts.Get(context.Background(), payoutID)
-	assert.Nil(t, p)
-	require.ErrorIs(t, err, fiatramp.ErrMalformedResponse)
-	assert.Contains(t, err.Error(), "exceeds")
-	var apiErr *fiatramp.APIError
-	require.ErrorAs(t, err, &apiErr)
-	assert.LessOrEqual(t, len(apiErr.RawBody), 64<<10, "the kept body is capped")
-}
-
-func TestDoKeepsEscapedPath(t *testing.T) {
-	h := newHarness(t)
-	h.mock.RegisterResponder(http.MethodGet, `=~^`+testBase+`/cms/api/v1/ref/a%2Fb$`, func(req *http.Request) (*http.Response, error) {
-		assert.Equal(t, "/gateway/cms/api/v1/ref/a%2Fb", req.URL.EscapedPath(), "an escaped slash stays escaped")
-		assertSigned(t, req, testNow.Unix(), "")
-		return httpmock.NewStringResponse(200, ok(`{}`)), nil
-	})
-	require.NoError(t, h.client.Do(context.Background(), http.MethodGet, "/cms/api/v1/ref/a%2Fb", nil, nil))
-	assert.Equal(t, 1, h.mock.GetTotalCallCount())
-}
-
 func TestZeroClientFormats(t *testing.T) {
 	var c fiatramp.Client
 	assert.Equal(t, "fiatramp.Client{baseURL: , apiKey: ****, apiSecret: [redacted]}", fmt.Sprintf("%+v", c))
 }
 
-// TestAttemptDeadline: each attempt is bounded by the sooner of the
-// caller's deadline and WithTimeout (none with WithTimeout(0) and no
-// deadline), as the request's context shows to the transport.
-func TestAttemptDeadline(t *testing.T) {
-	seen := func(t *testing.T, ctx context.Context, timeout time.Duration) (time.Time, bool) {
-		t.Helper()
-		h := newHarness(t, fiatramp.WithTimeout(timeout))
-		var deadline time.Time
-		var has bool
-		h.mock.RegisterResponder(http.MethodGet, testBase+"/pos/api/v1/payout/balance", func(req *http.Request) (*http.Response, error) {
-			deadline, has = req.Context().Deadline()
-			return httpmock.NewStringResponse(200, ok(`{}`)), nil
-		})
-		_, _ = h.client.Payouts.Balance(ctx)
-		return deadline, has
-	}
-	t.Run("caller's deadline first", func(t *testing.T) {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		want, _ := ctx.Deadline()
-		got, has := seen(t, ctx, time.Hour)
-		require.True(t, has)
-		require.Equal(t, want, got)
-	})
-	t.Run("timeout first", func(t *testing.T) {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
-		defer cancel()
-		start := time.Now()
-		got, has := seen(t, ctx, time.Minute)
-		require.True(t, has)
-		require.WithinDuration(t, start.Add(time.Minute), got, 5*time.Second)
-	})
-	t.Run("no caller deadline", func(t *testing.T) {
-		start := time.Now()
-		got, has := seen(t, context.Background(), time.Minute)
-		require.True(t, has)
-		require.WithinDuration(t, start.Add(time.Minute), got, 5*time.Second)
-	})
-	t.Run("no bound at all", func(t *testing.T) {
-		_, has := seen(t, context.Background(), 0)
-		require.False(t, has)
-	})
-}
-
-// lyingTransport answers with body but declares contentLength.
-type lyingTransport struct {
-	body          string
-	contentLength int64
-}
-
-func (l lyingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	return &http.Response{StatusCode: 200, Header: http.Header{}, Request: req, ContentLength: l.contentLength,
-		Body: io.NopCloser(strings.NewReader(l.body))}, nil
-}
-
-// TestDeclaredLengthIsOnlyAHint: the response is read by its bytes, not by
-// its Content-Length: a body longer or shorter than declared, or without a
-// declared length, decodes alike, and the size cap holds whatever is
-// declared.
-func TestDeclaredLengthIsOnlyAHint(t *testing.T) {
-	body := ok(`{"available_balance":{"USDT":"1500.25"}}`)
-	for _, declared := range []int64{-1, 0, 5, int64(len(body)), int64(len(body)) + 100, 1 << 40} {
-		for _, limit := range []int64{int64(len(body)), int64(len(body)) - 1} {
-			c, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL(testBase),
-				fiatramp.WithHTTPClient(&http.Client{Transport: lyingTransport{body, declared}}),
-				fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 1}), fiatramp.WithMaxResponseBytes(limit))
-			require.NoError(t, err)
-			var resp fiatramp.Response
-			_, err = c.Payouts.Balance(context.Background(), fiatramp.CaptureResponse(&resp))
-			if limit < int64(len(body)) {
-				require.ErrorIs(t, err, fiatramp.ErrMalformedResponse, "declared %d", declared)
-				require.ErrorContains(t, err, "exceeds")
+// TestServiceInterfacesHaveEveryMethod: each *API interface is the whole
+// method set of its service, so that code written against the interface
+// (and a fake embedding it) can reach every operation, e.g.
+// Customers.ListBankAccountsPage.
+func TestServiceInterfacesHaveEveryMethod(t *testing.T) {
+	for _, tc := range []struct {
+		service, api reflect.Type
+	}{
+		{reflect.TypeOf(&fiatramp.PayoutsService{}), reflect.TypeOf((*fiatramp.PayoutsAPI)(nil)).Elem()},
+		{reflect.TypeOf(&fiatramp.PayinsService{}), reflect.TypeOf((*fiatramp.PayinsAPI)(nil)).Elem()},
+		{reflect.TypeOf(&fiatramp.CustomersService{}), reflect.TypeOf((*fiatramp.CustomersAPI)(nil)).Elem()},
+		{reflect.TypeOf(&fiatramp.KYCService{}), reflect.TypeOf((*fiatramp.KYCAPI)(nil)).Elem()},
+	} {
+		for i := range tc.service.NumMethod() {
+			m := tc.service.Method(i)
+			im, ok := tc.api.MethodByName(m.Name)
+			if !assert.True(t, ok, "%s lacks %s", tc.api, m.Name) {
 				continue
 			}
-			require.NoError(t, err, "declared %d", declared)
-			require.Equal(t, body, string(resp.Body))
+			// The interface method's type has no receiver.
+			in := make([]reflect.Type, 0, m.Type.NumIn()-1)
+			for j := 1; j < m.Type.NumIn(); j++ {
+				in = append(in, m.Type.In(j))
+			}
+			out := make([]reflect.Type, 0, m.Type.NumOut())
+			for j := range m.Type.NumOut() {
+				out = append(out, m.Type.Out(j))
+			}
+			assert.Equal(t, reflect.FuncOf(in, out, m.Type.IsVariadic()), im.Type, "%s.%s", tc.api, m.Name)
 		}
 	}
+}
+
+// TestClientRefusesUnsendableHeaders: an API key or user agent
+// with a control character would make net/http refuse every request after
+// the library counted it as an attempt (so a create ended in an
+// *fiatramp.OutcomeUnknownError); fiatramp.New refuses it instead.
+func TestClientRefusesUnsendableHeaders(t *testing.T) {
+	_, err := fiatramp.New("key\x00", "secret", fiatramp.WithBaseURL("http://127.0.0.1:1"))
+	require.ErrorContains(t, err, "control character")
+	_, err = fiatramp.New("key\x7f", "secret", fiatramp.WithBaseURL("http://127.0.0.1:1"))
+	require.ErrorContains(t, err, "control character")
+	_, err = fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL("http://127.0.0.1:1"), fiatramp.WithUserAgent("acme\x1b[31m"))
+	require.ErrorContains(t, err, "control character")
+	_, err = fiatramp.New("key\twith tab é", "secret", fiatramp.WithBaseURL("http://127.0.0.1:1"), fiatramp.WithUserAgent("acme/1 (é)"))
+	require.NoError(t, err, "net/http sends a tab and non-ASCII bytes")
+}
+
+// ---- the secret never prints ----
+
+// TestSecretNeverPrints is the one test of the guarantee that the API
+// secret never prints. Every exported value that holds or was made with the
+// secret (the Client, its services, the options, the iterators, method
+// values, the captured Response and every kind of error a call returns),
+// alone and inside every kind of user value, goes through every fmt verb,
+// fmt.Sprint, log/slog's text and JSON handlers, encoding/json,
+// encoding/gob and testify's diff (go-spew, which walks unexported fields
+// and follows pointers); so does the library's own debug log and every
+// error of every operation run against the sandbox, succeeding and failing
+// in every way. No output may carry an API secret or a whole API key in any
+// form, an X-SIGNATURE that was sent, a request body that was sent, or the
+// values only a request body carries.
+func TestSecretNeverPrints(t *testing.T) {
+	ctx := context.Background()
+
+	// A client on a fake service, given every option that takes a value of
+	// the caller's, and a call failing in each way.
+	mt := httpmock.NewMockTransport()
+	sent := &recordingTransport{base: mt}
+	var clientLog bytes.Buffer
+	var clientLogMu sync.Mutex
+	logger := slog.New(slog.NewJSONHandler(&lockedWriter{w: &clientLog, mu: &clientLogMu}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c, err := fiatramp.New(testKey, testSecret,
+		fiatramp.WithBaseURL(testBase),
+		fiatramp.WithHTTPClient(&http.Client{Transport: sent}),
+		fiatramp.WithClock(func() time.Time { return testNow }),
+		fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 1}),
+		fiatramp.WithErrorMessage("Balance too low", fiatramp.ErrInsufficientBalance),
+		fiatramp.WithLogger(logger),
+		fiatramp.WithClientReferenceGenerator(func() (string, error) { return "ref-1", nil }))
+	require.NoError(t, err)
+	mt.RegisterResponder(http.MethodPost, testBase+"/pos/api/v1/payout/initiate",
+		httpmock.NewStringResponder(500, fail("Internal Server Error", "SYS_INTERNAL_ERROR", "null")))
+	mt.RegisterResponder(http.MethodGet, testBase+"/pos/api/v1/payout/"+payoutID.String(), func(req *http.Request) (*http.Response, error) {
+		assertSigned(t, req, testNow.Unix(), "")
+		return httpmock.NewStringResponse(400, fail("Payout ID is invalid", "REQ_FIELD_MISSING", `{}`)), nil
+	})
+	mt.RegisterResponder(http.MethodGet, testBase+"/pos/api/v1/payout/balance", httpmock.NewErrorResponder(errors.New("connection reset")))
+	mt.RegisterNoResponder(func(*http.Request) (*http.Response, error) { return nil, errors.New("no route") })
+
+	var resp fiatramp.Response
+	_, outcomeErr := c.Payouts.Create(ctx,
+		types.CreatePayoutRequest{QuotationID: quotationID, CustomerID: customerID}, fiatramp.CaptureResponse(&resp))
+	require.ErrorIs(t, outcomeErr, fiatramp.ErrOutcomeUnknown)
+	_, apiErr := c.Payouts.Get(ctx, payoutID)
+	var asAPIError *fiatramp.APIError
+	require.ErrorAs(t, apiErr, &asAPIError)
+	transportErr := c.Do(ctx, http.MethodGet, "/pos/api/v1/payout/balance", nil, nil)
+	require.ErrorContains(t, transportErr, "connection reset")
+	_, noRouteErr := c.KYC.GetConfiguration(ctx, customerID)
+	require.ErrorContains(t, noRouteErr, "no route")
+	validationErr := c.Do(ctx, "get", "/x", nil, nil)
+	require.ErrorIs(t, validationErr, fiatramp.ErrInvalidRequest)
+	logger.Info("client", "client", c)
+
+	// The same client kinds against the sandbox, every operation in every
+	// way of failing.
+	run := runLeakScenario(t)
+
+	values := map[string]map[string]any{
+		"*Client":                  wrapped(c),
+		"Client":                   wrapped(*c),
+		"*PayoutsService":          wrapped(c.Payouts),
+		"*PayinsService":           wrapped(c.Payins),
+		"*CustomersService":        wrapped(c.Customers),
+		"*KYCService":              wrapped(c.KYC),
+		"PayoutsService":           wrapped(*c.Payouts),
+		"PayinsService":            wrapped(*c.Payins),
+		"CustomersService":         wrapped(*c.Customers),
+		"KYCService":               wrapped(*c.KYC),
+		"PayoutsAPI":               wrapped[fiatramp.PayoutsAPI](c.Payouts),
+		"CustomersAPI":             wrapped[fiatramp.CustomersAPI](c.Customers),
+		"Option":                   wrapped(fiatramp.WithBaseURL(testBase)),
+		"RequestOption":            wrapped(fiatramp.WithHeader("X-Trace", "1")),
+		"CaptureResponse":          wrapped(fiatramp.CaptureResponse(&resp)),
+		"Response":                 wrapped(resp),
+		"OutcomeUnknownError":      wrapped(outcomeErr),
+		"APIError":                 wrapped(apiErr),
+		"transport error":          wrapped(transportErr),
+		"error without a route":    wrapped(noRouteErr),
+		"ValidationError":          wrapped(validationErr),
+		"BankAccounts iterator":    wrapped(c.Customers.BankAccounts(ctx, customerID)),
+		"method value Payouts.Get": wrapped(c.Payouts.Get),
+		"user structs": {
+			"embedded Client":          embedsClient{*c},
+			"embedded *Client":         embedsClientPtr{c},
+			"embedded *PayoutsService": embedsService{c.Payouts},
+			"unexported Client":        hidesClient{*c},
+			"unexported *Client":       hidesClientPtr{c},
+			"exported *Client":         pipelineDeps{c},
+			"unexported service value": hidesServiceBare{*c.Payouts},
+			"deep":                     hidesAll{[]map[string]any{{"c": hidesClient{*c}, "p": c.Payouts}}},
+			"map keyed by *Client":     map[*fiatramp.Client]string{c: "x"},
+		},
+	}
+	for name, sc := range map[string]*fiatramp.Client{"good": run.good, "wrong": run.wrong, "impatient": run.impatient} {
+		values["sandbox *Client "+name] = wrapped(sc)
+		values["sandbox Client "+name] = wrapped(*sc)
+		values["sandbox services "+name] = map[string]any{
+			"*Payouts": sc.Payouts, "*Payins": sc.Payins, "*Customers": sc.Customers, "*KYC": sc.KYC,
+			"Payouts": *sc.Payouts, "Payins": *sc.Payins, "Customers": *sc.Customers, "KYC": *sc.KYC,
+		}
+	}
+	sandboxErrs := map[string]any{}
+	texts := map[string]string{"the client's log": "", "the sandbox clients' log": run.log}
+	var unknown, apiErrs int
+	for i, err := range run.errs {
+		sandboxErrs[fmt.Sprintf("error %d", i)] = err
+		texts[fmt.Sprintf("error %d", i)] = err.Error()
+		var ou *fiatramp.OutcomeUnknownError
+		if errors.As(err, &ou) {
+			unknown++
+			sandboxErrs[fmt.Sprintf("error %d outcome", i)] = ou
+			sandboxErrs[fmt.Sprintf("error %d outcome value", i)] = *ou
+		}
+		var ae *fiatramp.APIError
+		if errors.As(err, &ae) {
+			apiErrs++
+			sandboxErrs[fmt.Sprintf("error %d api", i)] = ae
+			sandboxErrs[fmt.Sprintf("error %d api value", i)] = *ae
+		}
+	}
+	values["sandbox errors"] = sandboxErrs
+	assert.Positive(t, unknown, "some failures are outcome-unknown payout creates")
+	assert.Positive(t, apiErrs)
+	for _, err := range []error{outcomeErr, apiErr, transportErr, noRouteErr, validationErr} {
+		texts["error "+err.Error()] = err.Error()
+	}
+	clientLogMu.Lock()
+	texts["the client's log"] = clientLog.String()
+	clientLogMu.Unlock()
+
+	// What must never show: the key material of every client in every
+	// form, every signature and body sent, and what only a body carries.
+	sent.mu.Lock()
+	sigs, bodies := append(run.sigs, sent.sigs...), append(run.bodies, sent.bodies...)
+	sent.mu.Unlock()
+	require.NotEmpty(t, run.sigs)
+	require.NotEmpty(t, run.bodies)
+	require.Contains(t, sigs, sign(testNow.Unix(), "{}"), "the GET's signature is among those searched for")
+	needles := map[string]string{}
+	secretForms(needles, "test", testKey, testSecret)
+	secretForms(needles, "sandbox", run.org.APIKey, run.org.APISecret)
+	secretForms(needles, "wrong", "", run.wrongSecret)
+	for what, v := range run.canaries {
+		needles[what] = v
+	}
+	for i, s := range sigs {
+		needles[fmt.Sprintf("signature %d", i)] = s
+	}
+	for i, b := range bodies {
+		needles[fmt.Sprintf("request body %d", i)] = b
+	}
+	find := newLeakFinder(t, needles)
+	check := func(t *testing.T, how, out string) {
+		t.Helper()
+		if what, ok := find(out); ok {
+			t.Errorf("%s shows the %s: %.300s", how, what, out)
+		}
+	}
+
+	for name, text := range texts {
+		check(t, name, text)
+	}
+	for typ, wraps := range values {
+		t.Run(typ, func(t *testing.T) {
+			for shape, v := range wraps {
+				for _, verb := range fmtVerbs {
+					check(t, shape+" "+verb, fmt.Sprintf(verb, v))
+				}
+				check(t, shape+" Sprint", fmt.Sprint(v)+fmt.Sprintln(v))
+
+				var text, js bytes.Buffer
+				opts := &slog.HandlerOptions{Level: slog.LevelDebug}
+				slog.New(slog.NewTextHandler(&text, opts)).Info("m", "v", v, slog.Any("any", v), slog.Group("g", "v", v))
+				slog.New(slog.NewJSONHandler(&js, opts)).Info("m", "v", v, slog.Any("any", v), slog.Group("g", "v", v))
+				check(t, shape+" slog text", text.String())
+				check(t, shape+" slog JSON", js.String())
+
+				b, err := json.Marshal(v)
+				check(t, shape+" encoding/json", string(b)+fmt.Sprint(err))
+				ib, err := json.MarshalIndent(v, "", " ")
+				check(t, shape+" encoding/json indent", string(ib)+fmt.Sprint(err))
+
+				var g bytes.Buffer
+				func() {
+					defer func() { check(t, shape+" gob panic", fmt.Sprint(recover())) }()
+					err = gob.NewEncoder(&g).Encode(v)
+				}()
+				check(t, shape+" encoding/gob", g.String()+fmt.Sprint(err))
+
+				// testify prints both sides of a failed comparison with
+				// go-spew, which walks unexported fields and pointers.
+				rec := &recordingT{}
+				assert.Equal(rec, v, struct{}{})
+				check(t, shape+" testify diff", rec.out.String())
+			}
+		})
+	}
+
+	t.Run("control: the checks see a leak", func(t *testing.T) {
+		type leaky struct{ cfg struct{ apiSecret string } }
+		var l leaky
+		l.cfg.apiSecret = testSecret
+		for _, verb := range []string{"%+v", "%x", "%d"} {
+			out := fmt.Sprintf(verb, l)
+			_, found := find(out)
+			assert.True(t, found, "%s of a struct holding the secret is caught: %s", verb, out)
+		}
+		_, found := find("X-SIGNATURE: " + run.sigs[len(run.sigs)-1])
+		assert.True(t, found, "a signature sent is caught")
+		_, found = find("body: " + bodies[0])
+		assert.True(t, found, "a body sent is caught")
+	})
+
+	t.Run("the Client says what it is, without the secret", func(t *testing.T) {
+		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x"} {
+			out := fmt.Sprintf(verb, c)
+			assert.Contains(t, out, "apiSecret: [redacted]", verb)
+			assert.Contains(t, out, "****7Hq2", verb)
+		}
+	})
+
+	t.Run("the logs say what happened", func(t *testing.T) {
+		assert.Contains(t, texts["the client's log"], `"path":"/gateway/pos/api/v1/payout/`+payoutID.String()+`"`)
+		assert.Contains(t, texts["the client's log"], `"status":400`)
+		records := strings.Count(run.log, `"msg":"fiatramp request"`)
+		assert.GreaterOrEqual(t, records, run.trips, "at least one log record per request sent")
+		assert.Greater(t, run.trips, run.ops*(run.failModes+1), "retries happened")
+	})
+}
+
+// secretForms adds to forms the renderings of one client's key material
+// that would betray it: as text, as hex (what %x and %X make of a string),
+// as the decimal and base64 forms of its bytes, and any 10-character window
+// of the secret, so that a cut or padded rendering is caught too.
+func secretForms(forms map[string]string, client, apiKey, apiSecret string) {
+	for name, s := range map[string]string{client + " secret": apiSecret, client + " API key": apiKey} {
+		if s == "" {
+			continue
+		}
+		forms[name] = s
+		forms[name+" as hex"] = hex.EncodeToString([]byte(s))
+		forms[name+" as HEX"] = strings.ToUpper(hex.EncodeToString([]byte(s)))
+		forms[name+" as spaced hex"] = fmt.Sprintf("% x", s)
+		forms[name+" as bytes"] = strings.Trim(fmt.Sprint([]byte(s)), "[]")
+		b64, _ := json.Marshal([]byte(s))
+		forms[name+" as base64"] = strings.Trim(string(b64), `"`)
+	}
+	for i := 0; i+10 <= len(apiSecret); i++ {
+		forms[client+" secret window "+strconv.Itoa(i)] = apiSecret[i : i+10]
+	}
+}
+
+// newLeakFinder returns a function that reports which of needles (what ->
+// text, each at least 10 bytes) occurs in a text, in one pass over the
+// text: the search runs over some thousands of renderings and needles.
+func newLeakFinder(t *testing.T, needles map[string]string) func(text string) (what string, found bool) {
+	t.Helper()
+	const prefix = 10
+	byPrefix := map[string][]string{}
+	names := map[string]string{}
+	for what, n := range needles {
+		require.GreaterOrEqual(t, len(n), prefix, "%s is too short to search for", what)
+		if _, dup := names[n]; !dup {
+			byPrefix[n[:prefix]] = append(byPrefix[n[:prefix]], n)
+		}
+		names[n] = what
+	}
+	return func(text string) (string, bool) {
+		for i := 0; i+prefix <= len(text); i++ {
+			for _, n := range byPrefix[text[i:i+prefix]] {
+				if strings.HasPrefix(text[i:], n) {
+					return names[n], true
+				}
+			}
+		}
+		return "", false
+	}
+}
+
+// fmtVerbs is every verb and flag combination a careless caller might use:
+// fmt prints a value it has no method for by walking its fields, and a verb
+// that does not fit a field's kind (%s on a pointer, %d on a string) takes
+// fmt's bad-verb path, which prints that field raw, unexported or not.
+var fmtVerbs = []string{
+	"%v", "%+v", "%#v", "%s", "%q", "%+q", "%#q", "%x", "%X", "% x", "%#x", "% X",
+	"%d", "%+d", "%o", "%O", "%b", "%c", "%U", "%#U", "%e", "%E", "%f", "%F", "%g", "%G",
+	"%t", "%p", "%#p", "%T", "%w", "%z", "%10.3s", "%-80v", "%.100s", "%08x", "%#+v",
+}
+
+// Wrappers a caller's own code puts a library value in.
+type (
+	embedsClient     struct{ fiatramp.Client }
+	embedsClientPtr  struct{ *fiatramp.Client }
+	embedsService    struct{ *fiatramp.PayoutsService }
+	hidesClient      struct{ c fiatramp.Client }
+	hidesClientPtr   struct{ c *fiatramp.Client }
+	pipelineDeps     struct{ Client *fiatramp.Client }
+	hidesAll         struct{ deps []map[string]any }
+	hidesServiceBare struct{ p fiatramp.PayoutsService }
+)
+
+// wrapped puts v where user code keeps it: behind a pointer, in exported
+// and unexported fields (direct, through an interface and nested), in
+// slices, arrays and maps, and as a reflect.Value.
+func wrapped[T any](v T) map[string]any {
+	return map[string]any{
+		"direct":                  v,
+		"pointer":                 &v,
+		"exported field":          struct{ F T }{v},
+		"unexported field":        struct{ f T }{v},
+		"pointer to unexported":   &struct{ f T }{v},
+		"unexported interface":    struct{ f any }{v},
+		"unexported pointer":      struct{ f *T }{&v},
+		"slice":                   []T{v},
+		"unexported slice":        struct{ f []T }{[]T{v}},
+		"array":                   [1]T{v},
+		"map value":               map[string]T{"k": v},
+		"unexported map":          struct{ f map[string]T }{map[string]T{"k": v}},
+		"nested unexported":       struct{ a struct{ b []map[string]*T } }{struct{ b []map[string]*T }{[]map[string]*T{{"k": &v}}}},
+		"reflect.Value":           reflect.ValueOf(v),
+		"reflect.Value of fields": reflect.ValueOf(struct{ f T }{v}).Field(0),
+	}
+}
+
+// recordingT collects what a testify assertion reports.
+type recordingT struct{ out strings.Builder }
+
+func (r *recordingT) Errorf(format string, args ...any) { fmt.Fprintf(&r.out, format, args...) }
+
+// recordingTransport records every X-SIGNATURE and request body that leaves
+// the client, without changing the request.
+type recordingTransport struct {
+	base   http.RoundTripper
+	mu     sync.Mutex
+	sigs   []string
+	bodies []string
+	trips  int
+}
+
+// sandboxRun is what runLeakScenario leaves behind for TestSecretNeverPrints
+// to search: the clients, every error, the debug log and what was sent.
+type sandboxRun struct {
+	org                    sandbox.Organization
+	wrongSecret            string
+	canaries               map[string]string // values that only a request body carries
+	good, wrong, impatient *fiatramp.Client
+	errs                   []error
+	log                    string
+	sigs, bodies           []string
+	trips, ops, failModes  int
+}
+
+// runLeakScenario runs every operation against the sandbox, succeeding and
+// failing in every way (400, 401, 500 with retries, dropped connections, a
+// redirect, a timeout), with a debug logger and a transport that records
+// every X-SIGNATURE and request body sent.
+func runLeakScenario(t *testing.T) *sandboxRun {
+	t.Helper()
+	sb := sandbox.New()
+	demo, err := sb.SeedDemo()
+	require.NoError(t, err)
+	org := demo.Organization
+	const (
+		wrongSecret  = "sk_WRONG-secret-0123456789"
+		canaryWallet = "TQn9Y2khEsLJW1ChVWFMcanaryWallet"
+		canaryHash   = "0xfeedcanaryhash"
+		canaryIP     = "203.0.113.77"
+		canaryDevice = "device-canary-42"
+	)
+
+	var redirecting atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if redirecting.Load() {
+			http.Redirect(w, r, "/moved"+r.URL.Path, http.StatusTemporaryRedirect)
+			return
+		}
+		sb.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+
+	var logs bytes.Buffer
+	var logMu sync.Mutex
+	logger := slog.New(slog.NewJSONHandler(&lockedWriter{w: &logs, mu: &logMu}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	rec := &recordingTransport{base: srv.Client().Transport}
+	newClient := func(secret string, opts ...fiatramp.Option) *fiatramp.Client {
+		c, err := fiatramp.New(org.APIKey, secret, append([]fiatramp.Option{
+			fiatramp.WithBaseURL(srv.URL),
+			fiatramp.WithClock(sb.Now),
+			fiatramp.WithHTTPClient(&http.Client{Transport: rec}),
+			fiatramp.WithLogger(logger),
+			fiatramp.WithRetry(fiatramp.RetryPolicy{InitialBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond}),
+		}, opts...)...)
+		require.NoError(t, err)
+		return c
+	}
+	good := newClient(org.APISecret)
+	wrong := newClient(wrongSecret)
+	impatient := newClient(org.APISecret, fiatramp.WithTimeout(20*time.Millisecond),
+		fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 2, InitialBackoff: time.Millisecond}))
+
+	var payout, payinQuotation uuid.UUID
+	id := func(bad bool, real uuid.UUID) uuid.UUID {
+		if bad {
+			return uuid.New()
+		}
+		return real
+	}
+	ops := []leakOp{
+		{"Payouts.Create", func(ctx context.Context, c *fiatramp.Client, bad bool) error {
+			p, err := c.Payouts.Create(ctx, types.CreatePayoutRequest{
+				QuotationID: id(bad, demo.Quotations[0].ID), CustomerID: demo.Customer.ID, ClientReferenceID: "leak-1",
+			})
+			if err == nil {
+				payout = p.ID
+			}
+			return err
+		}},
+		{"Payouts.CreatePrefunded", func(ctx context.Context, c *fiatramp.Client, bad bool) error {
+			_, err := c.Payouts.CreatePrefunded(ctx, types.CreatePrefundedPayoutRequest{
+				QuotationID: id(bad, demo.Quotations[1].ID),
+				Customer: types.PrefundedCustomer{
+					Sender: types.CustomerRef{ID: demo.Customer.ID}, Receiver: types.CustomerRef{ID: demo.Customer.ID},
+				},
+				ClientReferenceID: "leak-2",
+			})
+			return err
+		}},
+		{"Payouts.CreateRemittance", func(ctx context.Context, c *fiatramp.Client, bad bool) error {
+			_, err := c.Payouts.CreateRemittance(ctx, types.CreateRemittancePayoutRequest{
+				QuotationID: id(bad, demo.Quotations[2].ID), CustomerID: demo.Customer.ID,
+				RemitterID: demo.Remitter.ID, ClientReferenceID: "leak-3", TransactionHash: canaryHash,
+			})
+			return err
+		}},
+		{"Payouts.Get", func(ctx context.Context, c *fiatramp.Client, bad bool) error {
+			_, err := c.Payouts.Get(ctx, id(bad, payout))
+			return err
+		}},
+		{"Payouts.SimulateStatus", func(ctx context.Context, c *fiatramp.Client, bad bool) error {
+			_, err := c.Payouts.SimulateStatus(ctx, id(bad, payout), types.PayoutSuccess)
+			return err
+		}},
+		{"Payins.CreateQuotation", func(ctx context.Context, c *fiatramp.Client, bad bool) error {
+			q, err := c.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{
+				Asset: "USDT", Fiat: "INR", SendingAmount: decimal.NewFromInt(5000),
+				CustomerID: id(bad, demo.Customer.ID), BankID: demo.VPA.ID, PaymentMethod: types.PaymentMethodUPI,
+				RiskParameters: types.RiskParameters{IPAddress: canaryIP, DeviceID: canaryDevice},
+			})
+			if err == nil {
+				payinQuotation = q.ID
+			}
+			return err
+		}},
+		{"Payins.GetQuotation", func(ctx context.Context, c *fiatramp.Client, bad bool) error {
+			_, err := c.Payins.GetQuotation(ctx, id(bad, payinQuotation))
+			return err
+		}},
+		{"Customers.AddWallet", func(ctx context.Context, c *fiatramp.Client, bad bool) error {
+			_, err := c.Customers.AddWallet(ctx, types.AddWalletRequest{
+				CustomerID: id(bad, demo.Customer.ID), WalletAddress: canaryWallet,
+			})
+			return err
+		}},
+		{"Customers.GetBankAccount", func(ctx context.Context, c *fiatramp.Client, bad bool) error {
+			_, err := c.Customers.GetBankAccount(ctx, demo.Customer.ID, id(bad, demo.BankAccount.ID))
+			return err
+		}},
+		{"Customers.ListBankAccounts", func(ctx context.Context, c *fiatramp.Client, bad bool) error {
+			_, err := c.Customers.ListBankAccounts(ctx, id(bad, demo.Customer.ID))
+			return err
+		}},
+		{"Customers.BankAccounts", func(ctx context.Context, c *fiatramp.Client, bad bool) error {
+			n := 0
+			for _, err := range c.Customers.BankAccounts(ctx, id(bad, demo.Customer.ID)) {
+				if err != nil {
+					return err
+				}
+				n++
+			}
+			if n == 0 {
+				return errors.New("no bank accounts")
+			}
+			return nil
+		}},
+		{"KYC.GetConfiguration", func(ctx context.Context, c *fiatramp.Client, bad bool) error {
+			_, err := c.KYC.GetConfiguration(ctx, id(bad, demo.Customer.ID))
+			return err
+		}},
+		{"KYC.SimulateStatus", func(ctx context.Context, c *fiatramp.Client, bad bool) error {
+			_, err := c.KYC.SimulateStatus(ctx, id(bad, demo.PendingCustomer.ID), types.KYCVerified)
+			return err
+		}},
+		{"Do", func(ctx context.Context, c *fiatramp.Client, bad bool) error {
+			path := "/pos/api/v1/payout/balance"
+			if bad {
+				path = "/pos/api/v1/payout/" + uuid.NewString()
+			}
+			return c.Do(ctx, http.MethodGet, path, nil, nil)
+		}},
+		{"Do POST", func(ctx context.Context, c *fiatramp.Client, bad bool) error {
+			var out map[string]any
+			return c.Do(ctx, http.MethodPost, "/cms/api/v1/wallet/add", map[string]string{
+				"customer_id": id(bad, demo.Customer.ID).String(), "wallet_address": canaryWallet + "-do",
+			}, &out)
+		}},
+	}
+
+	ctx := context.Background()
+	var errs []error
+	for _, op := range ops {
+		require.NoError(t, op.run(ctx, good, false), "%s succeeds", op.name)
+	}
+	failing := []struct {
+		mode   string
+		client *fiatramp.Client
+		bad    bool
+		setup  func()
+	}{
+		{"400 unknown ids", good, true, nil},
+		{"401 wrong secret", wrong, false, nil},
+		{"500 with retries", good, false, func() { require.NoError(t, sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultInternalError})) }},
+		{"dropped before", good, false, func() { require.NoError(t, sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDropBefore})) }},
+		{"dropped after", good, true, func() { require.NoError(t, sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDropAfter})) }},
+		{"redirect", good, false, func() { redirecting.Store(true) }},
+		{"timeout", impatient, false, func() {
+			require.NoError(t, sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDelay, Delay: 10 * time.Second}))
+		}},
+	}
+	for _, f := range failing {
+		if f.setup != nil {
+			f.setup()
+		}
+		for _, op := range ops {
+			err := op.run(ctx, f.client, f.bad)
+			if !assert.Error(t, err, "%s: %s", f.mode, op.name) {
+				continue
+			}
+			errs = append(errs, err)
+			if f.mode == "401 wrong secret" {
+				assert.ErrorIs(t, err, fiatramp.ErrUnauthorized, op.name)
+			}
+			if f.mode == "redirect" {
+				var ou *fiatramp.OutcomeUnknownError
+				if errors.As(err, &ou) { // a create or a Do POST
+					err = ou.Err
+				}
+				assert.ErrorIs(t, err, fiatramp.ErrRedirect, op.name)
+			}
+		}
+		sb.ClearFaults()
+		redirecting.Store(false)
+	}
+
+	logger.Debug("the client itself", "client", good, "ptr", *wrong)
+	logMu.Lock()
+	defer logMu.Unlock()
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return &sandboxRun{
+		org: org, wrongSecret: wrongSecret,
+		canaries: map[string]string{"wallet address": canaryWallet, "transaction hash": canaryHash, "IP address": canaryIP, "device id": canaryDevice},
+		good:     good, wrong: wrong, impatient: impatient,
+		errs: errs, log: logs.String(), sigs: rec.sigs, bodies: rec.bodies,
+		trips: rec.trips, ops: len(ops), failModes: len(failing),
+	}
+}
+
+func (rt *recordingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	var body []byte
+	if r.GetBody != nil {
+		if rc, err := r.GetBody(); err == nil {
+			body, _ = io.ReadAll(rc)
+			_ = rc.Close()
+		}
+	}
+	rt.mu.Lock()
+	rt.trips++
+	if s := r.Header.Get("X-SIGNATURE"); s != "" {
+		rt.sigs = append(rt.sigs, s)
+	}
+	if len(body) > 0 {
+		rt.bodies = append(rt.bodies, string(body))
+	}
+	rt.mu.Unlock()
+	return rt.base.RoundTrip(r)
+}
+
+// leakOp is one operation of the client, with good or unknown ids.
+type leakOp struct {
+	name string
+	run  func(ctx context.Context, c *fiatramp.Client, bad bool) error
+}
+
+// lockedWriter serialises writes to a shared buffer.
+type lockedWriter struct {
+	w  io.Writer
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

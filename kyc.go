@@ -2,7 +2,6 @@ package fiatramp
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/google/uuid"
 
@@ -33,7 +32,7 @@ func (s *KYCService) GetConfiguration(ctx context.Context, customerID uuid.UUID,
 	if err := requireID("customer_id", customerID); err != nil {
 		return nil, err
 	}
-	return call[types.KYCConfiguration](ctx, s.client, http.MethodGet, cmsBase+"/kyc/configuration/"+customerID.String(), nil, opts)
+	return call[types.KYCConfiguration](ctx, s.client, opKYCGetConfiguration.op(customerID.String()), opts)
 }
 
 // SimulateStatus sets a customer's KYC status, in the sandbox only:
@@ -51,5 +50,5 @@ func (s *KYCService) SimulateStatus(ctx context.Context, customerID uuid.UUID, s
 		return nil, invalid("kyc_status", "unknown KYC status "+quote(string(status)))
 	}
 	body := idStatusBody("customer_id", customerID, "kyc_status", string(status))
-	return call[types.KYCStatusSimulation](ctx, s.client, http.MethodPatch, cmsBase+"/kyc/mock-kyc-status", body, opts)
+	return call[types.KYCStatusSimulation](ctx, s.client, opKYCSimulateStatus.op().with(body), opts)
 }

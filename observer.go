@@ -343,31 +343,6 @@ func withValuesOf(ctx, values context.Context) context.Context {
 	return &observedContext{Context: ctx, values: values}
 }
 
-// route is an operation the library knows, for naming calls.
-type route struct {
-	name, method, template string
-}
-
-// routes are the operations of the services, by method and path template
-// (from the base address). The remittance payout's path is configurable
-// and matched apart.
-var routes = [...]route{
-	{"Payouts.Create", http.MethodPost, posBase + "/payout/initiate"},
-	{"Payouts.CreatePrefunded", http.MethodPost, posBase + "/prefunded/payout/initiate"},
-	{"Payouts.Balance", http.MethodGet, posBase + "/payout/balance"},
-	{"Payouts.SimulateStatus", http.MethodPatch, posBase + "/payout/mock-payout-status"},
-	{"Payouts.Get", http.MethodGet, posBase + "/payout/{payout_id}"},
-	{"Payins.CreateQuotation", http.MethodPost, pisBase + "/payin/quotation"},
-	{"Payins.GetQuotation", http.MethodGet, pisBase + "/payin/quotation/{quotation_id}"},
-	{"Payins.SimulateStatus", http.MethodPatch, pisBase + "/payin/mock-payin-status"},
-	{"Customers.AddWallet", http.MethodPost, cmsBase + "/wallet/add"},
-	{"Customers.SimulateBankVerification", http.MethodPost, cmsBase + "/bank/mock-bank-verification"},
-	{"Customers.ListBankAccounts", http.MethodGet, cmsBase + "/bank/list/{customer_id}"},
-	{"Customers.GetBankAccount", http.MethodGet, cmsBase + "/bank/{customer_id}/{bank_id}"},
-	{"KYC.GetConfiguration", http.MethodGet, cmsBase + "/kyc/configuration/{customer_id}"},
-	{"KYC.SimulateStatus", http.MethodPatch, cmsBase + "/kyc/mock-kyc-status"},
-}
-
 // serverInfo is the part of every CallInfo the base address u gives
 // (Server, ServerPort, Scheme), worked out once per Client.
 func serverInfo(u *url.URL) CallInfo {
@@ -383,26 +358,28 @@ func serverInfo(u *url.URL) CallInfo {
 	return info
 }
 
-// callInfo names op for an Observer. Only templates and the base address's
-// scheme, host and port reach it: never the path's ids, the query, a
-// header or a body.
+// callInfo names op for an Observer: a typed call by its row of the index
+// of operations, a call through Do (or to a pagination link) by the row
+// whose method and path template its path fits, else "Client.Do". Only
+// templates and the base address's scheme, host and port reach it: never
+// the path's ids, the query, a header or a body.
 func (c *Client) callInfo(op *operation) CallInfo {
 	info := c.cfg.server
 	info.Method = op.method
-	// The escaped path, as sent: an escaped "/" inside an id does not
-	// split it into segments.
-	rel := strings.TrimPrefix(op.url.EscapedPath(), c.cfg.baseURL.EscapedPath())
-	if op.method == http.MethodPost && rel == c.cfg.remittancePath {
-		info.Operation, info.Route = "Payouts.CreateRemittance", c.cfg.remittancePath
-		return info
-	}
-	for _, r := range routes {
-		if r.method == op.method && matchTemplate(r.template, rel) {
-			info.Operation, info.Route = r.name, r.template
+	row := op.row
+	if row == nil {
+		// The escaped path, as sent: an escaped "/" inside an id does not
+		// split it into segments.
+		rel := strings.TrimPrefix(op.url.EscapedPath(), c.cfg.baseURL.EscapedPath())
+		if row = knownRoute(op.method, rel, c.cfg.remittancePath); row == nil {
+			info.Operation, info.Route = "Client.Do", anonymousPath(rel)
 			return info
 		}
 	}
-	info.Operation, info.Route = "Client.Do", anonymousPath(rel)
+	info.Operation, info.Route = row.name, row.path
+	if row.remittance {
+		info.Route = c.cfg.remittancePath
+	}
 	return info
 }
 

@@ -3,6 +3,7 @@ package fiatramp_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -12,12 +13,10 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jarcoal/httpmock"
-	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
-	"github.com/fiatramp/fiatramp-go/types"
 )
 
 type ctxKey string
@@ -143,79 +142,42 @@ func TestObserverSeesEveryAttemptAndTheOutcome(t *testing.T) {
 	}
 }
 
+// TestObserverNamesEveryOperationWithoutIDs: every typed operation of the
+// index (called as requiredOps calls it), the helpers that reuse a row,
+// and Do to a known and an unknown path are named by their row (or
+// "Client.Do" with an anonymous route), and nothing the Observer sees
+// holds an id, a query or the base path.
 func TestObserverNamesEveryOperationWithoutIDs(t *testing.T) {
 	ctx := context.Background()
-	cases := []struct {
+	type namingCase struct {
 		op, method, route string
 		call              func(c *fiatramp.Client) error
-	}{
-		{"Payouts.Create", "POST", "/pos/api/v1/payout/initiate", func(c *fiatramp.Client) error {
-			_, err := c.Payouts.Create(ctx, types.CreatePayoutRequest{QuotationID: quotationID, CustomerID: customerID})
+	}
+	var cases []namingCase
+	rows := make(map[string]fiatramp.OperationInfo)
+	for _, row := range fiatramp.Operations() {
+		rows[row.Name] = row
+	}
+	for _, op := range requiredOps() {
+		call := op.call
+		cases = append(cases, namingCase{op.name, rows[op.name].HTTPMethod, rows[op.name].Path, func(c *fiatramp.Client) error {
+			_, err := call(ctx, c)
 			return err
-		}},
-		{"Payouts.CreatePrefunded", "POST", "/pos/api/v1/prefunded/payout/initiate", func(c *fiatramp.Client) error {
-			_, err := c.Payouts.CreatePrefunded(ctx, types.CreatePrefundedPayoutRequest{QuotationID: quotationID,
-				Customer: types.PrefundedCustomer{Sender: types.CustomerRef{ID: senderID}, Receiver: types.CustomerRef{ID: customerID}}})
-			return err
-		}},
-		{"Payouts.CreateRemittance", "POST", fiatramp.DefaultRemittancePayoutPath, func(c *fiatramp.Client) error {
-			_, err := c.Payouts.CreateRemittance(ctx, types.CreateRemittancePayoutRequest{QuotationID: quotationID, CustomerID: customerID, RemitterID: remitterID})
-			return err
-		}},
-		{"Payouts.Get", "GET", "/pos/api/v1/payout/{payout_id}", func(c *fiatramp.Client) error {
-			_, err := c.Payouts.Get(ctx, payoutID)
-			return err
-		}},
-		{"Payouts.SimulateStatus", "PATCH", "/pos/api/v1/payout/mock-payout-status", func(c *fiatramp.Client) error {
-			_, err := c.Payouts.SimulateStatus(ctx, payoutID, types.PayoutSuccess)
-			return err
-		}},
-		{"Payouts.Balance", "GET", "/pos/api/v1/payout/balance", func(c *fiatramp.Client) error {
-			_, err := c.Payouts.Balance(ctx)
-			return err
-		}},
-		{"Payins.CreateQuotation", "POST", "/pis/api/v1/payin/quotation", func(c *fiatramp.Client) error {
-			_, err := c.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{
-				Asset: "USDT", Fiat: "INR", SendingAmount: decimal.RequireFromString("2500.01"),
-				CustomerID: customerID, BankID: bankID, PaymentMethod: types.PaymentMethodUPI,
-				RiskParameters: types.RiskParameters{IPAddress: "203.0.113.7", DeviceID: "dev-42"},
-			})
-			return err
-		}},
-		{"Payins.GetQuotation", "GET", "/pis/api/v1/payin/quotation/{quotation_id}", func(c *fiatramp.Client) error {
-			_, err := c.Payins.GetQuotation(ctx, payinQuotation)
-			return err
-		}},
-		{"Payins.SimulateStatus", "PATCH", "/pis/api/v1/payin/mock-payin-status", func(c *fiatramp.Client) error {
-			_, err := c.Payins.SimulateStatus(ctx, payinQuotation, types.PayinSuccess)
-			return err
-		}},
-		{"Customers.AddWallet", "POST", "/cms/api/v1/wallet/add", func(c *fiatramp.Client) error {
-			_, err := c.Customers.AddWallet(ctx, types.AddWalletRequest{CustomerID: customerID, WalletAddress: "TXYZ"})
-			return err
-		}},
-		{"Customers.GetBankAccount", "GET", "/cms/api/v1/bank/{customer_id}/{bank_id}", func(c *fiatramp.Client) error {
-			_, err := c.Customers.GetBankAccount(ctx, customerID, bankID)
-			return err
-		}},
-		{"Customers.ListBankAccounts", "GET", "/cms/api/v1/bank/list/{customer_id}", func(c *fiatramp.Client) error {
-			_, err := c.Customers.ListBankAccounts(ctx, customerID)
-			return err
-		}},
+		}})
+	}
+	cases = append(cases, []namingCase{
 		{"Customers.ListBankAccounts", "GET", "/cms/api/v1/bank/list/{customer_id}", func(c *fiatramp.Client) error {
 			_, err := c.Customers.ListBankAccountsPage(ctx, customerID, testBase+"/cms/api/v1/bank/list/"+customerID.String()+"?page=7")
 			return err
 		}},
-		{"Customers.SimulateBankVerification", "POST", "/cms/api/v1/bank/mock-bank-verification", func(c *fiatramp.Client) error {
-			_, err := c.Customers.SimulateBankVerification(ctx, customerID, bankID, types.BankAccountVerified)
-			return err
+		{"Customers.ListBankAccounts", "GET", "/cms/api/v1/bank/list/{customer_id}", func(c *fiatramp.Client) error {
+			for _, err := range c.Customers.BankAccounts(ctx, customerID) {
+				return err
+			}
+			return nil
 		}},
-		{"KYC.GetConfiguration", "GET", "/cms/api/v1/kyc/configuration/{customer_id}", func(c *fiatramp.Client) error {
-			_, err := c.KYC.GetConfiguration(ctx, customerID)
-			return err
-		}},
-		{"KYC.SimulateStatus", "PATCH", "/cms/api/v1/kyc/mock-kyc-status", func(c *fiatramp.Client) error {
-			_, err := c.KYC.SimulateStatus(ctx, customerID, types.KYCVerified)
+		{"Payouts.Get", "GET", "/pos/api/v1/payout/{payout_id}", func(c *fiatramp.Client) error {
+			_, err := c.Payouts.Wait(ctx, payoutID)
 			return err
 		}},
 		{"Payouts.Get", "GET", "/pos/api/v1/payout/{payout_id}", func(c *fiatramp.Client) error {
@@ -224,6 +186,13 @@ func TestObserverNamesEveryOperationWithoutIDs(t *testing.T) {
 		{"Client.Do", "DELETE", "/pos/api/v2/thing/{id}/{id}/x/{id}", func(c *fiatramp.Client) error {
 			return c.Do(ctx, "DELETE", "/pos/api/v2/thing/"+payoutID.String()+"/123456/x/ab12cd34ef?q=1", nil, nil)
 		}},
+	}...)
+	named := make(map[string]bool)
+	for _, tc := range cases {
+		named[tc.op] = true
+	}
+	for _, row := range fiatramp.Operations() {
+		assert.True(t, named[row.Name], "%s: the index has it, this test does not call it", row.Name)
 	}
 	for _, tc := range cases {
 		t.Run(tc.op, func(t *testing.T) {
@@ -387,4 +356,262 @@ func TestObserverNilContextsKeepTheCallers(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "caller", seen.Load())
 	assert.EqualValues(t, 1, obs.ended.Load())
+}
+
+// TestCallInfoServerPortAndScheme: an Observer gets the host, the port the
+// requests go to (the scheme's default when the base address names none,
+// as the HTTP semantic conventions want for server.port) and the scheme,
+// the same for every call of a Client.
+func TestCallInfoServerPortAndScheme(t *testing.T) {
+	cases := []struct {
+		base, server, scheme string
+		port                 int
+	}{
+		{"https://api.fiatramp.test", "api.fiatramp.test", "https", 443},
+		{"https://api.fiatramp.test/gateway/", "api.fiatramp.test", "https", 443},
+		{"https://api.fiatramp.test:8443/gw", "api.fiatramp.test", "https", 8443},
+		{"https://api.fiatramp.test:443", "api.fiatramp.test", "https", 443},
+		{"https://api.fiatramp.test:", "api.fiatramp.test", "https", 443},
+		{"http://api.fiatramp.test", "api.fiatramp.test", "http", 80},
+		{"http://127.0.0.1:8080", "127.0.0.1", "http", 8080},
+		{"http://[::1]", "::1", "http", 80},
+		{"https://[2001:db8::1]:9443", "2001:db8::1", "https", 9443},
+	}
+	for _, tc := range cases {
+		t.Run(tc.base, func(t *testing.T) {
+			rec := new(recorder)
+			var hosts []string
+			transport := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				hosts = append(hosts, r.URL.Host)
+				return cannedTransport{ok(gotPayout)}.RoundTrip(r)
+			})
+			c, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL(tc.base), fiatramp.WithInsecureHTTP(),
+				fiatramp.WithHTTPClient(&http.Client{Transport: transport}), fiatramp.WithObserver(rec))
+			require.NoError(t, err)
+			for range 2 {
+				_, err := c.Payouts.Get(context.Background(), payoutID)
+				require.NoError(t, err)
+			}
+			want := fiatramp.CallInfo{Operation: "Payouts.Get", Method: http.MethodGet, Route: "/pos/api/v1/payout/{payout_id}",
+				Server: tc.server, ServerPort: tc.port, Scheme: tc.scheme}
+			assert.Equal(t, []fiatramp.CallInfo{want, want}, rec.calls)
+			require.Len(t, rec.attempts, 2)
+			assert.Equal(t, want, rec.attempts[1].CallInfo)
+			assert.Equal(t, want, rec.results[1].CallInfo)
+			require.Len(t, hosts, 2, "both calls were sent")
+		})
+	}
+}
+
+// limiterFunc is a RateLimiter made of a function, as a caller might write.
+type limiterFunc func(ctx context.Context) error
+
+func (f limiterFunc) Wait(ctx context.Context) error { return f(ctx) }
+
+// TestTypedNilObserverAndLimiterRefused: a nil pointer (or func) in the
+// interface is not "no Observer": its methods would panic at the first
+// call, so New refuses it and names the option and the type. nil itself
+// still means none.
+func TestTypedNilObserverAndLimiterRefused(t *testing.T) {
+	var nilRecorder *recorder
+	var nilLimiter *fakeLimiter
+	var nilFunc limiterFunc
+	cases := []struct {
+		opt  fiatramp.Option
+		want string
+	}{
+		{fiatramp.WithObserver(nilRecorder), "fiatramp: WithObserver: nil *fiatramp_test.recorder"},
+		{fiatramp.WithRateLimiter(nilLimiter), "fiatramp: WithRateLimiter: nil *fiatramp_test.fakeLimiter"},
+		{fiatramp.WithRateLimiter(nilFunc), "fiatramp: WithRateLimiter: nil fiatramp_test.limiterFunc"},
+	}
+	for _, tc := range cases {
+		c, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL(testBase), tc.opt)
+		require.Error(t, err, tc.want)
+		assert.Nil(t, c)
+		assert.Contains(t, err.Error(), tc.want)
+	}
+
+	// nil itself, and working values, are accepted; the calls go out.
+	var sent int
+	transport := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		sent++
+		return cannedTransport{ok(gotPayout)}.RoundTrip(r)
+	})
+	waited := 0
+	for _, opts := range [][]fiatramp.Option{
+		{fiatramp.WithObserver(nil), fiatramp.WithRateLimiter(nil)},
+		{fiatramp.WithObserver(new(recorder)), fiatramp.WithRateLimiter(limiterFunc(func(context.Context) error { waited++; return nil }))},
+	} {
+		c, err := fiatramp.New(testKey, testSecret, append([]fiatramp.Option{fiatramp.WithBaseURL(testBase),
+			fiatramp.WithHTTPClient(&http.Client{Transport: transport})}, opts...)...)
+		require.NoError(t, err)
+		_, err = c.Payouts.Get(context.Background(), payoutID)
+		require.NoError(t, err)
+	}
+	assert.Equal(t, 2, sent)
+	assert.Equal(t, 1, waited)
+}
+
+// panicTransport panics on every request, as a buggy RoundTripper would
+// (httpmock turns a responder's panic into an error).
+type panicTransport struct{}
+
+func (panicTransport) RoundTrip(*http.Request) (*http.Response, error) { panic("transport bug") }
+
+// TestObserverCallEndsWhenTheCallPanics: a transport (or a caller's
+// decoder, or the observer itself) that panics must not leave the call
+// reported as a success, nor its attempt span open.
+func TestObserverCallEndsWhenTheCallPanics(t *testing.T) {
+	rec := new(recorder)
+	panicking := fiatramp.WithHTTPClient(&http.Client{Transport: panicTransport{}})
+	h := newHarness(t, fiatramp.WithObserver(rec), panicking)
+	func() {
+		defer func() {
+			assert.Equal(t, "transport bug", recover(), "the panic reaches the caller unchanged")
+		}()
+		_, _ = h.client.Payouts.Get(context.Background(), payoutID)
+	}()
+	assert.Equal(t, []string{"start", "attempt 1", "end 1", "done"}, rec.events)
+	require.Len(t, rec.results, 1)
+	assert.NotEqual(t, fiatramp.OutcomeSuccess, rec.results[0].Outcome)
+	assert.Equal(t, fiatramp.ErrorClassPanic, rec.results[0].ErrorClass)
+	require.Len(t, rec.attempts, 1)
+	assert.Equal(t, fiatramp.ErrorClassPanic, rec.attempts[0].ErrorClass)
+	assert.False(t, rec.attempts[0].Retry)
+
+	// A create that panicked may have been sent: its outcome is unknown.
+	rec2 := new(recorder)
+	h2 := newHarness(t, fiatramp.WithObserver(rec2), panicking)
+	kind := createKinds(t)[0]
+	func() {
+		defer func() { _ = recover() }()
+		_, _ = kind.create(context.Background(), h2.client, "ref-panic")
+	}()
+	require.Len(t, rec2.results, 1)
+	assert.Equal(t, fiatramp.OutcomeUnknown, rec2.results[0].Outcome)
+}
+
+// TestObserverRouteOfUnknownPathsKeepsOnlyWords: a path the library does
+// not know (Client.Do) keeps only segments that read as route words; any
+// other segment (an e-mail, a reference without digits, a mixed-case
+// token) could be an id and reads "{id}", so that no id reaches a trace or
+// a metric attribute.
+func TestObserverRouteOfUnknownPathsKeepsOnlyWords(t *testing.T) {
+	for _, tc := range []struct{ path, route string }{
+		{"/org/api/v1/organizations/api-webhooks", "/org/api/v1/organizations/api-webhooks"},
+		{"/cms/api/v1/customer/by-email/jane.doe@example.com", "/cms/api/v1/customer/by-email/{id}"},
+		{"/pos/api/v1/payout/by-reference/ORDERALPHA/status", "/pos/api/v1/payout/by-reference/{id}/status"},
+		{"/pos/api/v1/payout/by-reference/Order_Alpha", "/pos/api/v1/payout/by-reference/{id}"},
+		{"/pos/api/v1/payout/by-reference/ref%20alpha%2Fbeta", "/pos/api/v1/payout/by-reference/{id}"},
+		{"/pos/api/v1/payout/by-reference/abcdefghijklmnopqrstuvwxyzabcdefghijklmnop", "/pos/api/v1/payout/by-reference/{id}"},
+		{"/pos/api/v2/thing/" + payoutID.String() + "/x?q=1", "/pos/api/v2/thing/{id}/x"},
+	} {
+		rec := new(recorder)
+		h := newHarness(t, fiatramp.WithObserver(rec))
+		h.mock.RegisterNoResponder(httpmock.NewStringResponder(200, ok(`{}`)))
+		require.NoError(t, h.client.Do(context.Background(), http.MethodGet, tc.path, nil, nil))
+		require.Len(t, rec.calls, 1)
+		assert.Equal(t, "Client.Do", rec.calls[0].Operation, tc.path)
+		assert.Equal(t, tc.route, rec.calls[0].Route, tc.path)
+	}
+}
+
+// detached is an Observer whose StartCall and StartAttempt return contexts
+// that do not derive from the caller's, as an exporter that starts its
+// spans on context.Background() would.
+type detached struct{}
+
+func (detached) StartCall(context.Context, fiatramp.CallInfo) context.Context {
+	return context.WithValue(context.Background(), ctxKey("call"), "detached")
+}
+func (detached) StartAttempt(context.Context, fiatramp.CallInfo, int) context.Context {
+	return context.WithValue(context.Background(), ctxKey("attempt"), "detached")
+}
+func (detached) EndAttempt(context.Context, fiatramp.AttemptInfo) {}
+func (detached) EndCall(context.Context, fiatramp.CallResult)     {}
+
+// TestObserverCannotDetachTheCallFromItsContext: whatever contexts an
+// Observer returns, the caller's deadline still ends the call, while the
+// observer's values (its spans) still reach the transport.
+func TestObserverCannotDetachTheCallFromItsContext(t *testing.T) {
+	srv := newService(t, hang)
+	var seen atomic.Value
+	tr := newTransport(t)
+	c, _ := serviceClient(t, srv.URL, tr, fiatramp.WithObserver(detached{}), fiatramp.WithTimeout(0),
+		fiatramp.WithHTTPClient(&http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			seen.Store(tags(r.Context()))
+			return tr.RoundTrip(r)
+		})}))
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Payouts.Get(ctx, payoutID)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		assert.ErrorIs(t, err, context.DeadlineExceeded)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the call outlived its context's deadline by seconds")
+	}
+	assert.Equal(t, "/detached", seen.Load(), "the attempt context's values reach the transport")
+}
+
+// cannedTransport answers every request with the same 200 envelope, so
+// that a benchmark measures the library's own work per call.
+type cannedTransport struct{ body string }
+
+func (c cannedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return &http.Response{
+		StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(strings.NewReader(c.body)), Request: r,
+	}, nil
+}
+
+// countingObserver does the least an Observer can: it counts.
+type countingObserver struct{ attempts, calls atomic.Int64 }
+
+func (o *countingObserver) StartCall(ctx context.Context, _ fiatramp.CallInfo) context.Context {
+	return ctx
+}
+
+func (o *countingObserver) StartAttempt(ctx context.Context, _ fiatramp.CallInfo, _ int) context.Context {
+	return ctx
+}
+func (o *countingObserver) EndAttempt(context.Context, fiatramp.AttemptInfo) { o.attempts.Add(1) }
+func (o *countingObserver) EndCall(context.Context, fiatramp.CallResult)     { o.calls.Add(1) }
+
+// BenchmarkObserver is one Payouts.Get through a canned transport, without
+// and with an Observer. Run with -count so the two interleave, and compare
+// the ratio:
+//
+//	go test -run '^$' -bench BenchmarkObserver -benchmem -count 6 .
+func BenchmarkObserver(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		opts []fiatramp.Option
+	}{
+		{"none", nil},
+		{"observer", []fiatramp.Option{fiatramp.WithObserver(new(countingObserver))}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			opts := append([]fiatramp.Option{
+				fiatramp.WithBaseURL(testBase),
+				fiatramp.WithHTTPClient(&http.Client{Transport: cannedTransport{ok(gotPayout)}}),
+			}, bc.opts...)
+			c, err := fiatramp.New(testKey, testSecret, opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if _, err := c.Payouts.Get(ctx, payoutID); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -3,7 +3,6 @@ package fiatramp
 import (
 	"context"
 	"fmt"
-	"net/http"
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
@@ -69,7 +68,7 @@ func (s *PayinsService) CreateQuotation(ctx context.Context, req types.CreatePay
 	if !req.PaymentMethod.IsKnown() {
 		return nil, invalid("payment_method", "want IMPS or UPI, got "+quote(string(req.PaymentMethod)))
 	}
-	return call[types.PayinQuotation](ctx, s.client, http.MethodPost, pisBase+"/payin/quotation", createPayinQuotationBody(req), opts)
+	return call[types.PayinQuotation](ctx, s.client, opPayinsCreateQuotation.op().with(createPayinQuotationBody(req)), opts)
 }
 
 // GetQuotation fetches a payin quotation with its order id and status:
@@ -80,7 +79,7 @@ func (s *PayinsService) GetQuotation(ctx context.Context, quotationID uuid.UUID,
 	if err := requireID("quotation_id", quotationID); err != nil {
 		return nil, err
 	}
-	return call[types.PayinQuotation](ctx, s.client, http.MethodGet, pisBase+"/payin/quotation/"+quotationID.String(), nil, opts)
+	return call[types.PayinQuotation](ctx, s.client, opPayinsGetQuotation.op(quotationID.String()), opts)
 }
 
 // SimulateStatus moves the payin of a payin quotation to status, in the
@@ -96,7 +95,7 @@ func (s *PayinsService) SimulateStatus(ctx context.Context, quotationID uuid.UUI
 		return nil, invalid("payin_status", "unknown payin status "+quote(string(status)))
 	}
 	body := idStatusBody("quotation_id", quotationID, "payin_status", string(status))
-	return call[types.PayinStatusSimulation](ctx, s.client, http.MethodPatch, pisBase+"/payin/mock-payin-status", body, opts)
+	return call[types.PayinStatusSimulation](ctx, s.client, opPayinsSimulateStatus.op().with(body), opts)
 }
 
 // plainDigits returns how many digits d has written in plain positional

@@ -2,7 +2,12 @@ package fiatramp_test
 
 import (
 	"context"
+	"errors"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/jarcoal/httpmock"
@@ -93,4 +98,71 @@ func TestPayinsErrors(t *testing.T) {
 		_, err := h.client.Payins.GetQuotation(context.Background(), payinQuotation)
 		require.ErrorIs(t, err, fiatramp.ErrQuotationIDInvalid, msg)
 	}
+}
+
+// TestSendingAmountDigitsBounded: sending_amount is written with
+// every digit of its plain form, so an amount of a huge scale or exponent
+// (decimal.NewFromString("1e-2000000000") parses) would be written as
+// gigabytes of zeros. It is refused before anything is built or sent, like
+// any other bad amount, naming the field.
+func TestSendingAmountDigitsBounded(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer srv.Close()
+	c, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL(srv.URL))
+	require.NoError(t, err)
+	req := types.CreatePayinQuotationRequest{Asset: "USDT", Fiat: "INR", CustomerID: customerID, BankID: bankID,
+		PaymentMethod: types.PaymentMethodIMPS}
+	for _, d := range []decimal.Decimal{
+		decimal.New(1, -types.MaxDecimalDigits), decimal.New(1, types.MaxDecimalDigits), decimal.New(1, -1<<30), decimal.New(7, 1<<30),
+	} {
+		req.SendingAmount = d
+		_, err := c.Payins.CreateQuotation(context.Background(), req)
+		var verr *fiatramp.ValidationError
+		require.ErrorAs(t, err, &verr)
+		require.Equal(t, "sending_amount", verr.Field)
+	}
+	require.Zero(t, hits.Load())
+	// The longest accepted amount is still written with every digit.
+	long := decimal.RequireFromString("0." + strings.Repeat("0", types.MaxDecimalDigits-2) + "1")
+	var sent atomic.Value
+	wire := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		sent.Store(string(b))
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, fail("Quotation refused", "", `{}`))
+	}))
+	defer wire.Close()
+	c, err = fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL(wire.URL), fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 1}))
+	require.NoError(t, err)
+	req.SendingAmount = long
+	_, err = c.Payins.CreateQuotation(context.Background(), req)
+	var verr *fiatramp.ValidationError
+	require.False(t, errors.As(err, &verr), "the longest amount is accepted: %v", err)
+	body, _ := sent.Load().(string)
+	require.Contains(t, body, `"sending_amount":"`+long.StringFixed(-long.Exponent())+`"`)
+}
+
+func TestPayinsSimulateStatus(t *testing.T) {
+	h := newHarness(t)
+	calls := h.expect(http.MethodPatch, "/pis/api/v1/payin/mock-payin-status",
+		`{"payin_status":"REFUNDED","quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278"}`,
+		http.StatusOK, ok(`{"quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278","payin_status":"REFUNDED"}`))
+	s, err := h.client.Payins.SimulateStatus(context.Background(), payinQuotation, types.PayinRefunded)
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, calls.Load())
+	assert.Equal(t, payinQuotation, s.QuotationID)
+	assert.Equal(t, types.PayinRefunded, s.PayinStatus)
+	assert.JSONEq(t, `{"quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278","payin_status":"REFUNDED"}`, string(s.Raw))
+}
+
+// TestPayinsSimulateStatusRefused: the service's refusal of an unknown
+// quotation matches ErrQuotationNotFound, and no result comes back.
+func TestPayinsSimulateStatusRefused(t *testing.T) {
+	h := newHarness(t)
+	h.mock.RegisterResponder(http.MethodPatch, testBase+"/pis/api/v1/payin/mock-payin-status",
+		httpmock.NewStringResponder(http.StatusBadRequest, fail("Quotation is not found", "", `{}`)))
+	s, err := h.client.Payins.SimulateStatus(context.Background(), payinQuotation, types.PayinSuccess)
+	assert.Nil(t, s)
+	require.ErrorIs(t, err, fiatramp.ErrQuotationNotFound)
 }

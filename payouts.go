@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/google/uuid"
@@ -70,7 +69,7 @@ func (s *PayoutsService) Create(ctx context.Context, req types.CreatePayoutReque
 	if err != nil {
 		return nil, err
 	}
-	p, err := callOp[types.Payout](ctx, s.client, payoutCreate(posBase+"/payout/initiate", createPayoutBody(req), ref, req.QuotationID), opts)
+	p, err := call[types.Payout](ctx, s.client, payoutCreate(opPayoutsCreate.op(), createPayoutBody(req), ref, req.QuotationID), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +106,7 @@ func (s *PayoutsService) CreatePrefunded(ctx context.Context, req types.CreatePr
 	if err != nil {
 		return nil, err
 	}
-	p, err := callOp[types.PrefundedPayout](ctx, s.client, payoutCreate(posBase+"/prefunded/payout/initiate", createPrefundedPayoutBody(req), ref, req.QuotationID), opts)
+	p, err := call[types.PrefundedPayout](ctx, s.client, payoutCreate(opPayoutsCreatePrefunded.op(), createPrefundedPayoutBody(req), ref, req.QuotationID), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -115,9 +114,10 @@ func (s *PayoutsService) CreatePrefunded(ctx context.Context, req types.CreatePr
 	return p, nil
 }
 
-// CreateRemittance creates a remittance payout: POST to the remittance payout
-// path, DefaultRemittancePayoutPath unless WithRemittancePayoutPath says
-// otherwise, with {"client_reference_id", "customer_id", "quotation_id",
+// CreateRemittance creates a remittance payout: POST
+// /pos/api/v1/remittance-payout/initiate (DefaultRemittancePayoutPath),
+// or the path WithRemittancePayoutPath gives, with
+// {"client_reference_id", "customer_id", "quotation_id",
 // "remitter_id", "transaction_hash"}. TransactionHash (the on-chain hash of
 // the crypto deposit) is required outside the prefunding flow, where the
 // payout debits the prefunded balance instead; the service decides, so it
@@ -141,7 +141,7 @@ func (s *PayoutsService) CreateRemittance(ctx context.Context, req types.CreateR
 	if err != nil {
 		return nil, err
 	}
-	p, err := callOp[types.RemittancePayout](ctx, s.client, payoutCreate(s.client.cfg.remittancePath, createRemittancePayoutBody(req), ref, req.QuotationID), opts)
+	p, err := call[types.RemittancePayout](ctx, s.client, payoutCreate(s.client.remittanceOp(), createRemittancePayoutBody(req), ref, req.QuotationID), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -167,14 +167,23 @@ func (c *Client) reference(ref *string) (string, error) {
 	return gen, nil
 }
 
-// payoutCreate describes a payout create: guarded by its reference when it
-// has one, else never repeated once an attempt may have reached the
-// service.
-func payoutCreate(path string, payload []byte, ref string, quotationID uuid.UUID) operation {
-	op := operation{method: http.MethodPost, path: path, payload: payload, safety: guarded, reference: ref, quotationID: quotationID}
-	if ref == "" {
-		op.safety = oneShot
+// payoutCreate completes op, a payout create of the index (create-once),
+// with its payload: guarded by its reference when it has one, else never
+// repeated once an attempt may have reached the service.
+func payoutCreate(op operation, payload []byte, ref string, quotationID uuid.UUID) operation {
+	op.payload, op.reference, op.quotationID = payload, ref, quotationID
+	op.safety = oneShot
+	if ref != "" {
+		op.safety = guarded
 	}
+	return op
+}
+
+// remittanceOp is the call of Payouts.CreateRemittance, to the Client's
+// remittance payout path (WithRemittancePayoutPath).
+func (c *Client) remittanceOp() operation {
+	op := opPayoutsCreateRemittance.op()
+	op.path = c.cfg.remittancePath
 	return op
 }
 
@@ -195,7 +204,7 @@ func (s *PayoutsService) Get(ctx context.Context, payoutID uuid.UUID, opts ...Re
 	if err := requireID("payout_id", payoutID); err != nil {
 		return nil, err
 	}
-	return call[types.Payout](ctx, s.client, http.MethodGet, posBase+"/payout/"+payoutID.String(), nil, opts)
+	return call[types.Payout](ctx, s.client, opPayoutsGet.op(payoutID.String()), opts)
 }
 
 // SimulateStatus moves a PROCESSING payout to status, in the sandbox only:
@@ -211,7 +220,7 @@ func (s *PayoutsService) SimulateStatus(ctx context.Context, payoutID uuid.UUID,
 		return nil, invalid("payout_status", "unknown payout status "+quote(string(status)))
 	}
 	body := idStatusBody("payout_id", payoutID, "payout_status", string(status))
-	return call[types.PayoutStatusSimulation](ctx, s.client, http.MethodPatch, posBase+"/payout/mock-payout-status", body, opts)
+	return call[types.PayoutStatusSimulation](ctx, s.client, opPayoutsSimulateStatus.op().with(body), opts)
 }
 
 // Balance fetches the organization's prefunded balance, the amount
@@ -221,5 +230,5 @@ func (s *PayoutsService) SimulateStatus(ctx context.Context, payoutID uuid.UUID,
 // or null) is refused with an error matching ErrMalformedResponse: an
 // unknown balance is not zero, which a nil map would read as.
 func (s *PayoutsService) Balance(ctx context.Context, opts ...RequestOption) (*types.Balance, error) {
-	return call[types.Balance](ctx, s.client, http.MethodGet, posBase+"/payout/balance", nil, opts)
+	return call[types.Balance](ctx, s.client, opPayoutsBalance.op(), opts)
 }

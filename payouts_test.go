@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/jarcoal/httpmock"
@@ -202,4 +203,101 @@ func TestPayoutsErrors(t *testing.T) {
 		require.ErrorIs(t, err, fiatramp.ErrPayoutIDInvalid)
 		require.ErrorIs(t, err, fiatramp.ErrFieldMissing)
 	})
+}
+
+const createBody = `{"client_reference_id":"ref-2026-0001","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","quotation_id":"2d8e1d3a-5b6c-4e77-9c90-4f3b8a0c1d23"}`
+
+func createRequest() types.CreatePayoutRequest {
+	return types.CreatePayoutRequest{QuotationID: quotationID, CustomerID: customerID, ClientReferenceID: "ref-2026-0001"}
+}
+
+// TestCreateEnvelopeNamesExact: a refusal of a payout create stays a
+// refusal whatever folded or repeated names the body adds, and the payout
+// returned is the one the last data member holds.
+func TestCreateEnvelopeNamesExact(t *testing.T) {
+	for name, body := range map[string]string{
+		"Status":        `{"status":false,"Status":true,"message":"Quotation has expired","data":` + createdPayoutData + `}`,
+		"STATUS":        `{"status":false,"STATUS":true,"message":"Quotation has expired","data":` + createdPayoutData + `}`,
+		"long s":        `{"status":false,"ſtatus":true,"message":"Quotation has expired","data":` + createdPayoutData + `}`,
+		"SUCCESS":       `{"success":false,"SUCCESS":true,"message":"Quotation has expired","data":` + createdPayoutData + `}`,
+		"status twice":  `{"status":true,"status":false,"message":"Quotation has expired","data":` + createdPayoutData + `}`,
+		"message twice": `{"status":false,"message":"Payout created","message":"Quotation has expired","data":null}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			calls := h.expect(http.MethodPost, "/pos/api/v1/payout/initiate", createBody, http.StatusCreated, body)
+			p, err := h.client.Payouts.Create(context.Background(), createRequest())
+			require.Nil(t, p)
+			require.ErrorIs(t, err, fiatramp.ErrQuotationExpired)
+			require.NotErrorIs(t, err, fiatramp.ErrOutcomeUnknown, "a refusal in the envelope is an answer")
+			require.NotErrorIs(t, err, fiatramp.ErrMalformedResponse)
+			assert.EqualValues(t, 1, calls.Load())
+		})
+	}
+
+	t.Run("data", func(t *testing.T) {
+		other := strings.Replace(createdPayoutData, payoutID.String(), "00000000-0000-4000-8000-000000000001", 1)
+		h := newHarness(t)
+		h.expect(http.MethodPost, "/pos/api/v1/payout/initiate", createBody, http.StatusCreated,
+			`{"status":true,"data":`+other+`,"DATA":`+other+`,"data":`+createdPayoutData+`,"Data":`+other+`}`)
+		p, err := h.client.Payouts.Create(context.Background(), createRequest())
+		require.NoError(t, err)
+		assert.Equal(t, payoutID, p.ID, "the last data member, and only data")
+		assert.Equal(t, "1000.000001", p.SendingAmount.String())
+	})
+}
+
+func TestPayoutsBalance(t *testing.T) {
+	h := newHarness(t)
+	data := `{"available_balance":{"USDT":"1000.123456789012345678","USDC":12.5,"BTC":"0"}}`
+	calls := h.expect(http.MethodGet, "/pos/api/v1/payout/balance", "", http.StatusOK, ok(data))
+	b, err := h.client.Payouts.Balance(context.Background())
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, calls.Load())
+	require.Len(t, b.AvailableBalance, 3)
+	assert.Equal(t, "1000.123456789012345678", b.AvailableBalance["USDT"].String(), "no float rounding")
+	assert.Equal(t, "12.5", b.AvailableBalance["USDC"].String())
+	assert.True(t, b.AvailableBalance["BTC"].IsZero())
+	assert.Equal(t, data, string(b.Raw))
+}
+
+func TestPayoutsBalanceRefusals(t *testing.T) {
+	t.Run("not entitled", func(t *testing.T) {
+		h := newHarness(t)
+		h.mock.RegisterResponder(http.MethodGet, testBase+"/pos/api/v1/payout/balance",
+			httpmock.NewStringResponder(http.StatusBadRequest, fail("This endpoint is not available for your organization.", "", `{}`)))
+		b, err := h.client.Payouts.Balance(context.Background())
+		assert.Nil(t, b)
+		require.ErrorIs(t, err, fiatramp.ErrNotEntitled)
+	})
+	for name, data := range map[string]string{
+		"amount not a number": `{"available_balance":{"USDT":"lots"}}`,
+		"null amount":         `{"available_balance":{"USDT":null}}`,
+		"empty amount":        `{"available_balance":{"USDT":""}}`,
+		"not an object":       `{"available_balance":["USDT"]}`,
+		"float amount":        `{"available_balance":{"USDT":true}}`,
+		// An unknown balance is not zero: without available_balance a
+		// caller reading AvailableBalance["USDT"] would see 0.
+		"no available_balance":   `{"balance":{"USDT":"1000"}}`,
+		"null available_balance": `{"available_balance":null}`,
+		"empty data":             `{}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			h.expect(http.MethodGet, "/pos/api/v1/payout/balance", "", http.StatusOK, ok(data))
+			b, err := h.client.Payouts.Balance(context.Background())
+			assert.Nil(t, b)
+			require.ErrorIs(t, err, fiatramp.ErrMalformedResponse)
+			var apiErr *fiatramp.APIError
+			require.ErrorAs(t, err, &apiErr)
+			assert.Equal(t, http.StatusOK, apiErr.StatusCode)
+		})
+	}
+	// No asset at all is a known balance: an empty map.
+	h := newHarness(t)
+	h.expect(http.MethodGet, "/pos/api/v1/payout/balance", "", http.StatusOK, ok(`{"available_balance":{}}`))
+	b, err := h.client.Payouts.Balance(context.Background())
+	require.NoError(t, err)
+	assert.NotNil(t, b.AvailableBalance)
+	assert.Empty(t, b.AvailableBalance)
 }

@@ -198,6 +198,10 @@ type operation struct {
 	payload []byte
 	header  http.Header // from WithHeader
 	safety  safety
+	// row is the operation's row of the index of operations; nil for a
+	// call through Do or to a pagination link, which callInfo names by
+	// its path.
+	row *opRow
 	// reference and quotationID identify a payout create in an
 	// *OutcomeUnknownError.
 	reference   string
@@ -207,14 +211,10 @@ type operation struct {
 	retryCost   int              // tokens the last retry took from the budget
 }
 
-// call sends one operation that is safe to repeat, with payload (its
-// canonical body, nil for none), and returns its decoded data: a result
-// only when there is no error, never both.
-func call[T any](ctx context.Context, c *Client, method, path string, payload []byte, opts []RequestOption) (*T, error) {
-	return callOp[T](ctx, c, operation{method: method, path: path, payload: payload}, opts)
-}
-
-func callOp[T any](ctx context.Context, c *Client, op operation, opts []RequestOption) (*T, error) {
+// call sends op, the call of a row of the index of operations (opID.op)
+// with its payload (its canonical body, nil for none), and returns its
+// decoded data: a result only when there is no error, never both.
+func call[T any](ctx context.Context, c *Client, op operation, opts []RequestOption) (*T, error) {
 	out := new(T)
 	if err := c.send(ctx, op, out, opts); err != nil {
 		return nil, err

@@ -339,3 +339,29 @@ func TestRequiredMembersWait(t *testing.T) {
 	assert.Contains(t, err.Error(), `response data has no "status"`)
 	assert.EqualValues(t, 1, calls.Load())
 }
+
+// TestRequiredMembersMatchTheIndex: the members TestRequiredMembers finds
+// required are the ones the index of operations gives each operation, and
+// it exercises every operation of the index.
+func TestRequiredMembersMatchTheIndex(t *testing.T) {
+	tested := make(map[string][]string)
+	for _, op := range requiredOps() {
+		var required []string
+		for _, m := range op.data {
+			if m.required {
+				required = append(required, m.key)
+			}
+		}
+		tested[op.name] = required
+	}
+	for _, row := range fiatramp.Operations() {
+		got, ok := tested[row.Name]
+		if !ok {
+			t.Errorf("%s: no case in requiredOps", row.Name)
+			continue
+		}
+		assert.Equal(t, row.Required, got, "%s: required members", row.Name)
+		delete(tested, row.Name)
+	}
+	assert.Empty(t, tested, "cases of operations the index does not have")
+}

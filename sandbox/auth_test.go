@@ -2,11 +2,18 @@ package sandbox_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,8 +28,8 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-// authReq is one request built and signed by hand, as a program in
-// another language would.
+// authReq is one request built and signed by hand (handSign), as a
+// program in another language would.
 type authReq struct {
 	method, path string
 	// body is sent as is; nil sends none.
@@ -85,7 +92,7 @@ func authSend(t testing.TB, e *env, rq authReq, base ...string) authResp {
 		if err != nil { // the stamp is the point of the test; sign anything
 			ts = 0
 		}
-		sig = fiatramp.Sign(key, secret, ts, signed)
+		sig = handSign(key, secret, ts, signed)
 	}
 	url := e.srv.URL
 	if len(base) > 0 {
@@ -164,6 +171,188 @@ func TestAuthSignedByHand(t *testing.T) {
 	r = authSend(t, e, authWallet(body))
 	authOK(t, r, http.StatusCreated)
 	assert.Contains(t, string(r.body.Data), `"wallet_address":"TAuth1"`)
+}
+
+// handSign is the signature rule computed by hand from RFC 2104 over
+// crypto/sha256, independent of both the client's fiatramp.Sign and the
+// sandbox's crypto/hmac: the standard Base64 of HMAC-SHA256, keyed by
+// secret, over key + "|" + ts + "|" + body.
+func handSign(key, secret string, ts int64, body []byte) string {
+	k := []byte(secret)
+	if len(k) > sha256.BlockSize {
+		sum := sha256.Sum256(k)
+		k = sum[:]
+	}
+	var ipad, opad [sha256.BlockSize]byte
+	copy(ipad[:], k)
+	copy(opad[:], k)
+	for i := range ipad {
+		ipad[i] ^= 0x36
+		opad[i] ^= 0x5c
+	}
+	inner := sha256.New()
+	inner.Write(ipad[:])
+	inner.Write([]byte(key + "|" + strconv.FormatInt(ts, 10) + "|"))
+	inner.Write(body)
+	outer := sha256.New()
+	outer.Write(opad[:])
+	outer.Write(inner.Sum(nil))
+	return base64.StdEncoding.EncodeToString(outer.Sum(nil))
+}
+
+// pythonSignedRequest is a request whose X-SIGNATURE python3 computed.
+type pythonSignedRequest struct {
+	name, key, secret string
+	ts                int64
+	method, path      string
+	body              string // sent and signed; "" sends none and signs "{}"
+	sig               string
+	status            int    // what the operation answers once authenticated
+	message           string // its message
+}
+
+// pythonSigned returns requests whose X-SIGNATURE python3 computed, with
+// base64.b64encode(hmac.new(secret, f"{key}|{ts}|{body}".encode(),
+// hashlib.sha256).digest()): known answers, written down, that hold
+// whatever the Go code of the client or the sandbox does.
+func pythonSigned() []pythonSignedRequest {
+	return []pythonSignedRequest{
+		{"GET signs {}", "fr_live_9f8e7d6c", "sk_5a4b3c2d1e0f", 1741419084, http.MethodGet, "/pos/api/v1/payout/balance", "",
+			"mkioiKcPdXFwy6gtInGilRS46GhuDOHL49SQJXNny00=", http.StatusOK, ""},
+		{"POST with a body", "fr_live_9f8e7d6c", "sk_5a4b3c2d1e0f", 1741419084, http.MethodPost, "/pis/api/v1/payin/quotation",
+			`{"asset":"usdt","fiat":"inr","sending_amount":"1500.75"}`,
+			"vbrUmLZNLBUVVDDUx0pqla3AXoifLmu6e+GK4BaqN84=", http.StatusBadRequest, "This field is required."},
+		{"secret longer than the hash block, escaped non-ASCII, negative timestamp", "key", strings.Repeat("x", 100), -5,
+			http.MethodPost, "/cms/api/v1/wallet/add", `[1,"\u00e9"]`,
+			"VrEwbctSL/Tm4FIVU6Dsy7rXzrABZc9Yl+mGLaZj300=", http.StatusBadRequest, "Invalid data. Expected a dictionary, but got list."},
+	}
+}
+
+// TestAuthHandSignMatchesPython: the tests' own signer gives Python's
+// answers, so the signatures the other tests send are the service's.
+func TestAuthHandSignMatchesPython(t *testing.T) {
+	for _, c := range pythonSigned() {
+		body := c.body
+		if body == "" {
+			body = "{}"
+		}
+		assert.Equal(t, c.sig, handSign(c.key, c.secret, c.ts, []byte(body)), c.name)
+	}
+	assert.Equal(t, "gkCzpWM7vQ2jJOCE1tO4TKyicXItbWEdN9nYdKpUJoE=", handSign("", "", 0, nil))
+}
+
+// pythonEnv is an env whose sandbox also holds the organization of key and
+// secret, with its clock at ts.
+func pythonEnv(t *testing.T, key, secret string, ts int64) *env {
+	e := newEnv(t)
+	e.must(e.sb.AddOrganization(sandbox.Organization{Name: "Python", APIKey: key, APISecret: secret, Prefunded: true}))
+	e.sb.SetTime(time.Unix(ts, 0))
+	return e
+}
+
+// TestAuthAcceptsPythonSignatures: requests signed by Python, not by any
+// Go code, pass authentication and reach their operation; the same
+// request with the signature's one character changed, the timestamp moved
+// by a second or the body changed by a byte is refused as an invalid
+// signature.
+func TestAuthAcceptsPythonSignatures(t *testing.T) {
+	for _, c := range pythonSigned() {
+		t.Run(c.name, func(t *testing.T) {
+			e := pythonEnv(t, c.key, c.secret, c.ts)
+			rq := authReq{method: c.method, path: c.path, key: c.key, secret: c.secret,
+				stamp: strconv.FormatInt(c.ts, 10), sig: c.sig}
+			if c.body != "" {
+				rq.body = []byte(c.body)
+			}
+			r := authSend(t, e, rq)
+			authOK(t, r, c.status)
+			if c.message != "" {
+				assert.Equal(t, c.message, r.body.Message)
+			}
+
+			bad := rq
+			bad.sig = c.sig[:5] + string(c.sig[5]^1) + c.sig[6:]
+			authRefused(t, authSend(t, e, bad), sandbox.CodeInvalidSignature, "Invalid Signature")
+
+			bad = rq
+			bad.stamp = strconv.FormatInt(c.ts+1, 10)
+			authRefused(t, authSend(t, e, bad), sandbox.CodeInvalidSignature, "Invalid Signature")
+
+			if c.body != "" {
+				bad = rq
+				bad.body = []byte(strings.Replace(c.body, "1", "2", 1))
+				authRefused(t, authSend(t, e, bad), sandbox.CodeInvalidSignature, "Invalid Signature")
+			}
+		})
+	}
+}
+
+// TestAuthAcceptsSignPy: signatures computed by python3 running
+// webhook/testdata/sign.py (the service's formula over json.dumps with
+// sorted keys and compact separators) are accepted, for keys, secrets and
+// bodies the known answers do not cover; the same signature over another
+// secret is refused. Skipped when python3 is not installed.
+func TestAuthAcceptsSignPy(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found: signatures cannot be checked against the service's Python formula")
+	}
+	e := newEnv(t)
+	id := e.cust.ID.String()
+	cases := []struct {
+		name, secret string
+		method, path string
+		body         string
+	}{
+		{"GET", "s3cr\u00e9t-\u2603", http.MethodGet, "/cms/api/v1/kyc/configuration/" + id, ""},
+		{"wallet with escaped non-ASCII", strings.Repeat("sécret", 20), http.MethodPost, "/cms/api/v1/wallet/add",
+			`{"customer_id":"` + id + `","wallet_address":"TPy\u00e9\ud83d\ude00"}`},
+		{"secret of exactly one block", strings.Repeat("k", 64), http.MethodPost, "/cms/api/v1/wallet/add",
+			`{"customer_id":"` + id + `","wallet_address":"TPy2"}`},
+	}
+	ts := epoch.Unix()
+	var in bytes.Buffer
+	enc := base64.StdEncoding.EncodeToString
+	orgs := make([]sandbox.Organization, len(cases))
+	for i, c := range cases {
+		orgs[i] = e.must(e.sb.AddOrganization(sandbox.Organization{Name: "Py", APISecret: c.secret})).(sandbox.Organization)
+		cust := e.customer(orgs[i], sandbox.Customer{Name: "Py"})
+		cases[i].path = strings.ReplaceAll(c.path, id, cust.ID.String())
+		cases[i].body = strings.ReplaceAll(c.body, id, cust.ID.String())
+		signed := cases[i].body
+		if signed == "" {
+			signed = "{}"
+		}
+		in.WriteString(enc([]byte(orgs[i].APIKey)) + " " + enc([]byte(c.secret)) + " " + strconv.FormatInt(ts, 10) + " " + enc([]byte(signed)) + "\n")
+	}
+	cmd := exec.CommandContext(ctx(t), py, filepath.Join("..", "webhook", "testdata", "sign.py"))
+	cmd.Stdin = &in
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "python3: %s", stderr.String())
+	sigs := strings.Fields(string(out))
+	require.Len(t, sigs, len(cases))
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			require.NotEqual(t, "ERR", sigs[i])
+			rq := authReq{method: c.method, path: cases[i].path, key: orgs[i].APIKey, secret: c.secret, sig: sigs[i]}
+			if cases[i].body != "" {
+				rq.body = []byte(cases[i].body)
+			}
+			want := http.StatusOK
+			if c.method == http.MethodPost {
+				want = http.StatusCreated
+			}
+			authOK(t, authSend(t, e, rq), want)
+
+			// Python's signature under another organization's secret.
+			rq.secret, rq.sig = "", ""
+			rq.key = orgs[(i+1)%len(orgs)].APIKey
+			rq.sig = sigs[i]
+			authRefused(t, authSend(t, e, rq), sandbox.CodeInvalidSignature, "Invalid Signature")
+		})
+	}
 }
 
 func TestAuthMissingHeader(t *testing.T) {
@@ -292,18 +481,18 @@ func TestAuthInvalidSignature(t *testing.T) {
 	e := newEnv(t)
 	other := e.otherOrg(false)
 	ts := epoch.Unix()
-	good := fiatramp.Sign(e.org.APIKey, e.org.APISecret, ts, []byte("{}"))
+	good := handSign(e.org.APIKey, e.org.APISecret, ts, []byte("{}"))
 	for name, sig := range map[string]string{
 		"garbage":                  "not-a-signature",
-		"another org's secret":     fiatramp.Sign(e.org.APIKey, other.APISecret, ts, []byte("{}")),
-		"another org's key in it":  fiatramp.Sign(other.APIKey, e.org.APISecret, ts, []byte("{}")),
-		"another timestamp":        fiatramp.Sign(e.org.APIKey, e.org.APISecret, ts-1, []byte("{}")),
-		"another body":             fiatramp.Sign(e.org.APIKey, e.org.APISecret, ts, []byte("")),
+		"another org's secret":     handSign(e.org.APIKey, other.APISecret, ts, []byte("{}")),
+		"another org's key in it":  handSign(other.APIKey, e.org.APISecret, ts, []byte("{}")),
+		"another timestamp":        handSign(e.org.APIKey, e.org.APISecret, ts-1, []byte("{}")),
+		"another body":             handSign(e.org.APIKey, e.org.APISecret, ts, []byte("")),
 		"padding dropped":          strings.TrimRight(good, "="),
 		"URL-safe alphabet":        strings.NewReplacer("+", "-", "/", "_").Replace(good) + "x",
 		"last character changed":   good[:42] + string(good[42]^1) + "=",
 		"hex instead of base64":    "3f1d9c0a7b6e5d4c3b2a19080706050403020100ffeeddccbbaa998877665544",
-		"signature of the secret":  fiatramp.Sign(e.org.APISecret, e.org.APIKey, ts, []byte("{}")),
+		"signature of the secret":  handSign(e.org.APISecret, e.org.APIKey, ts, []byte("{}")),
 		"lower-case of the base64": strings.ToLower(good),
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -589,4 +778,50 @@ func TestContentTypeMustBeJSON(t *testing.T) {
 	rq = authWallet(body)
 	rq.contentType = "application/json; charset=utf-8"
 	authOK(t, authSend(t, e, rq), http.StatusCreated)
+}
+
+// TestAuthSignatureIsItsOwn: no non-test file of the sandbox calls the
+// client's fiatramp.Sign: the sandbox's signature (auth.go, crypto/hmac)
+// is a second opinion, so that a bug in the client's signer cannot hide
+// behind a sandbox that runs the same code. auth.go computes it with
+// hmac.New and compares it with hmac.Equal.
+func TestAuthSignatureIsItsOwn(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	checked := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		require.NoError(t, err)
+		checked++
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "fiatramp" {
+					assert.NotEqual(t, "Sign", sel.Sel.Name, "%s uses fiatramp.Sign", name)
+				}
+			}
+			return true
+		})
+	}
+	assert.Greater(t, checked, 10)
+
+	// auth.go compares the signature it computed with hmac.Equal, in
+	// constant time, and computes it with hmac.New.
+	f, err := parser.ParseFile(token.NewFileSet(), "auth.go", nil, 0)
+	require.NoError(t, err)
+	calls := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok {
+					calls[x.Name+"."+sel.Sel.Name] = true
+				}
+			}
+		}
+		return true
+	})
+	assert.True(t, calls["hmac.Equal"], "auth.go compares signatures with hmac.Equal")
+	assert.True(t, calls["hmac.New"], "auth.go computes signatures with hmac.New")
 }

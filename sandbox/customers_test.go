@@ -1,492 +1,66 @@
 package sandbox_test
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 	"testing"
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
-	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/sandbox"
-	"github.com/fiatramp/fiatramp-go/types"
 )
 
-const (
-	custNotFound = "Customer not found or access denied"
-	bankNotFound = "Bank not found or access denied"
-)
+// custNotFound is the refusal of a customer that is absent or another
+// organization's.
+const custNotFound = "Customer not found or access denied"
 
-// custRawPage fetches a bank list path (with its query) through c.Do and
-// returns the page and the captured response.
-func custRawPage(t *testing.T, c *fiatramp.Client, path string) (*types.BankAccountPage, fiatramp.Response, error) {
-	t.Helper()
-	var page types.BankAccountPage
-	var resp fiatramp.Response
-	err := c.Do(ctx(t), http.MethodGet, path, nil, &page, fiatramp.CaptureResponse(&resp))
-	return &page, resp, err
-}
-
-// custListPath is the bank list path of customer id.
-func custListPath(id uuid.UUID) string { return "/cms/api/v1/bank/list/" + id.String() }
-
-// custAddBanks adds n more bank accounts to customer id and returns their
-// ids in the order added.
-func custAddBanks(e *env, id uuid.UUID, n int) []uuid.UUID {
-	e.t.Helper()
-	var ids []uuid.UUID
-	for i := range n {
-		b := sandbox.BankAccount{CustomerID: id, AccountName: fmt.Sprintf("Account %d", i)}
-		if i%2 == 1 {
-			b.Type = types.BankAccountTypeVPA
-		}
-		ids = append(ids, e.must(e.sb.AddBankAccount(b)).(sandbox.BankAccount).ID)
-	}
-	return ids
-}
-
-func TestCustomersAddWallet(t *testing.T) {
+// TestCustomersFoundOnlyInTheirOrganization: every operation that names a
+// customer, in its body or its path, refuses an absent customer, another
+// organization's and (in a path) a malformed id alike, with 400 "Customer
+// not found or access denied" and no err_code, and serves the
+// organization's own customer; so an operation cannot tell another
+// organization's customers from ids that do not exist.
+func TestCustomersFoundOnlyInTheirOrganization(t *testing.T) {
 	e := newEnv(t)
-	c := e.client
-	const addr = "TXkq1sJ8Y2Mn1e1c8hQ7dHn4W8YqZ3fA9b"
-
-	var resp fiatramp.Response
-	w, err := c.Customers.AddWallet(ctx(t), types.AddWalletRequest{CustomerID: e.cust.ID, WalletAddress: addr}, fiatramp.CaptureResponse(&resp))
-	require.NoError(t, err)
-	assert.Equal(t, http.StatusCreated, resp.StatusCode)
-	assert.NotEqual(t, uuid.Nil, w.ID)
-	assert.Equal(t, e.cust.ID, w.CustomerID)
-	assert.Equal(t, addr, w.WalletAddress)
-	assert.Equal(t, types.WalletActive, w.WalletStatus)
-	assert.Nil(t, w.FailureReason)
-	data := rawData(t, resp.Body)
-	assert.JSONEq(t, "null", string(data["failure_reason"]))
-	assert.Len(t, data, 5)
-
-	// The same address again is the same wallet, answered 200.
-	again, err := c.Customers.AddWallet(ctx(t), types.AddWalletRequest{CustomerID: e.cust.ID, WalletAddress: addr}, fiatramp.CaptureResponse(&resp))
-	require.NoError(t, err)
-	assert.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Equal(t, w.ID, again.ID)
-
-	// Another address, or the same address for another customer, is new.
-	other, err := c.Customers.AddWallet(ctx(t), types.AddWalletRequest{CustomerID: e.cust.ID, WalletAddress: addr + "x"}, fiatramp.CaptureResponse(&resp))
-	require.NoError(t, err)
-	assert.Equal(t, http.StatusCreated, resp.StatusCode)
-	assert.NotEqual(t, w.ID, other.ID)
-	cust2 := e.customer(e.org, sandbox.Customer{Name: "Second"})
-	w2, err := c.Customers.AddWallet(ctx(t), types.AddWalletRequest{CustomerID: cust2.ID, WalletAddress: addr}, fiatramp.CaptureResponse(&resp))
-	require.NoError(t, err)
-	assert.Equal(t, http.StatusCreated, resp.StatusCode)
-	assert.NotEqual(t, w.ID, w2.ID)
-	assert.Equal(t, cust2.ID, w2.CustomerID)
-}
-
-func TestCustomersAddWalletRefusals(t *testing.T) {
-	e := newEnv(t)
-	c := e.client
 	foreign := e.customer(e.otherOrg(false), sandbox.Customer{Name: "Foreign"})
-
-	for name, id := range map[string]uuid.UUID{"absent": uuid.New(), "other organization": foreign.ID} {
-		t.Run(name, func(t *testing.T) {
-			_, err := c.Customers.AddWallet(ctx(t), types.AddWalletRequest{CustomerID: id, WalletAddress: "T123"})
-			apiErr := refused(t, err, http.StatusBadRequest, custNotFound, fiatramp.ErrCustomerNotFound)
-			assert.Empty(t, apiErr.Code)
-		})
-	}
-
-	err := c.Do(ctx(t), http.MethodPost, "/cms/api/v1/wallet/add", map[string]any{}, nil)
-	apiErr := refused(t, err, http.StatusBadRequest, "This field is required.", fiatramp.ErrFieldMissing)
-	assert.Equal(t, "REQ_FIELD_MISSING", apiErr.Code)
-	assert.Equal(t, map[string][]string{
-		"customer_id":    {"This field is required."},
-		"wallet_address": {"This field is required."},
-	}, apiErr.FieldErrors)
-
-	err = c.Do(ctx(t), http.MethodPost, "/cms/api/v1/wallet/add", map[string]any{"customer_id": "nope", "wallet_address": " "}, nil)
-	apiErr = refused(t, err, http.StatusBadRequest, "Must be a valid UUID.", fiatramp.ErrFieldMissing)
-	assert.Equal(t, map[string][]string{
-		"customer_id":    {"Must be a valid UUID."},
-		"wallet_address": {"This field may not be blank."},
-	}, apiErr.FieldErrors)
-}
-
-// kycAllowed is interface.md 3.2's table, written out independently of the
-// sandbox's.
-var kycAllowed = map[string][]string{
-	"UNVERIFIED": {},
-	"FAILED":     {"UNVERIFIED"},
-	"VERIFIED":   {"UNVERIFIED"},
-	"PROCESSING": {"TAX_VERIFICATION_FAILED", "DOCUMENT_VERIFICATION_FAILED", "VERIFIED", "UNVERIFIED"},
-}
-
-func TestCustomersSimulateKYCStatusTable(t *testing.T) {
-	e := newEnv(t)
-	allowedCount := 0
-	for _, from := range types.KYCStatus("").Values() {
-		for _, to := range types.KYCStatus("").Values() {
-			t.Run(string(from)+"->"+string(to), func(t *testing.T) {
-				require.NoError(t, e.sb.SetKYCStatus(e.cust.ID, from))
-				allowed := false
-				for _, s := range kycAllowed[string(from)] {
-					allowed = allowed || s == string(to)
-				}
-				got, err := e.client.KYC.SimulateStatus(ctx(t), e.cust.ID, to)
-				now, ok := e.sb.Customer(e.cust.ID)
-				require.True(t, ok)
-				if allowed {
-					allowedCount++
-					require.NoError(t, err)
-					assert.Equal(t, e.cust.ID, got.ID)
-					assert.Equal(t, to, got.Status)
-					assert.Equal(t, to, now.KYCStatus)
-					return
-				}
-				apiErr := refused(t, err, http.StatusBadRequest, fmt.Sprintf("KYC status cannot move from %s to %s.", from, to))
-				assert.Empty(t, apiErr.Code)
-				assert.Equal(t, from, now.KYCStatus, "state unchanged")
-			})
-		}
-	}
-	assert.Equal(t, 6, allowedCount, "moves allowed by interface.md 3.2")
-}
-
-func TestCustomersSimulateKYCStatusRefusals(t *testing.T) {
-	e := newEnv(t)
-	foreign := e.customer(e.otherOrg(false), sandbox.Customer{Name: "Foreign", KYCStatus: types.KYCProcessing})
-
-	_, err := e.client.KYC.SimulateStatus(ctx(t), foreign.ID, types.KYCVerified)
-	refused(t, err, http.StatusBadRequest, custNotFound, fiatramp.ErrCustomerNotFound)
-	got, _ := e.sb.Customer(foreign.ID)
-	assert.Equal(t, types.KYCProcessing, got.KYCStatus, "another organization's customer is untouched")
-	_, err = e.client.KYC.SimulateStatus(ctx(t), uuid.New(), types.KYCUnverified)
-	refused(t, err, http.StatusBadRequest, custNotFound, fiatramp.ErrCustomerNotFound)
-
-	const path = "/cms/api/v1/kyc/mock-kyc-status"
-	for _, bad := range []string{"verified", "ALMOST", ""} {
-		err = e.client.Do(ctx(t), http.MethodPatch, path, map[string]any{"customer_id": e.cust.ID, "kyc_status": bad}, nil)
-		msg := fmt.Sprintf("%q is not a valid choice.", bad)
-		if bad == "" {
-			msg = "This field may not be blank."
-		}
-		apiErr := refused(t, err, http.StatusBadRequest, msg, fiatramp.ErrFieldMissing)
-		assert.Equal(t, map[string][]string{"kyc_status": {msg}}, apiErr.FieldErrors)
-	}
-	err = e.client.Do(ctx(t), http.MethodPatch, path, map[string]any{}, nil)
-	apiErr := refused(t, err, http.StatusBadRequest, "This field is required.", fiatramp.ErrFieldMissing)
-	assert.Equal(t, map[string][]string{
-		"customer_id": {"This field is required."},
-		"kyc_status":  {"This field is required."},
-	}, apiErr.FieldErrors)
-	got, _ = e.sb.Customer(e.cust.ID)
-	assert.Equal(t, types.KYCVerified, got.KYCStatus)
-}
-
-func TestCustomersKYCConfiguration(t *testing.T) {
-	e := newEnv(t)
-	var resp fiatramp.Response
-	cfg, err := e.client.KYC.GetConfiguration(ctx(t), e.cust.ID, fiatramp.CaptureResponse(&resp))
-	require.NoError(t, err)
-	assert.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Equal(t, []string{"AADHAAR", "PASSPORT", "VOTER_ID", "DRIVING_LICENSE"}, cfg.SupportedDocumentTypes)
-	info := cfg.AdditionalInfoRequired
-	assert.Equal(t, []string{"income_range", "profession"}, info.Options)
-	assert.Equal(t, types.AdditionalInfoRules{Type: "allOf", MinRequired: 2}, info.Rules)
-	require.NotNil(t, info.IncomeRange)
-	require.NotNil(t, info.Profession)
-	assert.Equal(t, types.InfoRequirement{Type: "string", Required: true}, *info.IncomeRange)
-	assert.Equal(t, types.InfoRequirement{Type: "string", Required: true}, *info.Profession)
-	assert.JSONEq(t, `{
-		"supported_document_types": ["AADHAAR", "PASSPORT", "VOTER_ID", "DRIVING_LICENSE"],
-		"additional_info_required": {
-			"options": ["income_range", "profession"],
-			"rules": {"type": "allOf", "min_required": 2},
-			"income_range": {"type": "string", "required": true},
-			"profession": {"type": "string", "required": true}
-		}}`, string(cfg.Raw))
-
-	foreign := e.customer(e.otherOrg(false), sandbox.Customer{Name: "Foreign"})
-	for _, id := range []uuid.UUID{uuid.New(), foreign.ID} {
-		_, err = e.client.KYC.GetConfiguration(ctx(t), id)
-		refused(t, err, http.StatusBadRequest, custNotFound, fiatramp.ErrCustomerNotFound)
-	}
-	for _, id := range []string{"not-a-uuid", ""} {
-		err = e.client.Do(ctx(t), http.MethodGet, "/cms/api/v1/kyc/configuration/"+id, nil, nil)
-		refused(t, err, http.StatusBadRequest, custNotFound, fiatramp.ErrCustomerNotFound)
-	}
-}
-
-func TestCustomersGetBankAccount(t *testing.T) {
-	e := newEnv(t)
-	var resp fiatramp.Response
-	b, err := e.client.Customers.GetBankAccount(ctx(t), e.cust.ID, e.bank.ID, fiatramp.CaptureResponse(&resp))
-	require.NoError(t, err)
-	assert.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Equal(t, e.bank.ID, b.ID)
-	assert.Equal(t, e.cust.ID, b.CustomerID)
-	assert.Equal(t, "IND", b.Country)
-	assert.Equal(t, types.BankAccountTypeAccountDetails, b.BankAccountType)
-	assert.Equal(t, types.BankIdentifiers{AccountNumber: e.bank.AccountNumber, IFSC: "SBIN0000001"}, b.Identifiers)
-	assert.Equal(t, e.bank.AccountNumber, b.AccountNumber)
-	assert.Len(t, b.AccountNumber, 12)
-	assert.Equal(t, "SBIN0000001", b.IFSC)
-	assert.Equal(t, types.BankAccountVerified, b.BankAccountStatus)
-	assert.Equal(t, "Asha Rao", b.BeneficiaryName)
-	assert.Equal(t, "State Bank of India", b.BankName)
-	assert.Nil(t, b.FailureReason)
-	assert.JSONEq(t, "null", string(rawData(t, resp.Body)["failure_reason"]))
-
-	v, err := e.client.Customers.GetBankAccount(ctx(t), e.cust.ID, e.vpa.ID)
-	require.NoError(t, err)
-	assert.Equal(t, types.BankAccountType("VPA"), v.BankAccountType)
-	assert.Equal(t, e.vpa.ID, v.ID)
-	var raw map[string]json.RawMessage
-	require.NoError(t, json.Unmarshal(v.Raw, &raw))
-	assert.JSONEq(t, `{"vpa": "asha@upi"}`, string(raw["identifiers"]))
-	assert.JSONEq(t, "null", string(raw["account_number"]))
-	assert.JSONEq(t, "null", string(raw["ifsc"]))
-	assert.JSONEq(t, `"Asha Rao"`, string(raw["beneficiary_name"]), "a vpa's name defaults to the customer's")
-
-	failed := e.must(e.sb.AddBankAccount(sandbox.BankAccount{
-		CustomerID: e.cust.ID, Status: types.BankAccountFailed, FailureReason: ptr("Name mismatch"),
-	})).(sandbox.BankAccount)
-	f, err := e.client.Customers.GetBankAccount(ctx(t), e.cust.ID, failed.ID)
-	require.NoError(t, err)
-	assert.Equal(t, types.BankAccountFailed, f.BankAccountStatus)
-	require.NotNil(t, f.FailureReason)
-	assert.Equal(t, "Name mismatch", *f.FailureReason)
-}
-
-func TestCustomersGetBankAccountRefusals(t *testing.T) {
-	e := newEnv(t)
-	c := e.client
-	cust2 := e.customer(e.org, sandbox.Customer{Name: "Second"})
-	bank2 := e.must(e.sb.AddBankAccount(sandbox.BankAccount{CustomerID: cust2.ID})).(sandbox.BankAccount)
-	foreign := e.customer(e.otherOrg(false), sandbox.Customer{Name: "Foreign"})
-	foreignBank := e.must(e.sb.AddBankAccount(sandbox.BankAccount{CustomerID: foreign.ID})).(sandbox.BankAccount)
-
-	cases := []struct {
-		name       string
-		cust, bank uuid.UUID
-		msg        string
-		sentinel   error
+	ops := []struct {
+		name string
+		req  func(id string) authReq
+		ok   int // the answer for the organization's own customer
 	}{
-		{"absent customer", uuid.New(), e.bank.ID, custNotFound, fiatramp.ErrCustomerNotFound},
-		{"other organization's customer", foreign.ID, foreignBank.ID, custNotFound, fiatramp.ErrCustomerNotFound},
-		{"absent bank", e.cust.ID, uuid.New(), bankNotFound, fiatramp.ErrBankNotFound},
-		{"another customer's bank", e.cust.ID, bank2.ID, bankNotFound, fiatramp.ErrBankNotFound},
-		{"other organization's bank", e.cust.ID, foreignBank.ID, bankNotFound, fiatramp.ErrBankNotFound},
+		{"add wallet", func(id string) authReq {
+			return authWallet(fmt.Sprintf(`{"customer_id":%q,"wallet_address":"TCust-%s"}`, id, id))
+		}, http.StatusCreated},
+		{"simulate KYC status", func(id string) authReq {
+			return authReq{method: http.MethodPatch, path: "/cms/api/v1/kyc/mock-kyc-status",
+				body: []byte(fmt.Sprintf(`{"customer_id":%q,"kyc_status":"UNVERIFIED"}`, id))}
+		}, http.StatusOK},
+		{"KYC configuration", func(id string) authReq {
+			return authReq{method: http.MethodGet, path: "/cms/api/v1/kyc/configuration/" + id}
+		}, http.StatusOK},
+		{"bank list", func(id string) authReq {
+			return authReq{method: http.MethodGet, path: "/cms/api/v1/bank/list/" + id}
+		}, http.StatusOK},
+		{"bank account", func(id string) authReq {
+			return authReq{method: http.MethodGet, path: "/cms/api/v1/bank/" + id + "/" + e.bank.ID.String()}
+		}, http.StatusOK},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := c.Customers.GetBankAccount(ctx(t), tc.cust, tc.bank)
-			apiErr := refused(t, err, http.StatusBadRequest, tc.msg, tc.sentinel)
-			assert.Empty(t, apiErr.Code)
+	for _, op := range ops {
+		t.Run(op.name, func(t *testing.T) {
+			ids := map[string]string{"absent": uuid.NewString(), "other organization's": foreign.ID.String()}
+			if op.req("x").body == nil { // the id is in the path
+				ids["malformed"] = "not-a-uuid"
+				ids["upper case"] = "X" + uuid.NewString()[1:]
+			}
+			for what, id := range ids {
+				r := authSend(t, e, op.req(id))
+				assert.Equal(t, http.StatusBadRequest, r.status, "%s: %s", what, r.raw)
+				assert.Equal(t, custNotFound, r.body.Message, what)
+				assert.Empty(t, r.body.ErrCode, what)
+			}
+			r := authSend(t, e, op.req(e.cust.ID.String()))
+			assert.Equal(t, op.ok, r.status, "own customer: %s", r.raw)
 		})
 	}
-	err := c.Do(ctx(t), http.MethodGet, "/cms/api/v1/bank/not-a-uuid/"+e.bank.ID.String(), nil, nil)
-	refused(t, err, http.StatusBadRequest, custNotFound, fiatramp.ErrCustomerNotFound)
-	err = c.Do(ctx(t), http.MethodGet, "/cms/api/v1/bank/"+e.cust.ID.String()+"/not-a-uuid", nil, nil)
-	refused(t, err, http.StatusBadRequest, bankNotFound, fiatramp.ErrBankNotFound)
-	err = c.Do(ctx(t), http.MethodGet, "/cms/api/v1/bank/"+e.cust.ID.String()+"/"+strings.ReplaceAll(e.bank.ID.String(), "-", ""), nil, nil)
-	refused(t, err, http.StatusBadRequest, bankNotFound, fiatramp.ErrBankNotFound)
-}
-
-func TestCustomersListBankAccounts(t *testing.T) {
-	e := newEnv(t)
-	var resp fiatramp.Response
-	page, err := e.client.Customers.ListBankAccounts(ctx(t), e.cust.ID, fiatramp.CaptureResponse(&resp))
-	require.NoError(t, err)
-	assert.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Equal(t, 2, page.Count)
-	assert.Nil(t, page.Next)
-	assert.Nil(t, page.Previous)
-	require.Len(t, page.Results, 2)
-
-	b, v := page.Results[0], page.Results[1]
-	assert.Equal(t, e.bank.ID, b.ID, "creation order")
-	assert.Equal(t, e.cust.ID, b.CustomerID)
-	assert.Equal(t, e.bank.AccountNumber, b.AccountNumber)
-	assert.Equal(t, "SBIN0000001", b.IFSC)
-	assert.Equal(t, "Asha Rao", b.AccountName)
-	assert.Empty(t, b.VPA)
-	assert.Equal(t, types.BankAccountTypeBankAccount, b.BankAccountType)
-	assert.Equal(t, types.BankAccountVerified, b.BankAccountStatus)
-	assert.Nil(t, b.FailureReason)
-
-	assert.Equal(t, e.vpa.ID, v.ID)
-	assert.Equal(t, "asha@upi", v.VPA)
-	assert.Empty(t, v.AccountNumber)
-	assert.Equal(t, types.BankAccountTypeVPA, v.BankAccountType)
-
-	var rb, rv map[string]json.RawMessage
-	require.NoError(t, json.Unmarshal(b.Raw, &rb))
-	require.NoError(t, json.Unmarshal(v.Raw, &rv))
-	assert.JSONEq(t, "null", string(rb["vpa"]))
-	assert.JSONEq(t, "null", string(rv["account_number"]))
-	assert.JSONEq(t, "null", string(rv["ifsc"]))
-	assert.JSONEq(t, "null", string(rb["failure_reason"]))
-	assert.Len(t, rb, 9)
-	data := rawData(t, resp.Body)
-	assert.JSONEq(t, "null", string(data["next"]))
-	assert.JSONEq(t, "null", string(data["previous"]))
-
-	// A customer without accounts has an empty first page.
-	bare := e.customer(e.org, sandbox.Customer{Name: "Bare"})
-	page, err = e.client.Customers.ListBankAccounts(ctx(t), bare.ID, fiatramp.CaptureResponse(&resp))
-	require.NoError(t, err)
-	assert.Equal(t, 0, page.Count)
-	assert.Empty(t, page.Results)
-	assert.JSONEq(t, "[]", string(rawData(t, resp.Body)["results"]))
-
-	foreign := e.customer(e.otherOrg(false), sandbox.Customer{Name: "Foreign"})
-	e.must(e.sb.AddBankAccount(sandbox.BankAccount{CustomerID: foreign.ID}))
-	for _, id := range []uuid.UUID{uuid.New(), foreign.ID} {
-		_, err = e.client.Customers.ListBankAccounts(ctx(t), id)
-		refused(t, err, http.StatusBadRequest, custNotFound, fiatramp.ErrCustomerNotFound)
-	}
-	err = e.client.Do(ctx(t), http.MethodGet, "/cms/api/v1/bank/list/12345", nil, nil)
-	refused(t, err, http.StatusBadRequest, custNotFound, fiatramp.ErrCustomerNotFound)
-}
-
-func TestCustomersBankAccountsPaging(t *testing.T) {
-	e := newEnv(t, func(s *sandbox.Settings) { s.PageSize = 2 })
-	want := append([]uuid.UUID{e.bank.ID, e.vpa.ID}, custAddBanks(e, e.cust.ID, 5)...)
-
-	// The iterator walks every page in creation order.
-	var got []uuid.UUID
-	for item, err := range e.client.Customers.BankAccounts(ctx(t), e.cust.ID) {
-		require.NoError(t, err)
-		got = append(got, item.ID)
-	}
-	assert.Equal(t, want, got)
-
-	// The links are absolute, carry page explicitly, and lead forward and
-	// back through the same pages.
-	base := e.srv.URL + custListPath(e.cust.ID)
-	follow := func(link string) (*types.BankAccountPage, fiatramp.Response) {
-		t.Helper()
-		require.True(t, strings.HasPrefix(link, e.srv.URL+"/"), "absolute link %q", link)
-		page, resp, err := custRawPage(t, e.client, strings.TrimPrefix(link, e.srv.URL))
-		require.NoError(t, err)
-		return page, resp
-	}
-	page, _, err := custRawPage(t, e.client, custListPath(e.cust.ID))
-	require.NoError(t, err)
-	var forward []uuid.UUID
-	for n := 1; ; n++ {
-		assert.Equal(t, 7, page.Count)
-		if n == 1 {
-			assert.Nil(t, page.Previous)
-		} else {
-			require.NotNil(t, page.Previous)
-			assert.Equal(t, fmt.Sprintf("%s?page=%d", base, n-1), *page.Previous)
-		}
-		for _, it := range page.Results {
-			forward = append(forward, it.ID)
-		}
-		if n == 4 {
-			assert.Len(t, page.Results, 1)
-			assert.Nil(t, page.Next)
-			break
-		}
-		assert.Len(t, page.Results, 2)
-		require.NotNil(t, page.Next, "page %d", n)
-		assert.Equal(t, fmt.Sprintf("%s?page=%d", base, n+1), *page.Next)
-		page, _ = follow(*page.Next)
-	}
-	assert.Equal(t, want, forward)
-
-	// From the last page back to the first, by the previous links.
-	ids := func(p *types.BankAccountPage) []uuid.UUID {
-		var out []uuid.UUID
-		for _, it := range p.Results {
-			out = append(out, it.ID)
-		}
-		return out
-	}
-	pages := [][]uuid.UUID{ids(page)}
-	for page.Previous != nil && len(pages) < 10 {
-		page, _ = follow(*page.Previous)
-		pages = append(pages, ids(page))
-	}
-	var backward []uuid.UUID
-	for i := len(pages) - 1; i >= 0; i-- {
-		backward = append(backward, pages[i]...)
-	}
-	assert.Len(t, pages, 4)
-	assert.Equal(t, want, backward)
-}
-
-func TestCustomersBankListInvalidPage(t *testing.T) {
-	e := newEnv(t, func(s *sandbox.Settings) { s.PageSize = 2 })
-	custAddBanks(e, e.cust.ID, 5) // 7 accounts: 4 pages
-	path := custListPath(e.cust.ID)
-
-	for _, q := range []string{"0", "-1", "abc", "1.5", "", "5", "99999999999999999999", "9223372036854775807"} {
-		t.Run("page="+q, func(t *testing.T) {
-			_, resp, err := custRawPage(t, e.client, path+"?page="+q)
-			apiErr := refused(t, err, http.StatusNotFound, "Invalid page.")
-			assert.Equal(t, http.StatusNotFound, resp.StatusCode)
-			assert.Empty(t, apiErr.Code)
-		})
-	}
-	page, _, err := custRawPage(t, e.client, path+"?page=4")
-	require.NoError(t, err)
-	require.Len(t, page.Results, 1)
-	require.NotNil(t, page.Previous)
-	assert.Nil(t, page.Next)
-
-	bare := e.customer(e.org, sandbox.Customer{Name: "Bare"})
-	page, _, err = custRawPage(t, e.client, custListPath(bare.ID)+"?page=1")
-	require.NoError(t, err)
-	assert.Equal(t, 0, page.Count)
-	_, _, err = custRawPage(t, e.client, custListPath(bare.ID)+"?page=2")
-	refused(t, err, http.StatusNotFound, "Invalid page.")
-}
-
-func TestCustomersBankListUnderPrefix(t *testing.T) {
-	e := newEnv(t, func(s *sandbox.Settings) { s.PageSize = 2 })
-	want := append([]uuid.UUID{e.bank.ID, e.vpa.ID}, custAddBanks(e, e.cust.ID, 3)...)
-	ts := httptest.NewServer(http.StripPrefix("/gateway", e.sb))
-	t.Cleanup(ts.Close)
-	c, err := fiatramp.New(e.org.APIKey, e.org.APISecret, fiatramp.WithBaseURL(ts.URL+"/gateway"), fiatramp.WithClock(e.sb.Now))
-	require.NoError(t, err)
-
-	page, _, err := custRawPage(t, c, custListPath(e.cust.ID))
-	require.NoError(t, err)
-	require.NotNil(t, page.Next)
-	assert.Equal(t, ts.URL+"/gateway"+custListPath(e.cust.ID)+"?page=2", *page.Next)
-
-	var got []uuid.UUID
-	for item, err := range c.Customers.BankAccounts(ctx(t), e.cust.ID) {
-		require.NoError(t, err)
-		got = append(got, item.ID)
-	}
-	assert.Equal(t, want, got)
-}
-
-func TestCustomersBankListPublicURL(t *testing.T) {
-	e := newEnv(t, func(s *sandbox.Settings) {
-		s.PageSize = 1
-		s.PublicURL = "https://sandbox.example.test/"
-	})
-	page, _, err := custRawPage(t, e.client, custListPath(e.cust.ID)+"?page=2")
-	require.NoError(t, err)
-	require.NotNil(t, page.Previous)
-	assert.Equal(t, "https://sandbox.example.test"+custListPath(e.cust.ID)+"?page=1", *page.Previous)
-	assert.Nil(t, page.Next)
-
-	// The client will not send its credentials to another host.
-	var last error
-	for _, err := range e.client.Customers.BankAccounts(ctx(t), e.cust.ID) {
-		last = err
-	}
-	assert.True(t, errors.Is(last, fiatramp.ErrPagination), "got %v", last)
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -500,57 +502,65 @@ func TestFaultEveryKindThroughClient(t *testing.T) {
 	}
 }
 
-func TestClock(t *testing.T) {
-	// A new sandbox runs on real time.
-	sb := sandbox.New()
-	before := time.Now()
-	now := sb.Now()
-	assert.False(t, now.Before(before.Add(-time.Second)))
-	assert.False(t, now.After(time.Now().Add(time.Second)))
-	time.Sleep(20 * time.Millisecond)
-	assert.True(t, sb.Now().After(now), "running")
+// TestOutageRetryBudget: under a 100% 503 fault, 200 calls at once make
+// 1,000 attempts without a retry budget (five each) and 300 with the
+// default one (200 first attempts, then the 100 retries its 500 tokens
+// pay). The waits are 1 ms so the test is quick; with
+// FIATRAMP_OUTAGE_DEFAULT_BACKOFF=1 the default retry policy runs instead
+// (1 s doubling, about 15 s of waits a call), which is how the README's
+// figures were measured:
+//
+//	FIATRAMP_OUTAGE_DEFAULT_BACKOFF=1 go test -run TestOutageRetryBudget -v ./sandbox
+func TestOutageRetryBudget(t *testing.T) {
+	policy := fiatramp.RetryPolicy{InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond}
+	if os.Getenv("FIATRAMP_OUTAGE_DEFAULT_BACKOFF") != "" {
+		policy = fiatramp.RetryPolicy{}
+	}
+	const calls = 200
+	for _, tc := range []struct {
+		name     string
+		opts     []fiatramp.Option
+		attempts int
+	}{
+		{"without a budget", []fiatramp.Option{fiatramp.WithoutRetryBudget()}, calls * fiatramp.DefaultMaxAttempts},
+		{"with the default budget", nil, calls + fiatramp.DefaultRetryBudgetCapacity/fiatramp.DefaultRetryCost},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sb := sandbox.New()
+			demo, err := sb.SeedDemo()
+			require.NoError(t, err)
+			srv, err := sandbox.NewServer(sb)
+			require.NoError(t, err)
+			defer srv.Close()
+			client, err := srv.Client(demo.Organization, append([]fiatramp.Option{fiatramp.WithRetry(policy)}, tc.opts...)...)
+			require.NoError(t, err)
+			require.NoError(t, sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultUnavailable}))
 
-	// Advance moves a running clock, which keeps running.
-	sb.Advance(time.Hour)
-	ahead := time.Until(sb.Now())
-	assert.InDelta(t, float64(time.Hour), float64(ahead), float64(time.Second))
-	sb.Advance(-2 * time.Hour)
-	behind := time.Since(sb.Now())
-	assert.InDelta(t, float64(time.Hour), float64(behind), float64(time.Second))
-	t1 := sb.Now()
-	time.Sleep(20 * time.Millisecond)
-	assert.True(t, sb.Now().After(t1), "still running")
-
-	// SetTime freezes.
-	at := time.Date(2030, 1, 2, 3, 4, 5, 6000, time.UTC)
-	sb.SetTime(at)
-	assert.Equal(t, at, sb.Now())
-	time.Sleep(20 * time.Millisecond)
-	assert.Equal(t, at, sb.Now(), "frozen")
-
-	// Advance moves a frozen clock exactly, and it stays frozen.
-	sb.Advance(90 * time.Second)
-	assert.Equal(t, at.Add(90*time.Second), sb.Now())
-	sb.Advance(-time.Hour)
-	assert.Equal(t, at.Add(90*time.Second-time.Hour), sb.Now())
-	time.Sleep(10 * time.Millisecond)
-	assert.Equal(t, at.Add(90*time.Second-time.Hour), sb.Now())
-
-	// SetTime again replaces the time.
-	sb.SetTime(at)
-	assert.Equal(t, at, sb.Now())
-}
-
-// The clock governs quotation expiry and the fixture defaults.
-func TestClockDrivesExpiry(t *testing.T) {
-	e := newEnv(t)
-	q := e.quotation() // expires at epoch + 10 min
-	assert.Equal(t, epoch.Add(10*time.Minute), q.ExpiresAt)
-	e.sb.Advance(10*time.Minute + time.Second)
-	_, err := faultPayout(t, e, e.client, q, "")
-	refused(t, err, http.StatusBadRequest, "Quotation has expired", fiatramp.ErrQuotationExpired)
-	e.sb.SetTime(epoch)
-	p, err := faultPayout(t, e, e.client, q, "")
-	require.NoError(t, err)
-	assert.Equal(t, epoch, p.CreatedAt.UTC(), "created at the sandbox time")
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			start := time.Now()
+			var wg sync.WaitGroup
+			var mu sync.Mutex
+			exhausted := 0
+			for range calls {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, err := client.KYC.GetConfiguration(ctx, demo.Customer.ID)
+					assert.ErrorIs(t, err, fiatramp.ErrUnavailable)
+					if errors.Is(err, fiatramp.ErrRetryBudgetExhausted) {
+						mu.Lock()
+						exhausted++
+						mu.Unlock()
+					}
+				}()
+			}
+			wg.Wait()
+			elapsed := time.Since(start)
+			stats := sb.Stats()
+			assert.Equal(t, tc.attempts, stats.Requests, "attempts")
+			assert.Equal(t, tc.attempts, stats.Faults[sandbox.FaultUnavailable])
+			t.Logf("%d calls, %d attempts, %d stopped by the budget, %s", calls, stats.Requests, exhausted, elapsed.Round(time.Millisecond))
+		})
+	}
 }

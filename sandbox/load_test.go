@@ -380,3 +380,28 @@ func TestLoadEmpty(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"organizations": []}`, string(b))
 }
+
+func TestLoadWebhookURL(t *testing.T) {
+	f, err := sandbox.LoadJSON(strings.NewReader(`{"organizations":[{"name":"Hooked","webhook_url":"https://hooks.example.test/in"}]}`))
+	require.NoError(t, err)
+	sb := sandbox.New()
+	out, err := sb.Load(f)
+	require.NoError(t, err)
+	o, ok := sb.Organization(out.Organizations[0].ID)
+	require.True(t, ok)
+	assert.Equal(t, "https://hooks.example.test/in", o.WebhookURL)
+
+	f, err = sandbox.LoadJSON(strings.NewReader(`{"organizations":[{"name":"Bad","webhook_url":"ftp://x"}]}`))
+	require.NoError(t, err)
+	_, err = sandbox.New().Load(f)
+	require.ErrorContains(t, err, "webhook_url")
+}
+
+func TestLoadJSONExactKeys(t *testing.T) {
+	_, err := sandbox.LoadJSON(strings.NewReader(`{"Organizations":[]}`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `unknown field "Organizations" (names are case-sensitive: "organizations")`)
+	f, err := sandbox.LoadJSON(strings.NewReader(`{"organizations":[{"name":"a","balances":{"USDT":"1"}}]}`))
+	require.NoError(t, err)
+	assert.True(t, f.Organizations[0].Balances["USDT"].Equal(decimal.NewFromInt(1)), "map keys are data, not names")
+}

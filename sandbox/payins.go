@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/google/uuid"
@@ -236,4 +237,68 @@ func upiDeepLink(dep DepositAccount, q *payinQuotation) string {
 		"&am=" + esc(q.sending.String()) +
 		"&cu=" + esc(q.fiat) +
 		"&tr=" + esc(q.id.String())
+}
+
+// Failure and refund reasons the payin status simulation sets.
+const (
+	// payinMsgSimulatedFailure is the failure_reason of a payin simulated
+	// to FAILED.
+	payinMsgSimulatedFailure = "Simulated failure: the payment was not received"
+	// payinMsgSimulatedRefund is the refund_reason of a payin simulated to
+	// REFUNDED.
+	payinMsgSimulatedRefund = "Simulated refund: the payment was returned to the customer"
+)
+
+// payinTransitions are the moves of the payin status simulation: the
+// statuses a payin in status from may move to. ON_HOLD is a known status,
+// but no documented move leads into or out of it.
+func payinTransitions(from types.PayinStatus) []types.PayinStatus {
+	switch from {
+	case types.PayinProcessing:
+		return []types.PayinStatus{types.PayinSuccess, types.PayinFailed}
+	case types.PayinFailed:
+		return []types.PayinStatus{types.PayinRefunded}
+	}
+	return nil
+}
+
+// simulatePayinStatus is PATCH /pis/api/v1/payin/mock-payin-status with
+// {quotation_id, payin_status}: it moves the payin of a payin quotation
+// along payinTransitions (PROCESSING -> SUCCESS | FAILED, FAILED ->
+// REFUNDED) and sends the PAYIN webhook, whose id is the quotation id.
+// The fetched quotation's status shows the payin status. An absent
+// quotation or another organization's is "Quotation is not found"; any
+// other move is refused with a 400 naming both statuses. Expiry does not
+// stop the simulation: it settles a payin already under way.
+func (s *Sandbox) simulatePayinStatus(rq *request) reply {
+	f := rq.body
+	id := f.uuid("quotation_id")
+	status, ok := f.str("payin_status", true)
+	to := types.PayinStatus(status)
+	if ok && !to.IsKnown() {
+		f.fail("payin_status", fmt.Sprintf("%q is not a valid choice.", status))
+	}
+	if bad := f.refused(); bad != nil {
+		return *bad
+	}
+	q, found := s.payinQuotations[id]
+	if !found || q.organizationID != rq.org.ID {
+		return rule(msgPayinNotFound)
+	}
+	if !slices.Contains(payinTransitions(q.status), to) {
+		return rule(fmt.Sprintf("Payin status cannot move from %s to %s.", q.status, to))
+	}
+	q.status = to
+	meta := map[string]any{}
+	switch to {
+	case types.PayinFailed:
+		meta["failure_reason"] = payinMsgSimulatedFailure
+	case types.PayinRefunded:
+		meta["refund_reason"] = payinMsgSimulatedRefund
+	}
+	s.emit(rq, EventTypePayin, q.id.String(), string(to), meta)
+	return success(http.StatusOK, "Payin status updated successfully", struct {
+		QuotationID uuid.UUID         `json:"quotation_id"`
+		PayinStatus types.PayinStatus `json:"payin_status"`
+	}{q.id, to})
 }

@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"sort"
@@ -541,4 +542,90 @@ func TestPayinQuotationNonPositiveRate(t *testing.T) {
 	assert.Equal(t, map[string][]string{"asset": {"Unsupported asset/fiat pair USDT/INR."}}, apiErr.FieldErrors)
 	_, err = e.client.Payins.CreateQuotation(ctx(t), payinReq(e, func(r *types.CreatePayinQuotationRequest) { r.Asset = "usdc" }))
 	require.NoError(t, err, "the other pair still quotes")
+}
+
+// payinMoves are the moves the payin status simulation allows.
+var payinMoves = map[types.PayinStatus][]types.PayinStatus{
+	types.PayinProcessing: {types.PayinSuccess, types.PayinFailed},
+	types.PayinFailed:     {types.PayinRefunded},
+}
+
+// payinQuote creates an IMPS payin quotation through the client.
+func payinQuote(t *testing.T, e *env) *types.PayinQuotation {
+	t.Helper()
+	q, err := e.client.Payins.CreateQuotation(ctx(t), payinReq(e))
+	require.NoError(t, err)
+	return q
+}
+
+func TestSimulatePayinStatusTable(t *testing.T) {
+	e := newEnv(t)
+	allowed := 0
+	// Each start state is reached through the simulation itself.
+	paths := map[types.PayinStatus][]types.PayinStatus{
+		types.PayinProcessing: nil,
+		types.PayinSuccess:    {types.PayinSuccess},
+		types.PayinFailed:     {types.PayinFailed},
+		types.PayinRefunded:   {types.PayinFailed, types.PayinRefunded},
+	}
+	for from, path := range paths {
+		for _, to := range types.PayinStatus("").Values() {
+			t.Run(string(from)+"->"+string(to), func(t *testing.T) {
+				q := payinQuote(t, e)
+				for _, step := range path {
+					_, err := e.client.Payins.SimulateStatus(ctx(t), q.ID, step)
+					require.NoError(t, err)
+				}
+				got, err := e.client.Payins.SimulateStatus(ctx(t), q.ID, to)
+				fetched, ferr := e.client.Payins.GetQuotation(ctx(t), q.ID)
+				require.NoError(t, ferr)
+				for _, m := range payinMoves[from] {
+					if m == to {
+						allowed++
+						require.NoError(t, err)
+						assert.Equal(t, q.ID, got.QuotationID)
+						assert.Equal(t, to, got.PayinStatus)
+						assert.Equal(t, string(to), string(fetched.Status), "the fetched quotation shows the payin status")
+						return
+					}
+				}
+				refused(t, err, http.StatusBadRequest, fmt.Sprintf("Payin status cannot move from %s to %s.", from, to))
+				assert.Equal(t, string(from), string(fetched.Status), "state unchanged")
+			})
+		}
+	}
+	assert.Equal(t, 3, allowed)
+}
+
+func TestSimulatePayinStatusRefusals(t *testing.T) {
+	e := newEnv(t)
+	q := payinQuote(t, e)
+	other := e.otherOrg(false)
+	oc := e.customer(other, sandbox.Customer{Name: "Other"})
+	ob := e.must(e.sb.AddBankAccount(sandbox.BankAccount{CustomerID: oc.ID})).(sandbox.BankAccount)
+	otherClient := e.clientFor(other)
+	oq, err := otherClient.Payins.CreateQuotation(ctx(t), payinReq(e, func(r *types.CreatePayinQuotationRequest) { r.CustomerID, r.BankID = oc.ID, ob.ID }))
+	require.NoError(t, err)
+
+	_, err = e.client.Payins.SimulateStatus(ctx(t), oq.ID, types.PayinSuccess)
+	refused(t, err, http.StatusBadRequest, "Quotation is not found", fiatramp.ErrQuotationNotFound)
+	_, err = e.client.Payins.SimulateStatus(ctx(t), uuid.New(), types.PayinSuccess)
+	refused(t, err, http.StatusBadRequest, "Quotation is not found", fiatramp.ErrQuotationNotFound)
+
+	const path = "/pis/api/v1/payin/mock-payin-status"
+	err = e.client.Do(ctx(t), http.MethodPatch, path, map[string]any{"quotation_id": q.ID, "payin_status": "success"}, nil)
+	apiErr := refused(t, err, http.StatusBadRequest, `"success" is not a valid choice.`, fiatramp.ErrFieldMissing)
+	assert.Equal(t, map[string][]string{"payin_status": {`"success" is not a valid choice.`}}, apiErr.FieldErrors)
+	err = e.client.Do(ctx(t), http.MethodPatch, path, map[string]any{"quotation_id": "abc", "payin_status": nil}, nil)
+	apiErr = refused(t, err, http.StatusBadRequest, "This field may not be null.", fiatramp.ErrFieldMissing)
+	assert.Equal(t, map[string][]string{"payin_status": {"This field may not be null."}, "quotation_id": {"Must be a valid UUID."}}, apiErr.FieldErrors)
+
+	// ON_HOLD is a known status, but no move leads there.
+	_, err = e.client.Payins.SimulateStatus(ctx(t), q.ID, types.PayinOnHold)
+	refused(t, err, http.StatusBadRequest, "Payin status cannot move from PROCESSING to ON_HOLD.")
+	// An expired quotation's payin still settles.
+	e.sb.Advance(e.sb.Settings().PayinQuotationValidity + 1)
+	got, err := e.client.Payins.SimulateStatus(ctx(t), q.ID, types.PayinSuccess)
+	require.NoError(t, err)
+	assert.Equal(t, types.PayinSuccess, got.PayinStatus)
 }

@@ -1103,3 +1103,31 @@ func TestPayoutGetRefusals(t *testing.T) {
 		refused(t, err, http.StatusBadRequest, "Payout not found or access denied")
 	})
 }
+
+// TestPayoutsOneStore: Payouts lists an organization's payouts in creation
+// order, and removing the organization (a failed Load's undo) removes them
+// from every view: Payout, Payouts and the store.
+func TestPayoutsOneStore(t *testing.T) {
+	s := sandbox.New()
+	gone, kept := sandbox.Organization{ID: uuid.New(), APIKey: "gone"}, sandbox.Organization{ID: uuid.New(), APIKey: "kept"}
+	var ids []uuid.UUID
+	for _, org := range []uuid.UUID{kept.ID, gone.ID, kept.ID, gone.ID, kept.ID} {
+		ids = append(ids, sandbox.StorePayout(s, org))
+	}
+	idsOf := func(ps []sandbox.Payout) []uuid.UUID {
+		var out []uuid.UUID
+		for _, p := range ps {
+			out = append(out, p.ID)
+		}
+		return out
+	}
+	require.Equal(t, []uuid.UUID{ids[0], ids[2], ids[4]}, idsOf(s.Payouts(kept.ID)))
+	require.Equal(t, []uuid.UUID{ids[1], ids[3]}, idsOf(s.Payouts(gone.ID)))
+
+	sandbox.RemoveOrganizations(s, []sandbox.Organization{gone})
+	require.Empty(t, s.Payouts(gone.ID))
+	_, found := s.Payout(ids[1])
+	require.False(t, found)
+	require.Equal(t, 3, sandbox.StoredPayouts(s))
+	require.Equal(t, []uuid.UUID{ids[0], ids[2], ids[4]}, idsOf(s.Payouts(kept.ID)))
+}

@@ -1,22 +1,6 @@
-// Package sandbox is the fiatramp service in memory: every documented
-// operation with its authentication, its rules and its messages,
-// backed by real state, for tests, examples and local development.
-//
-// A Sandbox is an http.Handler. NewServer serves one on a loopback port for
-// a Go test; `fiatramp sandbox` (cmd/fiatramp) serves one for programs in
-// any language. What the interface cannot create (organizations, customers,
-// bank accounts, payout quotations, remitters) is added through the fixture
-// methods (AddOrganization, AddCustomer, ...) or loaded from JSON (Load).
-//
-// The sandbox has its own clock (SetTime, Advance), so quotation expiry and
-// the 300-second signature window are testable without sleeping, and it can
-// inject faults (InjectFault) so a caller's retry logic meets 429s, 5xx and
-// dropped connections on demand. A Sandbox is safe for concurrent use.
-//
-// A Server started WithControl also serves these fixture, fault, clock and
-// state methods as JSON over HTTP under ControlPrefix, guarded by an admin
-// token, so that tests in any language can drive `fiatramp sandbox -control`.
 package sandbox
+
+// The Sandbox itself: its settings, its clock, its state and Reset.
 
 import (
 	"math/rand/v2"
@@ -101,9 +85,13 @@ type Settings struct {
 	WebhookMaxAttempts int
 	// WebhookInitialBackoff is the wait after a delivery's first failed
 	// attempt; each later wait doubles, up to WebhookMaxBackoff (defaults
-	// 1 second and 1 minute). These waits, the timeout and a delay fault
-	// run on real time: the sandbox clock (SetTime, Advance) stamps the
-	// deliveries but does not move them.
+	// 1 second and 1 minute). These waits and a delay fault's run on the
+	// sandbox clock: a retry is due a backoff after the failed attempt
+	// ended, as the sandbox clock reads. While the clock runs with real
+	// time they pass with it; once it is stopped (SetTime) nothing waiting
+	// is attempted until Advance or SetTime moves the clock past its due
+	// time, which releases it at once (DeliverDue waits for the attempts).
+	// WebhookTimeout alone is real time.
 	WebhookInitialBackoff time.Duration
 	WebhookMaxBackoff     time.Duration
 	// WebhookWorkers is how many deliveries are attempted at once, each
@@ -112,6 +100,11 @@ type Settings struct {
 	// WebhookClient sends the deliveries; nil uses the sandbox's own,
 	// which neither follows redirects nor uses a proxy.
 	WebhookClient *http.Client
+	// DeliveryLogSize is the most deliveries the delivery log (Deliveries)
+	// keeps (default DefaultDeliveryLogSize, 10,000); each delivery past
+	// it drops the oldest from the log, while DeliveryCounts goes on
+	// counting every delivery. Zero or less takes the default.
+	DeliveryLogSize int
 }
 
 // DepositAccount is where payin deposit instructions send the customer's
@@ -155,6 +148,7 @@ func DefaultSettings() Settings {
 		WebhookInitialBackoff: time.Second,
 		WebhookMaxBackoff:     time.Minute,
 		WebhookWorkers:        4,
+		DeliveryLogSize:       DefaultDeliveryLogSize,
 	}
 }
 
@@ -227,6 +221,9 @@ func New(opts ...Option) *Sandbox {
 	if st.WebhookWorkers <= 0 {
 		st.WebhookWorkers = def.WebhookWorkers
 	}
+	if st.DeliveryLogSize <= 0 {
+		st.DeliveryLogSize = def.DeliveryLogSize
+	}
 	rates := make(map[string]decimal.Decimal, len(st.Rates))
 	for k, v := range st.Rates {
 		rates[k] = v
@@ -250,7 +247,7 @@ func New(opts ...Option) *Sandbox {
 		payinQuotations: map[uuid.UUID]*payinQuotation{},
 		deliveries:      newDeliverer(st),
 	}
-	sb.routes = sb.routeTable()
+	sb.routes = compileRoutes(st.RemittancePayoutPath)
 	return sb
 }
 
@@ -279,24 +276,48 @@ func (s *Sandbox) now() time.Time {
 	return time.Now().Add(s.offset)
 }
 
-// SetTime stops the sandbox clock at t; it moves again only through
-// Advance or SetTime.
-func (s *Sandbox) SetTime(t time.Time) {
+// clockReading is the sandbox clock read at one moment: its time, and
+// whether it runs with real time (not stopped by SetTime).
+type clockReading struct {
+	at      time.Time
+	running bool
+}
+
+// readClock reads the sandbox clock.
+func (s *Sandbox) readClock() clockReading {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.readClockLocked()
+}
+
+// readClockLocked is readClock with s.mu held.
+func (s *Sandbox) readClockLocked() clockReading {
+	return clockReading{s.now(), !s.frozen}
+}
+
+// SetTime stops the sandbox clock at t; it moves again only through
+// Advance or SetTime. Webhook deliveries whose retry or delay is due by t
+// are released at once (DeliverDue waits for their attempts).
+func (s *Sandbox) SetTime(t time.Time) {
+	s.mu.Lock()
 	s.frozen, s.at = true, t
+	s.mu.Unlock()
+	s.wakeDeliveries()
 }
 
 // Advance moves the sandbox clock forward by d (backward when d is
-// negative), stopped or not.
+// negative), stopped or not. Webhook deliveries whose retry or delay is
+// due by the new time are released at once (DeliverDue waits for their
+// attempts).
 func (s *Sandbox) Advance(d time.Duration) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.frozen {
 		s.at = s.at.Add(d)
-		return
+	} else {
+		s.offset += d
 	}
-	s.offset += d
+	s.mu.Unlock()
+	s.wakeDeliveries()
 }
 
 // publicURL parses settings.PublicURL, or returns nil when it is empty.
@@ -357,4 +378,37 @@ type payinQuotation struct {
 type payout struct {
 	Payout
 	seq int // creation order among all payouts
+}
+
+// Reset empties the sandbox as if it were new: every organization and all
+// it owns (customers, bank accounts, wallets, quotations, remitters,
+// payouts, payin quotations), every fault and delivery fault rule, the
+// delivery log with its DeliveryCounts and the counts of Stats go, and the clock runs with real
+// time again. Pending deliveries are dropped unsent; an attempt under way
+// finishes but is not logged. The settings stay.
+func (s *Sandbox) Reset() {
+	s.mu.Lock()
+	s.frozen, s.at, s.offset = false, time.Time{}, 0
+	s.orgs = map[uuid.UUID]*org{}
+	s.keys = map[string]*org{}
+	s.customers = map[uuid.UUID]*customer{}
+	s.banks = map[uuid.UUID]*bankAccount{}
+	s.wallets = map[uuid.UUID]*Wallet{}
+	s.quotations = map[uuid.UUID]*quotation{}
+	s.remitters = map[uuid.UUID]*Remitter{}
+	s.payouts = map[uuid.UUID]*payout{}
+	s.payoutsCreated = 0
+	s.payinQuotations = map[uuid.UUID]*payinQuotation{}
+	s.faults = nil
+	s.stats = Stats{}
+	s.mu.Unlock()
+
+	d := s.deliveries
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.epoch++
+	d.stopAlarm()
+	d.due = nil
+	d.log, d.queues, d.ready, d.pending, d.faults = nil, map[string][]*delivery{}, nil, 0, nil
+	d.resetCounts()
 }

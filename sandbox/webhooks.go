@@ -1,16 +1,21 @@
 package sandbox
 
 // Webhook deliveries: every state change that has an event is sent to the
-// organization's webhook URL as a signed POST from a background queue.
+// organization's webhook URL as a signed POST from a background queue; and
+// the registration of that URL (POST /org/api/v1/organizations/api-webhooks).
 
 import (
 	"bytes"
+	"container/heap"
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,6 +53,11 @@ const (
 	DeliveryAbandoned DeliveryState = "abandoned"
 )
 
+// deliveryStates returns every delivery state.
+func deliveryStates() []DeliveryState {
+	return []DeliveryState{DeliveryPending, DeliveryDelivered, DeliveryFailed, DeliveryDropped, DeliveryNoURL, DeliveryAbandoned}
+}
+
 // DeliveryFaultKind is what an injected delivery fault does.
 type DeliveryFaultKind string
 
@@ -57,8 +67,9 @@ const (
 	// delivered: the same body, signed afresh. A receiver must handle it
 	// once (deduplicate on id + event).
 	DeliveryFaultDuplicate DeliveryFaultKind = "duplicate"
-	// DeliveryFaultDelay holds the event for DeliveryFault.Delay before its
-	// first attempt; later events of the same object wait behind it.
+	// DeliveryFaultDelay holds the event for DeliveryFault.Delay, on the
+	// sandbox clock, before its first attempt; later events of the same
+	// object wait behind it.
 	DeliveryFaultDelay DeliveryFaultKind = "delay"
 	// DeliveryFaultDrop never sends the event: a receiver learns the state
 	// only by fetching the object (e.g. fiatramp's Payouts.Wait).
@@ -92,13 +103,16 @@ type DeliveryFault struct {
 	// 1), drawn from the sandbox's seeded source; with Count set too, it
 	// stops after Count spoiled deliveries.
 	Fraction float64 `json:"fraction,omitempty"`
-	// Delay is how long a DeliveryFaultDelay holds the event.
+	// Delay is how long a DeliveryFaultDelay holds the event, on the
+	// sandbox clock (see Settings.WebhookInitialBackoff).
 	Delay time.Duration `json:"delay,omitempty"`
 }
 
 // Delivery is one event's delivery, as the delivery log holds it.
 type Delivery struct {
-	// Seq numbers deliveries from 1 in the order their events happened.
+	// Seq numbers deliveries from 1 in the order their events happened,
+	// since New or the last Reset; it goes on past the log's size, so the
+	// log's first entry has Seq DeliveryCounts.Evicted+1.
 	Seq   int    `json:"seq"`
 	URL   string `json:"url"`
 	Type  string `json:"type"`
@@ -111,6 +125,28 @@ type Delivery struct {
 	// Attempts are the POSTs made, in order; a duplicate's extra copy is
 	// the last one.
 	Attempts []DeliveryAttempt `json:"attempts"`
+}
+
+// DeliveryCounts counts the deliveries since New or the last Reset,
+// those dropped from the delivery log included: dropping the oldest
+// entries to keep the log within Settings.DeliveryLogSize changes none of
+// these counts except Logged and Evicted.
+type DeliveryCounts struct {
+	// Total is every delivery so far (the Seq of the newest one);
+	// Logged of them are in the log and Evicted were dropped from it,
+	// oldest first (Total = Logged + Evicted). An evicted delivery still
+	// pending is still attempted and still counted below.
+	Total   int `json:"total"`
+	Logged  int `json:"logged"`
+	Evicted int `json:"evicted"`
+	// States counts the deliveries in each state now (each state is
+	// present, zero or not); the counts add up to Total.
+	States map[DeliveryState]int `json:"states"`
+	// Faults counts the deliveries each delivery fault kind spoiled (each
+	// kind is present).
+	Faults map[DeliveryFaultKind]int `json:"faults"`
+	// Attempts counts every POST made, duplicates' extra copies included.
+	Attempts int `json:"attempts"`
 }
 
 // DeliveryAttempt is one POST of a delivery.
@@ -130,6 +166,10 @@ type DeliveryAttempt struct {
 	// Error says why no answer arrived (connection error, timeout).
 	Error string `json:"error,omitempty"`
 }
+
+// DefaultDeliveryLogSize is the default of Settings.DeliveryLogSize: the
+// most deliveries the delivery log keeps.
+const DefaultDeliveryLogSize = 10000
 
 // delivery is a Delivery with what sending it needs.
 type delivery struct {
@@ -151,23 +191,35 @@ type deliveryFaultRule struct {
 
 // deliverer is the background queue. Its own mutex guards it; a handler
 // holding Sandbox.mu may take it (never the other way round).
+//
+// Waits (a failed attempt's backoff, a delay fault) run on the sandbox
+// clock: an object whose head must wait is in due with the clock time it
+// may go at. Every move of the clock (Advance, SetTime) releases what has
+// come due; while the clock runs with real time, alarm wakes the queue at
+// the earliest due time. due is a heap, so that thousands of objects
+// waiting at once cost a logarithm each, not a scan.
 type deliverer struct {
 	mu      sync.Mutex
-	log     []*delivery
+	log     []*delivery // the newest deliveries, at most size, oldest first
+	size    int         // Settings.DeliveryLogSize
+	counts  DeliveryCounts
 	queues  map[string][]*delivery // pending deliveries per object, oldest first
 	ready   []string               // objects whose head may be attempted now
-	timers  map[*time.Timer]struct{}
+	due     dueHeap                // objects whose head waits, and until when (sandbox clock)
+	alarm   *time.Timer            // wakes the queue at alarmAt; nil when none is set
+	alarmAt time.Time
 	workers int
+	busy    int // attempts under way
 	pending int
 	closed  bool
 	faults  []*deliveryFaultRule
-	// epoch counts resets (Sandbox.Reset): an attempt or a timer started
-	// before one finds it changed and leaves the new log alone.
+	// epoch counts resets (Sandbox.Reset): an attempt started before one
+	// finds it changed and leaves the new log alone.
 	epoch int
 
 	ctx    context.Context // ends on Close
 	cancel context.CancelFunc
-	wg     sync.WaitGroup // workers and scheduled timers
+	wg     sync.WaitGroup // workers and the alarm
 	client *http.Client
 	own    *http.Transport // closed on Close; nil for Settings.WebhookClient
 }
@@ -175,7 +227,8 @@ type deliverer struct {
 // newDeliverer returns the queue of st; it starts no goroutine until an
 // event is queued.
 func newDeliverer(st Settings) *deliverer {
-	d := &deliverer{queues: map[string][]*delivery{}, timers: map[*time.Timer]struct{}{}}
+	d := &deliverer{queues: map[string][]*delivery{}, size: st.DeliveryLogSize}
+	d.resetCounts()
 	d.ctx, d.cancel = context.WithCancel(context.Background())
 	d.client = st.WebhookClient
 	if d.client == nil {
@@ -219,10 +272,26 @@ func (s *Sandbox) ClearDeliveryFaults() {
 	d.faults = nil
 }
 
-// Deliveries returns the delivery log: every event so far, in the order
-// the events happened, with its state and attempts. The result shares
-// nothing with the sandbox.
+// Deliveries returns the delivery log: the newest deliveries, at most
+// Settings.DeliveryLogSize of them (default DefaultDeliveryLogSize), in the
+// order their events happened, with their state and attempts. Past that
+// size each new delivery drops the oldest from the log (a pending one is
+// still attempted); DeliveryCounts keeps counting them all. The result
+// shares nothing with the sandbox.
 func (s *Sandbox) Deliveries() []Delivery {
+	log, _ := s.deliveryLog()
+	return log
+}
+
+// DeliveryCounts returns the counts of every delivery since New or the
+// last Reset, those dropped from the delivery log included.
+func (s *Sandbox) DeliveryCounts() DeliveryCounts {
+	_, counts := s.deliveryLog()
+	return counts
+}
+
+// deliveryLog returns the log and its counts, read at one moment.
+func (s *Sandbox) deliveryLog() ([]Delivery, DeliveryCounts) {
 	d := s.deliveries
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -232,18 +301,78 @@ func (s *Sandbox) Deliveries() []Delivery {
 		out[i].Body = bytes.Clone(dv.Body)
 		out[i].Attempts = slices.Clone(dv.Attempts)
 	}
-	return out
+	counts := d.counts
+	counts.States = maps.Clone(d.counts.States)
+	counts.Faults = maps.Clone(d.counts.Faults)
+	return out, counts
+}
+
+// resetCounts zeroes the counts, with every state and fault kind present;
+// d.mu is held or d is new.
+func (d *deliverer) resetCounts() {
+	d.counts = DeliveryCounts{States: map[DeliveryState]int{}, Faults: map[DeliveryFaultKind]int{}}
+	for _, st := range deliveryStates() {
+		d.counts.States[st] = 0
+	}
+	for _, k := range DeliveryFaultKind("").Values() {
+		d.counts.Faults[k] = 0
+	}
+}
+
+// setState moves dv to state st, keeping the counts; d.mu is held.
+func (d *deliverer) setState(dv *delivery, st DeliveryState) {
+	d.counts.States[dv.State]--
+	d.counts.States[st]++
+	dv.State = st
 }
 
 // WaitDeliveries waits until no delivery is pending (each is delivered,
 // failed, dropped or abandoned), or ctx ends, whose error it returns.
+// Retries and delay faults wait for the sandbox clock: while it is stopped
+// (SetTime), one waiting for a later time is delivered only once the
+// clock is moved past it (Advance, SetTime), so WaitDeliveries waits for
+// that too.
 func (s *Sandbox) WaitDeliveries(ctx context.Context) error {
-	tick := time.NewTicker(2 * time.Millisecond)
+	return s.waitQueue(ctx, func(d *deliverer) bool { return d.pending == 0 })
+}
+
+// DeliverDue attempts every delivery that is due on the sandbox clock now
+// (new ones, and those whose retry backoff or delay fault has run out on
+// that clock) and returns once each has had its attempts and nothing more
+// is due now, or when ctx ends, whose error it returns. A delivery that
+// fails again waits for its next backoff and is left pending. Advance and
+// SetTime release what comes due at once; DeliverDue is how to wait for
+// those attempts without sleeping:
+//
+//	sb.Advance(time.Second) // past the first backoff
+//	err := sb.DeliverDue(ctx)
+func (s *Sandbox) DeliverDue(ctx context.Context) error {
+	s.wakeDeliveries()
+	return s.waitQueue(ctx, func(d *deliverer) bool { return len(d.ready) == 0 && d.busy == 0 })
+}
+
+// NextDeliveryDue returns the earliest time on the sandbox clock at which
+// a pending delivery waiting for a retry's backoff or a delay fault comes
+// due, and false when none waits: advancing the clock to it, then
+// DeliverDue, attempts that delivery.
+func (s *Sandbox) NextDeliveryDue() (time.Time, bool) {
+	d := s.deliveries
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.due) == 0 {
+		return time.Time{}, false
+	}
+	return d.due[0].at, true
+}
+
+// waitQueue polls until done holds, with d.mu held, or ctx ends.
+func (s *Sandbox) waitQueue(ctx context.Context, done func(*deliverer) bool) error {
+	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
 	for {
 		d := s.deliveries
 		d.mu.Lock()
-		idle := d.pending == 0
+		idle := done(d)
 		d.mu.Unlock()
 		if idle {
 			return nil
@@ -266,20 +395,15 @@ func (s *Sandbox) Close() error {
 	if !d.closed {
 		d.closed = true
 		d.cancel()
-		for t := range d.timers {
-			if t.Stop() {
-				d.wg.Done() // its function will never run
-			}
-		}
-		d.timers = nil
+		d.stopAlarm()
 		for _, q := range d.queues {
 			for _, dv := range q {
 				if dv.State == DeliveryPending { // not one delivered whose duplicate is still due
-					dv.State = DeliveryAbandoned
+					d.setState(dv, DeliveryAbandoned)
 				}
 			}
 		}
-		d.queues, d.ready, d.pending = nil, nil, 0
+		d.queues, d.ready, d.due, d.pending = nil, nil, nil, 0
 	}
 	d.mu.Unlock()
 	d.wg.Wait()
@@ -304,29 +428,32 @@ func (s *Sandbox) emit(rq *request, typ, id, event string, meta map[string]any) 
 	d := s.deliveries
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.counts.Total++
 	dv := &delivery{
 		Delivery: Delivery{
-			Seq: len(d.log) + 1, URL: o.WebhookURL,
+			Seq: d.counts.Total, URL: o.WebhookURL,
 			Type: typ, ID: id, Event: event, Body: body,
 			State: DeliveryPending, Attempts: []DeliveryAttempt{},
 		},
 		key:    o.ID.String() + "/" + typ + "/" + id,
 		apiKey: o.APIKey, secret: o.APISecret,
 	}
-	d.log = append(d.log, dv)
+	d.counts.States[DeliveryPending]++
+	d.appendLog(dv)
 	switch {
 	case d.closed:
-		dv.State = DeliveryAbandoned
+		d.setState(dv, DeliveryAbandoned)
 		return
 	case o.WebhookURL == "":
-		dv.State = DeliveryNoURL
+		d.setState(dv, DeliveryNoURL)
 		return
 	}
 	if f, ok := s.matchDeliveryFault(d, typ, event); ok {
 		dv.Fault = f.Kind
+		d.counts.Faults[f.Kind]++
 		switch f.Kind {
 		case DeliveryFaultDrop:
-			dv.State = DeliveryDropped
+			d.setState(dv, DeliveryDropped)
 			return
 		case DeliveryFaultDuplicate:
 			dv.dupPending = true
@@ -339,8 +466,20 @@ func (s *Sandbox) emit(rq *request, typ, id, event string, meta map[string]any) 
 	d.pending++
 	d.queues[dv.key] = append(d.queues[dv.key], dv)
 	if len(d.queues[dv.key]) == 1 {
-		s.startHead(d, dv.key)
+		s.startHead(d, dv.key, s.readClockLocked())
 	}
+}
+
+// appendLog adds dv to the log, dropping the oldest entry when the log
+// is full; d.mu is held.
+func (d *deliverer) appendLog(dv *delivery) {
+	if len(d.log) >= d.size {
+		d.log[0] = nil // let it go: the backing array outlives the slice
+		d.log = d.log[1:]
+		d.counts.Evicted++
+	}
+	d.log = append(d.log, dv)
+	d.counts.Logged = len(d.log)
 }
 
 // matchDeliveryFault picks the fault for a delivery, if any; s.mu and d.mu
@@ -363,16 +502,18 @@ func (s *Sandbox) matchDeliveryFault(d *deliverer, typ, event string) (DeliveryF
 }
 
 // startHead makes the oldest delivery of object key attemptable, after
-// its delay if it has one; d.mu is held.
-func (s *Sandbox) startHead(d *deliverer, key string) {
+// its delay (on the sandbox clock, read as now) if it has one, and reports
+// whether it waits for the clock; d.mu is held.
+func (s *Sandbox) startHead(d *deliverer, key string, now clockReading) bool {
 	head := d.queues[key][0]
 	if head.delay > 0 {
 		delay := head.delay
 		head.delay = 0
-		s.schedule(d, key, delay)
-		return
+		s.schedule(d, key, now, delay)
+		return true
 	}
 	s.makeReady(d, key)
+	return false
 }
 
 // makeReady queues object key for a worker, starting one if fewer than
@@ -386,22 +527,85 @@ func (s *Sandbox) makeReady(d *deliverer, key string) {
 	}
 }
 
-// schedule makes object key ready after wait; d.mu is held.
-func (s *Sandbox) schedule(d *deliverer, key string, wait time.Duration) {
+// schedule makes object key ready once the sandbox clock, read as now,
+// has moved on by wait; d.mu is held.
+func (s *Sandbox) schedule(d *deliverer, key string, now clockReading, wait time.Duration) {
+	heap.Push(&d.due, waiting{key: key, at: now.at.Add(wait), seq: d.queues[key][0].Seq})
+	if d.alarm == nil || d.due[0].at.Before(d.alarmAt) {
+		s.setAlarm(d, now) // an alarm set for an earlier time stays
+	}
+}
+
+// waiting is an object whose head waits until at on the sandbox clock;
+// seq is the head's Seq.
+type waiting struct {
+	key string
+	at  time.Time
+	seq int
+}
+
+// dueHeap orders the waiting objects by due time, then by the order of
+// their events: the same moves of the clock give the same order of
+// attempts.
+type dueHeap []waiting
+
+func (h dueHeap) Len() int { return len(h) }
+func (h dueHeap) Less(i, j int) bool {
+	if c := h[i].at.Compare(h[j].at); c != 0 {
+		return c < 0
+	}
+	return h[i].seq < h[j].seq
+}
+func (h dueHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *dueHeap) Push(x any)   { *h = append(*h, x.(waiting)) }
+func (h *dueHeap) Pop() any {
+	old := *h
+	w := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return w
+}
+
+// wakeDeliveries reads the sandbox clock and makes ready every object
+// whose wait is over by it. It runs after each move of the clock and when
+// the alarm goes off; s.mu must not be held.
+func (s *Sandbox) wakeDeliveries() {
+	now := s.readClock()
+	d := s.deliveries
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return
+	}
+	for len(d.due) > 0 && !d.due[0].at.After(now.at) {
+		s.makeReady(d, heap.Pop(&d.due).(waiting).key)
+	}
+	s.setAlarm(d, now)
+}
+
+// setAlarm sets the alarm afresh for the earliest due time, when the
+// sandbox clock (read as now) runs with real time; a stopped clock moves
+// only by Advance and SetTime, which wake the queue themselves. d.mu is
+// held.
+func (s *Sandbox) setAlarm(d *deliverer, now clockReading) {
+	d.stopAlarm()
+	if !now.running || len(d.due) == 0 {
+		return
+	}
+	next := d.due[0].at
 	d.wg.Add(1)
-	var t *time.Timer
-	epoch := d.epoch
-	t = time.AfterFunc(wait, func() {
+	d.alarmAt = next
+	d.alarm = time.AfterFunc(max(next.Sub(now.at), 0), func() {
 		defer d.wg.Done()
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		if d.closed || d.epoch != epoch {
-			return
-		}
-		delete(d.timers, t)
-		s.makeReady(d, key)
+		s.wakeDeliveries()
 	})
-	d.timers[t] = struct{}{}
+}
+
+// stopAlarm stops the alarm, if one is set; d.mu is held.
+func (d *deliverer) stopAlarm() {
+	if d.alarm != nil && d.alarm.Stop() {
+		d.wg.Done() // its function will never run
+	}
+	d.alarm = nil
 }
 
 // deliveryWorker attempts ready deliveries until none is ready.
@@ -416,6 +620,7 @@ func (s *Sandbox) deliveryWorker(d *deliverer) {
 		}
 		key := d.ready[0]
 		d.ready = d.ready[1:]
+		d.busy++
 		dv := d.queues[key][0]
 		a := DeliveryAttempt{Forged: dv.forgeNext, Duplicate: dv.State == DeliveryDelivered}
 		dv.forgeNext = false
@@ -429,45 +634,56 @@ func (s *Sandbox) deliveryWorker(d *deliverer) {
 			secret = "forged-" + randomToken(16)
 		}
 		a.StatusCode, a.Error = s.post(d, url, body, apiKey, secret, a.Timestamp)
+		now := s.readClock()
 
 		d.mu.Lock()
+		d.busy--
+		waits := false
 		if !d.closed && d.epoch == epoch {
 			dv.Attempts = append(dv.Attempts, a)
-			s.settle(d, dv, a)
+			d.counts.Attempts++
+			waits = s.settle(d, dv, a, now)
 		}
 		d.mu.Unlock()
+		if waits {
+			// The clock may have moved since it was read as now (an
+			// Advance that found nothing due yet): read it afresh.
+			s.wakeDeliveries()
+		}
 	}
 }
 
-// settle moves dv on after attempt a; d.mu is held.
-func (s *Sandbox) settle(d *deliverer, dv *delivery, a DeliveryAttempt) {
+// settle moves dv on after attempt a, which ended at now on the sandbox
+// clock; a retry is due a backoff later on that clock. It reports whether
+// the object now waits for the clock. d.mu is held.
+func (s *Sandbox) settle(d *deliverer, dv *delivery, a DeliveryAttempt, now clockReading) bool {
 	ok := a.StatusCode >= 200 && a.StatusCode <= 299
 	switch {
 	case a.Duplicate:
 		dv.dupPending = false
 	case ok:
-		dv.State = DeliveryDelivered
+		d.setState(dv, DeliveryDelivered)
 		if dv.dupPending {
 			s.makeReady(d, dv.key)
-			return
+			return false
 		}
 	default:
 		dv.attempts++
 		if dv.attempts < s.settings.WebhookMaxAttempts {
-			s.schedule(d, dv.key, s.webhookBackoff(dv.attempts))
-			return
+			s.schedule(d, dv.key, now, s.webhookBackoff(dv.attempts))
+			return true
 		}
-		dv.State = DeliveryFailed
+		d.setState(dv, DeliveryFailed)
 	}
 	// dv is done: the object's next delivery may go.
 	q := d.queues[dv.key][1:]
 	d.pending--
 	if len(q) == 0 {
 		delete(d.queues, dv.key)
-		return
+		return false
 	}
 	d.queues[dv.key] = q
-	s.startHead(d, dv.key)
+	return s.startHead(d, dv.key, now)
 }
 
 // webhookBackoff is the wait after failed attempt n (from 1):
@@ -496,7 +712,7 @@ func (s *Sandbox) post(d *deliverer, url string, body []byte, apiKey, secret str
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "fiatramp-sandbox-webhooks")
 	req.Header.Set("X-TIMESTAMP", strconv.FormatInt(ts, 10))
-	req.Header.Set("X-SIGNATURE", fiatramp.Sign(apiKey, secret, ts, body))
+	req.Header.Set("X-SIGNATURE", signature(apiKey, secret, ts, body))
 	resp, err := d.client.Do(req)
 	if err != nil {
 		return 0, err.Error() // a transport error carries no header
@@ -519,4 +735,52 @@ func payoutEventMeta(p *payout) map[string]any {
 		meta["failure_reason"] = *p.FailureReason
 	}
 	return meta
+}
+
+// maxWebhookURL is the longest webhook URL the registration accepts.
+const maxWebhookURL = 2048
+
+// registerWebhook is POST /org/api/v1/organizations/api-webhooks with
+// {"url": "https://..."}: it sets the organization's one webhook URL,
+// replacing any earlier one; events from then on go there. The URL must be
+// absolute http or https, without user info or fragment, at most 2048
+// bytes.
+func (s *Sandbox) registerWebhook(rq *request) reply {
+	f := rq.body
+	raw, ok := f.value("url")
+	switch {
+	case !ok:
+		f.fail("url", msgRequired)
+	case raw == nil:
+		f.fail("url", msgNull)
+	}
+	if bad := f.refused(); bad != nil {
+		return *bad
+	}
+	text, isString := raw.(string)
+	if !isString {
+		return fieldRefusal(map[string][]string{"url": {msgString}})
+	}
+	if problem := webhookURLProblem(text); problem != "" {
+		return fieldRefusal(map[string][]string{"url": {problem}})
+	}
+	rq.org.WebhookURL = text
+	return success(http.StatusOK, "Webhook registered successfully", struct {
+		URL string `json:"url"`
+	}{text})
+}
+
+// webhookURLProblem says what is wrong with a webhook URL, or "".
+func webhookURLProblem(text string) string {
+	if strings.TrimSpace(text) == "" {
+		return msgBlank
+	}
+	if len(text) > maxWebhookURL {
+		return fmt.Sprintf("Ensure this field has no more than %d characters.", maxWebhookURL)
+	}
+	u, err := url.Parse(text)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.Fragment != "" {
+		return "Enter a valid URL."
+	}
+	return ""
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -17,12 +18,14 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/sandbox"
 	"github.com/fiatramp/fiatramp-go/types"
+	"github.com/fiatramp/fiatramp-go/webhook"
 )
 
 // hook is one POST a receiver got.
@@ -100,11 +103,21 @@ func hookEnv(t *testing.T, answer func(n int, h hook, r *http.Request) int, opts
 	return e, rc
 }
 
-// settle waits for every pending delivery.
+// settle delivers everything pending: retries and delays wait on the
+// sandbox clock, which tests stop, so it delivers what is due, then moves
+// the clock to the next due time, until nothing is pending.
 func settle(t testing.TB, sb *sandbox.Sandbox) {
 	t.Helper()
 	c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	for {
+		require.NoError(t, sb.DeliverDue(c))
+		next, waiting := sb.NextDeliveryDue()
+		if !waiting {
+			break
+		}
+		sb.Advance(next.Sub(sb.Now()))
+	}
 	require.NoError(t, sb.WaitDeliveries(c))
 }
 
@@ -390,21 +403,35 @@ func TestWebhookFaults(t *testing.T) {
 		assert.Equal(t, sandbox.DeliveryDelivered, d.State)
 	})
 	t.Run("delay", func(t *testing.T) {
+		// The delay runs on the sandbox clock: the held event goes once
+		// the clock has moved on by the delay, not before.
 		e, rc := hookEnv(t, nil)
-		const delay = 150 * time.Millisecond
+		const delay = 150 * time.Second
 		require.NoError(t, e.sb.InjectDeliveryFault(sandbox.DeliveryFault{Kind: sandbox.DeliveryFaultDelay, Delay: delay, Count: 1}))
 		held, other := e.payout(), e.payout()
-		start := time.Now()
 		_, err := e.client.Payouts.SimulateStatus(ctx(t), held.ID, types.PayoutSuccess)
 		require.NoError(t, err)
 		_, err = e.client.Payouts.SimulateStatus(ctx(t), other.ID, types.PayoutSuccess)
 		require.NoError(t, err)
-		settle(t, e.sb)
+		require.NoError(t, e.sb.DeliverDue(ctx(t)))
 		got := rc.hooks()
-		require.Len(t, got, 2)
+		require.Len(t, got, 1)
 		assert.Contains(t, got[0].body, other.ID.String(), "another object is not held up")
+		next, waiting := e.sb.NextDeliveryDue()
+		require.True(t, waiting)
+		assert.True(t, next.Equal(epoch.Add(delay)), "due %v", next)
+
+		e.sb.Advance(delay - time.Nanosecond)
+		require.NoError(t, e.sb.DeliverDue(ctx(t)))
+		assert.Len(t, rc.hooks(), 1, "not yet due")
+		e.sb.Advance(time.Nanosecond)
+		require.NoError(t, e.sb.DeliverDue(ctx(t)))
+		got = rc.hooks()
+		require.Len(t, got, 2)
 		assert.Contains(t, got[1].body, held.ID.String())
-		assert.GreaterOrEqual(t, got[1].at.Sub(start), delay)
+		assert.Equal(t, strconv.FormatInt(epoch.Add(delay).Unix(), 10), got[1].header.Get("X-TIMESTAMP"))
+		_, waiting = e.sb.NextDeliveryDue()
+		assert.False(t, waiting)
 	})
 	t.Run("fraction", func(t *testing.T) {
 		e, rc := hookEnv(t, nil, func(st *sandbox.Settings) { st.Seed = 7 })
@@ -470,7 +497,7 @@ func deliveryGoroutines() int {
 	buf = buf[:runtime.Stack(buf, true)]
 	n := 0
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "sandbox.(*Sandbox).deliveryWorker") || strings.Contains(g, "sandbox.(*Sandbox).schedule") {
+		if strings.Contains(g, "sandbox.(*Sandbox).deliveryWorker") || strings.Contains(g, "sandbox.(*Sandbox).setAlarm") {
 			n++
 		}
 	}
@@ -622,4 +649,465 @@ func TestWebhookCloseKeepsWhatWasDelivered(t *testing.T) {
 	assert.Equal(t, sandbox.DeliveryDelivered, d.State, "the receiver answered 200 before Close")
 	require.Len(t, d.Attempts, 1)
 	assert.Equal(t, http.StatusOK, d.Attempts[0].StatusCode)
+}
+
+func TestRegisterWebhook(t *testing.T) {
+	e := newEnv(t)
+	const path = "/org/api/v1/organizations/api-webhooks"
+	var resp fiatramp.Response
+	var data struct {
+		URL string `json:"url"`
+	}
+	require.NoError(t, e.client.Do(ctx(t), http.MethodPost, path, map[string]any{"url": "https://hooks.example.test/fiatramp?x=1"}, &data, fiatramp.CaptureResponse(&resp)))
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "https://hooks.example.test/fiatramp?x=1", data.URL)
+	o, ok := e.sb.Organization(e.org.ID)
+	require.True(t, ok)
+	assert.Equal(t, "https://hooks.example.test/fiatramp?x=1", o.WebhookURL)
+
+	for body, msg := range map[string]string{
+		`{}`:                        "This field is required.",
+		`{"url":null}`:              "This field may not be null.",
+		`{"url":7}`:                 "Not a valid string.",
+		`{"url":" "}`:               "This field may not be blank.",
+		`{"url":"ftp://x.test/"}`:   "Enter a valid URL.",
+		`{"url":"/relative"}`:       "Enter a valid URL.",
+		`{"url":"https://u:p@x/"}`:  "Enter a valid URL.",
+		`{"url":"https://x/#frag"}`: "Enter a valid URL.",
+		`{"url":"https://x/` + strings.Repeat("a", 2048) + `"}`: "Ensure this field has no more than 2048 characters.",
+	} {
+		err := e.client.Do(ctx(t), http.MethodPost, path, []byte(body), nil)
+		apiErr := refused(t, err, http.StatusBadRequest, msg, fiatramp.ErrFieldMissing)
+		assert.Equal(t, map[string][]string{"url": {msg}}, apiErr.FieldErrors, body)
+	}
+	o, _ = e.sb.Organization(e.org.ID)
+	assert.Equal(t, "https://hooks.example.test/fiatramp?x=1", o.WebhookURL, "refusals change nothing")
+
+	require.NoError(t, e.sb.SetWebhookURL(e.org.ID, ""))
+	o, _ = e.sb.Organization(e.org.ID)
+	assert.Empty(t, o.WebhookURL)
+	require.Error(t, e.sb.SetWebhookURL(e.org.ID, "mailto:x@y"))
+	require.Error(t, e.sb.SetWebhookURL(uuid.New(), "https://x.test/"))
+	_, err := e.sb.AddOrganization(sandbox.Organization{WebhookURL: "not a url"})
+	require.ErrorContains(t, err, "webhook_url")
+}
+
+// statusRecorder keeps the status a handler wrote.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	r.status = code
+	r.ResponseWriter.WriteHeader(code)
+}
+
+// e2eFigures are what the end-to-end run counts.
+type e2eFigures struct {
+	payouts      int
+	faults       map[sandbox.DeliveryFaultKind]int
+	posts        int         // POSTs the receiver got
+	answers      map[int]int // receiver's answers by status
+	handled      int         // runs of the receiver's function that succeeded
+	failedRuns   int         // runs that failed on purpose (answered 500)
+	duplicates   int         // deliveries acknowledged without running the function
+	reconciled   int         // payouts settled by Payouts.Wait after a dropped event
+	exactlyOnce  int         // payouts whose final event the receiver handled exactly once
+	settledTwice int
+}
+
+// TestWebhooksEndToEndUnderFaults settles payouts through webhooks while a
+// fifth of the deliveries are spoiled (duplicated, delayed, dropped or
+// forged, a twentieth each) and the receiver's own function fails the
+// first time for every tenth payout. Every payout must be settled exactly
+// once: by its webhook, or, when the event was dropped, by Payouts.Wait.
+// FIATRAMP_E2E_PAYOUTS sets the number of payouts (default 60); the
+// measured run in the README uses 1000.
+func TestWebhooksEndToEndUnderFaults(t *testing.T) {
+	n := 60
+	if v := os.Getenv("FIATRAMP_E2E_PAYOUTS"); v != "" {
+		var err error
+		n, err = strconv.Atoi(v)
+		require.NoError(t, err)
+	}
+	start := time.Now()
+	f := runWebhooksEndToEnd(t, n)
+	t.Logf("%d payouts in %s: faults %v; %d POSTs, answers %v; handled %d, failed on purpose %d, duplicates ignored %d, reconciled by polling %d; settled exactly once %d, more than once %d",
+		f.payouts, time.Since(start).Round(time.Millisecond), f.faults, f.posts, f.answers, f.handled, f.failedRuns, f.duplicates, f.reconciled, f.exactlyOnce, f.settledTwice)
+	assert.Equal(t, n, f.exactlyOnce, "every payout settled exactly once")
+	assert.Zero(t, f.settledTwice)
+	assert.Equal(t, f.faults[sandbox.DeliveryFaultBadSignature], f.answers[http.StatusUnauthorized], "every forged delivery refused, nothing else")
+	assert.Equal(t, f.faults[sandbox.DeliveryFaultDrop], f.reconciled, "dropped events settled by polling")
+	if n >= 500 { // at 60, a kind may not occur (0.95^60 = 5%); TestWebhookFaults covers each
+		for _, k := range sandbox.DeliveryFaultKind("").Values() {
+			assert.Positive(t, f.faults[k], "fault %s occurred", k)
+		}
+	}
+}
+
+func runWebhooksEndToEnd(t *testing.T, n int) e2eFigures {
+	e := newEnv(t, fastHooks, func(st *sandbox.Settings) {
+		st.Seed = 20261123
+		st.WebhookWorkers = 8
+	})
+	// Each of four rules takes 5% of all deliveries: a rule sees only what
+	// the rules before it left.
+	for i, k := range []sandbox.DeliveryFaultKind{sandbox.DeliveryFaultDuplicate, sandbox.DeliveryFaultDelay, sandbox.DeliveryFaultDrop, sandbox.DeliveryFaultBadSignature} {
+		require.NoError(t, e.sb.InjectDeliveryFault(sandbox.DeliveryFault{Kind: k, Fraction: 0.05 / (1 - 0.05*float64(i)), Delay: 20 * time.Millisecond}))
+	}
+
+	var (
+		mu       sync.Mutex
+		settled  = map[string][]webhook.EventName{} // payout id -> final events handled or reconciled
+		answers  = map[int]int{}
+		posts    int
+		handled  int
+		failFor  = map[string]bool{} // payout ids whose first run fails
+		failRuns int
+	)
+	fn := func(_ context.Context, ev *webhook.Event) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if failFor[ev.ID] {
+			failFor[ev.ID] = false
+			failRuns++
+			return assert.AnError
+		}
+		handled++
+		settled[ev.ID] = append(settled[ev.ID], ev.Event)
+		return nil
+	}
+	h := webhook.Handler(e.org.APIKey, e.org.APISecret, fn, webhook.WithClock(e.sb.Now))
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		h.ServeHTTP(rec, r)
+		mu.Lock()
+		posts++
+		answers[rec.status]++
+		mu.Unlock()
+	}))
+	defer recv.Close()
+	require.NoError(t, e.sb.SetWebhookURL(e.org.ID, recv.URL))
+
+	// Payouts are created concurrently, then simulated one by one in index
+	// order, so that with a fixed seed the faults fall on the same
+	// deliveries in every run.
+	ids := make([]uuid.UUID, n)
+	targets := make([]types.PayoutStatus, n)
+	want := map[string]types.PayoutStatus{}
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	sem := make(chan struct{}, 8)
+	for i := range n {
+		q := e.quotation(func(q *sandbox.Quotation) { q.SendingAmount = decimal.NewFromInt(int64(10 + i)) })
+		targets[i] = types.PayoutSuccess
+		if i%5 == 4 {
+			targets[i] = types.PayoutFailed
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			p, err := e.client.Payouts.Create(ctx(t), types.CreatePayoutRequest{QuotationID: q.ID, CustomerID: e.cust.ID})
+			if err != nil {
+				errs <- err
+				return
+			}
+			mu.Lock()
+			ids[i] = p.ID
+			want[p.ID.String()] = targets[i]
+			failFor[p.ID.String()] = i%10 == 3
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	for i, id := range ids {
+		_, err := e.client.Payouts.SimulateStatus(ctx(t), id, targets[i])
+		require.NoError(t, err)
+	}
+	settle(t, e.sb)
+
+	// Reconcile: a payout whose final event never came is fetched.
+	f := e2eFigures{payouts: n, faults: map[sandbox.DeliveryFaultKind]int{}}
+	for _, id := range ids {
+		mu.Lock()
+		_, seen := settled[id.String()]
+		mu.Unlock()
+		if seen {
+			continue
+		}
+		c, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		p, err := e.client.Payouts.Wait(c, id, fiatramp.WithPollInterval(time.Millisecond, 10*time.Millisecond))
+		cancel()
+		require.NoError(t, err)
+		mu.Lock()
+		settled[id.String()] = append(settled[id.String()], webhook.EventName(p.Status))
+		mu.Unlock()
+		f.reconciled++
+	}
+
+	for _, d := range e.sb.Deliveries() {
+		if d.Fault != "" {
+			f.faults[d.Fault]++
+		}
+		if d.State != sandbox.DeliveryDelivered && d.State != sandbox.DeliveryDropped {
+			t.Errorf("delivery %d ended %s: %+v", d.Seq, d.State, d.Attempts)
+		}
+		for _, a := range d.Attempts {
+			if a.Forged && a.StatusCode != http.StatusUnauthorized {
+				t.Errorf("delivery %d: forged attempt answered %d", d.Seq, a.StatusCode)
+			}
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	f.posts, f.answers, f.handled, f.failedRuns = posts, answers, handled, failRuns
+	f.duplicates = answers[http.StatusOK] - handled
+	for id, status := range want {
+		got := settled[id]
+		switch {
+		case len(got) == 1 && string(got[0]) == string(status):
+			f.exactlyOnce++
+		case len(got) > 1:
+			f.settledTwice++
+		default:
+			t.Errorf("payout %s: want %s once, settled %v", id, status, got)
+		}
+	}
+	return f
+}
+
+// bankEvent adds a bank account of the env's customer and moves it to
+// status, which sends one BANK event; it returns the account's id.
+func (e *env) bankEvent(status types.BankAccountStatus) uuid.UUID {
+	e.t.Helper()
+	b := e.must(e.sb.AddBankAccount(sandbox.BankAccount{CustomerID: e.cust.ID, Status: types.BankAccountProcessing})).(sandbox.BankAccount)
+	_, err := e.client.Customers.SimulateBankVerification(ctx(e.t), e.cust.ID, b.ID, status)
+	require.NoError(e.t, err)
+	return b.ID
+}
+
+// zeroCounts is DeliveryCounts with every state and fault kind at zero,
+// changed by the pairs given.
+func zeroCounts(states map[sandbox.DeliveryState]int, faults map[sandbox.DeliveryFaultKind]int) (map[sandbox.DeliveryState]int, map[sandbox.DeliveryFaultKind]int) {
+	s := map[sandbox.DeliveryState]int{}
+	for _, st := range []sandbox.DeliveryState{sandbox.DeliveryPending, sandbox.DeliveryDelivered, sandbox.DeliveryFailed,
+		sandbox.DeliveryDropped, sandbox.DeliveryNoURL, sandbox.DeliveryAbandoned} {
+		s[st] = states[st]
+	}
+	f := map[sandbox.DeliveryFaultKind]int{}
+	for _, k := range sandbox.DeliveryFaultKind("").Values() {
+		f[k] = faults[k]
+	}
+	return s, f
+}
+
+// The delivery log keeps the newest Settings.DeliveryLogSize deliveries,
+// dropping the oldest first, while DeliveryCounts counts every delivery
+// exactly, by state and fault, those dropped from the log included.
+func TestDeliveryLogBounded(t *testing.T) {
+	assert.Equal(t, sandbox.DefaultDeliveryLogSize, sandbox.DefaultSettings().DeliveryLogSize)
+	assert.Equal(t, 10000, sandbox.New(func(st *sandbox.Settings) { st.DeliveryLogSize = 0 }).Settings().DeliveryLogSize, "zero takes the default")
+
+	const size = 5
+	e, rc := hookEnv(t, func(_ int, h hook, _ *http.Request) int {
+		if strings.Contains(h.body, `"event":"FAILED"`) {
+			return http.StatusInternalServerError
+		}
+		return http.StatusOK
+	}, func(st *sandbox.Settings) {
+		st.DeliveryLogSize = size
+		st.WebhookMaxAttempts = 1 // a refused event fails at once
+	})
+	require.NoError(t, e.sb.InjectDeliveryFault(sandbox.DeliveryFault{Kind: sandbox.DeliveryFaultDrop, Type: sandbox.EventTypeBank, Event: "VERIFIED", Count: 2}))
+	// 12 events: every third FAILED (refused: failed), the rest VERIFIED,
+	// of which the first two are dropped and six delivered.
+	var ids []uuid.UUID
+	for i := range 12 {
+		status := types.BankAccountVerified
+		if i%3 == 0 {
+			status = types.BankAccountFailed
+		}
+		ids = append(ids, e.bankEvent(status))
+	}
+	settle(t, e.sb)
+
+	log := e.sb.Deliveries()
+	require.Len(t, log, size, "bounded")
+	for i, d := range log {
+		assert.Equal(t, 8+i, d.Seq, "the newest kept, in order")
+		assert.Equal(t, ids[7+i].String(), d.ID)
+	}
+	states, faults := zeroCounts(
+		map[sandbox.DeliveryState]int{sandbox.DeliveryDelivered: 6, sandbox.DeliveryFailed: 4, sandbox.DeliveryDropped: 2},
+		map[sandbox.DeliveryFaultKind]int{sandbox.DeliveryFaultDrop: 2})
+	assert.Equal(t, sandbox.DeliveryCounts{
+		Total: 12, Logged: size, Evicted: 7, States: states, Faults: faults, Attempts: 10,
+	}, e.sb.DeliveryCounts(), "exact after dropping the oldest seven")
+	assert.Len(t, rc.hooks(), 10, "every attempt counted")
+
+	e.bankEvent(types.BankAccountVerified)
+	settle(t, e.sb)
+	log = e.sb.Deliveries()
+	require.Len(t, log, size)
+	assert.Equal(t, 9, log[0].Seq, "the oldest went")
+	assert.Equal(t, 13, log[size-1].Seq)
+	c := e.sb.DeliveryCounts()
+	assert.Equal(t, []int{13, size, 8, 7, 11}, []int{c.Total, c.Logged, c.Evicted, c.States[sandbox.DeliveryDelivered], c.Attempts})
+
+	// The counts handed out are copies; Reset zeroes them.
+	c.States[sandbox.DeliveryDelivered] = 99
+	assert.Equal(t, 7, e.sb.DeliveryCounts().States[sandbox.DeliveryDelivered])
+	e.sb.Reset()
+	states, faults = zeroCounts(nil, nil)
+	assert.Equal(t, sandbox.DeliveryCounts{States: states, Faults: faults}, e.sb.DeliveryCounts())
+	assert.Empty(t, e.sb.Deliveries())
+}
+
+// A pending delivery dropped from the log is still retried and delivered,
+// and its outcome still counted.
+func TestDeliveryLogEvictsPendingStillDelivered(t *testing.T) {
+	e, rc := hookEnv(t, func(n int, _ hook, _ *http.Request) int {
+		if n == 1 {
+			return http.StatusServiceUnavailable
+		}
+		return http.StatusOK
+	}, func(st *sandbox.Settings) {
+		st.DeliveryLogSize = 1
+		st.WebhookInitialBackoff, st.WebhookMaxBackoff = 10*time.Second, time.Minute
+	})
+	first := e.bankEvent(types.BankAccountVerified)
+	require.NoError(t, e.sb.DeliverDue(ctx(t)))
+	second := e.bankEvent(types.BankAccountVerified)
+	require.NoError(t, e.sb.DeliverDue(ctx(t)))
+	log := e.sb.Deliveries()
+	require.Len(t, log, 1)
+	assert.Equal(t, second.String(), log[0].ID)
+	c := e.sb.DeliveryCounts()
+	assert.Equal(t, []int{2, 1, 1, 1, 2}, []int{c.Total, c.Evicted, c.States[sandbox.DeliveryPending], c.States[sandbox.DeliveryDelivered], c.Attempts})
+
+	e.sb.Advance(10 * time.Second)
+	require.NoError(t, e.sb.DeliverDue(ctx(t)))
+	got := rc.hooks()
+	require.Len(t, got, 3)
+	assert.Contains(t, got[2].body, first.String(), "the evicted delivery was retried")
+	c = e.sb.DeliveryCounts()
+	assert.Equal(t, []int{0, 2, 3}, []int{c.States[sandbox.DeliveryPending], c.States[sandbox.DeliveryDelivered], c.Attempts})
+	assert.Equal(t, second.String(), e.sb.Deliveries()[0].ID, "the log is unchanged")
+}
+
+// A failed attempt's retry is due a backoff later on the sandbox clock:
+// with the clock stopped, nothing is retried until the clock is moved to
+// the due time, and moving it there delivers (no sleeping).
+func TestWebhookRetryRunsOnSandboxClock(t *testing.T) {
+	e, rc := hookEnv(t, func(n int, _ hook, _ *http.Request) int {
+		if n <= 2 {
+			return http.StatusInternalServerError
+		}
+		return http.StatusOK
+	}, func(st *sandbox.Settings) {
+		st.WebhookInitialBackoff, st.WebhookMaxBackoff = 10*time.Second, time.Minute
+	})
+	e.bankEvent(types.BankAccountVerified)
+	require.NoError(t, e.sb.DeliverDue(ctx(t)))
+	require.Len(t, rc.hooks(), 1, "the first attempt")
+	next, waiting := e.sb.NextDeliveryDue()
+	require.True(t, waiting)
+	assert.True(t, next.Equal(epoch.Add(10*time.Second)), "due %v", next)
+
+	e.sb.Advance(10*time.Second - time.Nanosecond)
+	require.NoError(t, e.sb.DeliverDue(ctx(t)))
+	assert.Len(t, rc.hooks(), 1, "short of the backoff: nothing")
+	assert.Equal(t, sandbox.DeliveryPending, e.sb.Deliveries()[0].State)
+
+	e.sb.Advance(time.Nanosecond)
+	require.NoError(t, e.sb.DeliverDue(ctx(t)))
+	require.Len(t, rc.hooks(), 2, "at the backoff: retried (and refused again)")
+	next, _ = e.sb.NextDeliveryDue()
+	assert.True(t, next.Equal(epoch.Add(30*time.Second)), "the second backoff doubles: due %v", next)
+
+	e.sb.Advance(19 * time.Second)
+	require.NoError(t, e.sb.DeliverDue(ctx(t)))
+	assert.Len(t, rc.hooks(), 2)
+	e.sb.SetTime(epoch.Add(time.Hour)) // SetTime past the due time releases it too
+	require.NoError(t, e.sb.DeliverDue(ctx(t)))
+	got := rc.hooks()
+	require.Len(t, got, 3)
+	d := e.sb.Deliveries()[0]
+	assert.Equal(t, sandbox.DeliveryDelivered, d.State)
+	var at []time.Time
+	for _, a := range d.Attempts {
+		at = append(at, a.At)
+	}
+	assert.Equal(t, []time.Time{epoch, epoch.Add(10 * time.Second), epoch.Add(time.Hour)}, at, "stamped by the sandbox clock")
+	assert.Equal(t, strconv.FormatInt(epoch.Add(time.Hour).Unix(), 10), got[2].header.Get("X-TIMESTAMP"))
+	_, waiting = e.sb.NextDeliveryDue()
+	assert.False(t, waiting)
+}
+
+// While the sandbox clock runs with real time, a retry comes due as real
+// time passes; Advance brings it forward.
+func TestWebhookRetryOnRunningClock(t *testing.T) {
+	run := func(t *testing.T, backoff time.Duration) (*sandbox.Sandbox, *receiver, func()) {
+		sb := sandbox.New(func(st *sandbox.Settings) { st.WebhookInitialBackoff, st.WebhookMaxBackoff = backoff, backoff })
+		demo, err := sb.SeedDemo()
+		require.NoError(t, err)
+		srv, err := sandbox.NewServer(sb)
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = srv.Close() })
+		rc := newReceiver(t, func(n int, _ hook, _ *http.Request) int {
+			if n == 1 {
+				return http.StatusBadGateway
+			}
+			return http.StatusOK
+		})
+		require.NoError(t, sb.SetWebhookURL(demo.Organization.ID, rc.srv.URL))
+		cl, err := srv.Client(demo.Organization)
+		require.NoError(t, err)
+		return sb, rc, func() {
+			_, err := cl.KYC.SimulateStatus(ctx(t), demo.PendingCustomer.ID, types.KYCVerified)
+			require.NoError(t, err)
+		}
+	}
+	t.Run("real time", func(t *testing.T) {
+		const backoff = 20 * time.Millisecond
+		sb, rc, event := run(t, backoff)
+		event()
+		settleCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		require.NoError(t, sb.WaitDeliveries(settleCtx), "the alarm fires without a move of the clock")
+		require.Len(t, rc.hooks(), 2)
+		d := sb.Deliveries()[0]
+		assert.Equal(t, sandbox.DeliveryDelivered, d.State)
+		assert.GreaterOrEqual(t, d.Attempts[1].At.Sub(d.Attempts[0].At), backoff)
+	})
+	t.Run("advanced", func(t *testing.T) {
+		sb, rc, event := run(t, time.Hour)
+		event()
+		require.NoError(t, sb.DeliverDue(ctx(t)))
+		require.Len(t, rc.hooks(), 1)
+		sb.Advance(time.Hour)
+		require.NoError(t, sb.DeliverDue(ctx(t)))
+		require.Len(t, rc.hooks(), 2, "an hour's backoff, passed by Advance")
+		assert.Equal(t, sandbox.DeliveryDelivered, sb.Deliveries()[0].State)
+	})
+	t.Run("advanced part way", func(t *testing.T) {
+		// 10 s of backoff, 9.9 s of it passed by Advance: the alarm is set
+		// afresh for the 0.1 s left, not left at 10 s.
+		sb, rc, event := run(t, 10*time.Second)
+		event()
+		require.NoError(t, sb.DeliverDue(ctx(t)))
+		require.Len(t, rc.hooks(), 1)
+		sb.Advance(9900 * time.Millisecond)
+		wctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		require.NoError(t, sb.WaitDeliveries(wctx))
+		assert.Len(t, rc.hooks(), 2)
+	})
 }

@@ -25,7 +25,7 @@ func TestPageResultsAsEncodingJSON(t *testing.T) {
 				require.Contains(t, err.Error(), "cannot unmarshal "+wantErr.(*json.UnmarshalTypeError).Value+" ")
 				var ute *json.UnmarshalTypeError
 				require.ErrorAs(t, err, &ute)
-				require.Equal(t, "BankAccountPage", ute.Struct)
+				require.Equal(t, "Page[BankAccountListItem]", ute.Struct)
 				wantField := "results"
 				if f := wantErr.(*json.UnmarshalTypeError).Field; f != "" {
 					wantField += "." + f

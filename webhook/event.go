@@ -159,31 +159,46 @@ func (e Event) DedupeKey() string {
 	return url.PathEscape(string(e.Type)) + "/" + url.PathEscape(string(e.Event)) + "/" + url.PathEscape(e.ID)
 }
 
-// decodeEvent reads the canonical JSON of a verified body (see
-// canonread.go). Canonical JSON has already resolved duplicate keys as the
-// service does (the last one wins, keys compared after unescaping), so each
-// key appears once and is compared exactly.
+// maxEventDepth is the deepest nesting the event reader reads: the cap of
+// fiatramp.CanonicalizeJSON, 10,000 levels, the top object counting as 1.
+// The reader only ever sees a body that has been canonicalized and whose
+// signature matched, so the canonicalizer has already bounded it, and the
+// scan does not recurse, so depth costs no stack. A lower cap, such as the
+// 64 levels of the client's response readers (jsonscan.MaxDepth), would
+// refuse a genuine, signed delivery for the shape of a metadata member this
+// package does not even read; the service would deliver it again and be
+// refused each time, and the event would be lost.
+const maxEventDepth = 10000
+
+// decodeEvent reads the canonical JSON of a verified body. Canonical JSON
+// has already resolved duplicate keys as the service does (the last one
+// wins, keys compared after unescaping), so each key appears once; keys
+// are compared exactly, after unescaping.
 func decodeEvent(canonical []byte) (*Event, error) {
 	if len(canonical) == 0 || canonical[0] != '{' {
 		return nil, malformed("body is not a JSON object")
 	}
 	var typ, id, name, ts, md []byte
-	it := newMembers(canonical)
-	for it.next() {
-		switch string(it.key) {
+	it := jsonscan.NewObjectIterDepth(canonical, maxEventDepth)
+	for {
+		key, value, ok := it.Next()
+		if !ok {
+			break
+		}
+		switch string(key) {
 		case "type":
-			typ = it.value
+			typ = value
 		case "id":
-			id = it.value
+			id = value
 		case "event":
-			name = it.value
+			name = value
 		case "timestamp":
-			ts = it.value
+			ts = value
 		case "metadata":
-			md = it.value
+			md = value
 		}
 	}
-	if it.err {
+	if it.Err() != nil {
 		return nil, malformed("body could not be read")
 	}
 	var ev Event
@@ -324,15 +339,21 @@ func decodeMetadata(raw []byte) (Metadata, error) {
 		return md, malformed("\"metadata\" is not an object")
 	}
 	var known [len(metadataKeys)][]byte
-	it := newMembers(raw)
-	for it.next() {
+	// The metadata object is a level of the event: its members may nest
+	// one level less.
+	it := jsonscan.NewObjectIterDepth(raw, maxEventDepth-1)
+	for {
+		key, value, ok := it.Next()
+		if !ok {
+			break
+		}
 		for i, k := range metadataKeys {
-			if string(it.key) == k {
-				known[i] = it.value
+			if string(key) == k {
+				known[i] = value
 			}
 		}
 	}
-	if it.err {
+	if it.Err() != nil {
 		return Metadata{}, malformed("\"metadata\" could not be read")
 	}
 	for i, k := range metadataKeys {
@@ -348,6 +369,12 @@ func decodeMetadata(raw []byte) (Metadata, error) {
 	}
 	md.Raw = append(json.RawMessage(nil), raw...)
 	return md, nil
+}
+
+// stringValue decodes a JSON string value; false when raw is not one.
+func stringValue(raw []byte) (string, bool) {
+	s, ok := jsonscan.StringContent(raw)
+	return string(s), ok
 }
 
 // clip returns raw for an error message, shortened when long.

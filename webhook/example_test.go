@@ -2,7 +2,9 @@ package webhook_test
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -139,13 +141,18 @@ func ExampleSign() {
 // one table:
 //
 //	CREATE TABLE webhook_events (
-//	    key        TEXT PRIMARY KEY,
-//	    done       BOOLEAN NOT NULL,
-//	    claimed_at TIMESTAMP NOT NULL
+//	    key         TEXT PRIMARY KEY,
+//	    done        BOOLEAN NOT NULL,
+//	    token       TEXT,
+//	    lease_until TIMESTAMPTZ NOT NULL
 //	);
 //
-// The SQL is PostgreSQL's; other databases spell INSERT ... ON CONFLICT
-// differently.
+// Every claim carries a fresh token; completing or releasing it matches
+// the token, so a receiver whose lease ran out cannot end the claim of the
+// one that took over. The SQL is PostgreSQL's (its clock decides leases);
+// other databases spell INSERT ... ON CONFLICT differently. Module
+// github.com/fiatramp/fiatramp-go/pginbox is a complete PostgreSQL store,
+// with a transactional mode.
 type sqlDeduper struct {
 	db *sql.DB
 	// lease is how long a claim holds: longer than the receiver's function
@@ -154,54 +161,59 @@ type sqlDeduper struct {
 }
 
 func (d sqlDeduper) Begin(ctx context.Context, key string) (webhook.Claim, error) {
-	now := time.Now().UTC()
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return webhook.Claim{}, err
+	}
+	token := hex.EncodeToString(b[:])
+	expires := time.Now().Add(d.lease)
+	// Insert a claim, or take over one whose lease ran out.
 	res, err := d.db.ExecContext(ctx,
-		`INSERT INTO webhook_events (key, done, claimed_at) VALUES ($1, false, $2)
-		 ON CONFLICT (key) DO NOTHING`, key, now)
+		`INSERT INTO webhook_events AS e (key, done, token, lease_until)
+		 VALUES ($1, false, $2, now() + $3 * interval '1 second')
+		 ON CONFLICT (key) DO UPDATE SET token = excluded.token, lease_until = excluded.lease_until
+		 WHERE NOT e.done AND e.lease_until < now()`, key, token, d.lease.Seconds())
 	if err != nil {
-		return 0, err
+		return webhook.Claim{}, err
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return 0, err // a claim made here is taken over once its lease ends
+		return webhook.Claim{}, err // a claim made here is taken over once its lease ends
 	} else if n == 1 {
-		return webhook.Claimed, nil
+		return webhook.Claim{Key: key, State: webhook.Claimed, Token: token, Expires: expires}, nil
 	}
 	var done bool
-	var claimedAt time.Time
-	err = d.db.QueryRowContext(ctx,
-		`SELECT done, claimed_at FROM webhook_events WHERE key = $1`, key).Scan(&done, &claimedAt)
+	err = d.db.QueryRowContext(ctx, `SELECT done FROM webhook_events WHERE key = $1`, key).Scan(&done)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return webhook.InProgress, nil // released just now: the service delivers again
+		return webhook.Claim{Key: key, State: webhook.InProgress}, nil // released just now: the service delivers again
 	case err != nil:
-		return 0, err
+		return webhook.Claim{}, err
 	case done:
-		return webhook.AlreadyDone, nil
-	case now.Sub(claimedAt) < d.lease:
-		return webhook.InProgress, nil
+		return webhook.Claim{Key: key, State: webhook.AlreadyDone}, nil
 	}
-	// Take over a dead receiver's claim, unless another receiver just did.
-	res, err = d.db.ExecContext(ctx,
-		`UPDATE webhook_events SET claimed_at = $1
-		 WHERE key = $2 AND done = false AND claimed_at = $3`, now, key, claimedAt)
-	if err != nil {
-		return 0, err
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return 0, err
-	} else if n != 1 {
-		return webhook.InProgress, nil
-	}
-	return webhook.Claimed, nil
+	return webhook.Claim{Key: key, State: webhook.InProgress}, nil
 }
 
-func (d sqlDeduper) Finish(ctx context.Context, key string, done bool) error {
-	if done {
-		_, err := d.db.ExecContext(ctx, `UPDATE webhook_events SET done = true WHERE key = $1`, key)
+func (d sqlDeduper) Complete(ctx context.Context, c webhook.Claim) error {
+	return d.end(ctx, c, `UPDATE webhook_events SET done = true, token = NULL
+		WHERE key = $1 AND token = $2 AND NOT done`)
+}
+
+func (d sqlDeduper) Release(ctx context.Context, c webhook.Claim) error {
+	return d.end(ctx, c, `DELETE FROM webhook_events WHERE key = $1 AND token = $2 AND NOT done`)
+}
+
+func (d sqlDeduper) end(ctx context.Context, c webhook.Claim, query string) error {
+	res, err := d.db.ExecContext(ctx, query, c.Key, c.Token)
+	if err != nil {
 		return err
 	}
-	_, err := d.db.ExecContext(ctx, `DELETE FROM webhook_events WHERE key = $1 AND done = false`, key)
-	return err
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n != 1 {
+		return webhook.ErrClaimLost
+	}
+	return nil
 }
 
 // A receiver on several machines shares one Deduper, here over

@@ -39,8 +39,8 @@ func WithLogger(l *slog.Logger) Option {
 	return func(c *config) { c.logger = l }
 }
 
-// finishTimeout bounds the Deduper's Finish, which runs even when the
-// request's context has ended.
+// finishTimeout bounds the Deduper's Complete or Release, which runs even
+// when the request's context has ended.
 const finishTimeout = 10 * time.Second
 
 // Handler returns an http.Handler that receives the service's webhook
@@ -159,8 +159,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	key := ev.DedupeKey()
 	claim, err := h.cfg.deduper.Begin(r.Context(), key)
-	if err == nil && claim != Claimed && claim != AlreadyDone && claim != InProgress {
-		err = fmt.Errorf("webhook: Deduper.Begin answered unknown claim %d", int(claim))
+	if err == nil && claim.State != Claimed && claim.State != AlreadyDone && claim.State != InProgress {
+		err = fmt.Errorf("webhook: Deduper.Begin answered unknown claim state %d", int(claim.State))
+	}
+	if err == nil && claim.Key != key {
+		err = errors.New("webhook: Deduper.Begin answered a claim of another key")
 	}
 	switch {
 	case err != nil:
@@ -168,16 +171,16 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "10")
 		reply(w, http.StatusServiceUnavailable, "try again")
 		return
-	case claim == AlreadyDone:
+	case claim.State == AlreadyDone:
 		reply(w, http.StatusOK, "ok")
 		return
-	case claim == InProgress:
+	case claim.State == InProgress:
 		w.Header().Set("Retry-After", "10")
 		reply(w, http.StatusServiceUnavailable, "in progress")
 		return
 	}
 
-	if err := h.run(r.Context(), key, ev); err != nil {
+	if err := h.run(r.Context(), claim, ev); err != nil {
 		h.fail(r, "receiver failed", ev, err)
 		reply(w, http.StatusInternalServerError, "receiver failed")
 		return
@@ -185,18 +188,30 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	reply(w, http.StatusOK, "ok")
 }
 
-// run calls fn under the claim of key and ends the claim: done when fn
-// returned nil, released when it failed or panicked (the panic goes on
-// after the release).
-func (h *handler) run(ctx context.Context, key string, ev *Event) (err error) {
+// run calls fn under claim and ends the claim: completed when fn returned
+// nil, released when it failed or panicked (the panic goes on after the
+// release). fn's context ends when the claim's lease does.
+func (h *handler) run(ctx context.Context, claim Claim, ev *Event) (err error) {
+	if !claim.Expires.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, claim.Expires)
+		defer cancel()
+	}
 	ok := false
 	defer func() {
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
 		defer cancel()
-		if ferr := h.cfg.deduper.Finish(fctx, key, ok); ferr != nil {
+		var ferr error
+		if ok {
+			ferr = h.cfg.deduper.Complete(fctx, claim)
+		} else {
+			ferr = h.cfg.deduper.Release(fctx, claim)
+		}
+		if ferr != nil {
 			// fn's outcome stands: a success that cannot be recorded is
 			// still a success (answering 5xx would make the service
-			// deliver again to a claim that is still held).
+			// deliver again to a claim that is still held). A lost claim
+			// means fn may have run twice: the log says so.
 			h.logError(ctx, "deduper finish failed", ev, ferr)
 		}
 	}()

@@ -315,20 +315,29 @@ func TestHandlerManyConcurrentDeliveries(t *testing.T) {
 
 // fakeDeduper is a Deduper whose answers a test sets.
 type fakeDeduper struct {
-	claim      webhook.Claim
+	claim      webhook.ClaimState
+	expires    time.Time
 	beginErr   error
 	finishErr  error
-	finishes   []bool
+	finishes   []bool // true: Complete, false: Release
 	finishCtxE []error
+	tokens     []string
 }
 
-func (f *fakeDeduper) Begin(context.Context, string) (webhook.Claim, error) {
-	return f.claim, f.beginErr
+func (f *fakeDeduper) Begin(_ context.Context, key string) (webhook.Claim, error) {
+	return webhook.Claim{Key: key, State: f.claim, Token: "t1", Expires: f.expires}, f.beginErr
 }
-func (f *fakeDeduper) Finish(ctx context.Context, _ string, done bool) error {
+func (f *fakeDeduper) finish(ctx context.Context, c webhook.Claim, done bool) error {
 	f.finishes = append(f.finishes, done)
 	f.finishCtxE = append(f.finishCtxE, ctx.Err())
+	f.tokens = append(f.tokens, c.Token)
 	return f.finishErr
+}
+func (f *fakeDeduper) Complete(ctx context.Context, c webhook.Claim) error {
+	return f.finish(ctx, c, true)
+}
+func (f *fakeDeduper) Release(ctx context.Context, c webhook.Claim) error {
+	return f.finish(ctx, c, false)
 }
 
 func TestHandlerDeduperFailures(t *testing.T) {
@@ -366,7 +375,59 @@ func TestHandlerDeduperFailures(t *testing.T) {
 	assert.Equal(t, http.StatusOK, res.Code)
 	assert.Equal(t, 1, calls)
 	assert.Equal(t, []bool{true}, d.finishes)
+	assert.Equal(t, []string{"t1"}, d.tokens, "the claim's token goes back to the store")
 	assert.Contains(t, logs.String(), "write timeout")
+
+	// The claim was lost (its lease ran out and another receiver took the
+	// event): the run stands, and the log says so.
+	d = &fakeDeduper{claim: webhook.Claimed, finishErr: webhook.ErrClaimLost}
+	res = serve(webhook.Handler(testKey, testSecret, fn, webhook.WithClock(fixedClock()), webhook.WithDeduper(d), log), delivery(t, ev))
+	assert.Equal(t, http.StatusOK, res.Code)
+	assert.Contains(t, logs.String(), "claim lost")
+}
+
+func TestHandlerEndsTheFunctionWithTheLease(t *testing.T) {
+	expires := time.Now().Add(time.Hour)
+	d := &fakeDeduper{claim: webhook.Claimed, expires: expires}
+	var deadline time.Time
+	var hasDeadline bool
+	h := webhook.Handler(testKey, testSecret, func(ctx context.Context, _ *webhook.Event) error {
+		deadline, hasDeadline = ctx.Deadline()
+		return errors.New("failed")
+	}, webhook.WithClock(fixedClock()), webhook.WithDeduper(d))
+	res := serve(h, delivery(t, payoutEvent("p1", webhook.EventSuccess)))
+	assert.Equal(t, http.StatusInternalServerError, res.Code)
+	require.True(t, hasDeadline)
+	assert.True(t, deadline.Equal(expires), "the function's context ends with the lease")
+	assert.Equal(t, []bool{false}, d.finishes, "a failed run releases its claim")
+	assert.Equal(t, []string{"t1"}, d.tokens)
+
+	// No lease: no deadline of the Handler's own.
+	d = &fakeDeduper{claim: webhook.Claimed}
+	h = webhook.Handler(testKey, testSecret, func(ctx context.Context, _ *webhook.Event) error {
+		_, hasDeadline = ctx.Deadline()
+		return nil
+	}, webhook.WithClock(fixedClock()), webhook.WithDeduper(d))
+	assert.Equal(t, http.StatusOK, serve(h, delivery(t, payoutEvent("p1", webhook.EventSuccess))).Code)
+	assert.False(t, hasDeadline)
+}
+
+// otherKeyDeduper answers a claim of a key it was not asked for.
+type otherKeyDeduper struct{ fakeDeduper }
+
+func (o *otherKeyDeduper) Begin(ctx context.Context, _ string) (webhook.Claim, error) {
+	return o.fakeDeduper.Begin(ctx, "some other key")
+}
+
+func TestHandlerRefusesAClaimOfAnotherKey(t *testing.T) {
+	calls := 0
+	d := &otherKeyDeduper{fakeDeduper{claim: webhook.Claimed}}
+	h := webhook.Handler(testKey, testSecret, func(context.Context, *webhook.Event) error { calls++; return nil },
+		webhook.WithClock(fixedClock()), webhook.WithDeduper(d))
+	res := serve(h, delivery(t, payoutEvent("p1", webhook.EventSuccess)))
+	assert.Equal(t, http.StatusServiceUnavailable, res.Code)
+	assert.Zero(t, calls)
+	assert.Empty(t, d.finishes)
 }
 
 func TestHandlerFinishOutlivesTheRequest(t *testing.T) {
@@ -444,4 +505,24 @@ func TestHandlerBrokenBody(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, res.Code)
 	assert.Equal(t, "body unreadable\n", res.Body.String())
 	assert.Zero(t, calls)
+}
+
+// BenchmarkHandlerDuplicate measures the Handler's answer to a repeated
+// delivery (verified, found done, acknowledged), the cost a burst of
+// duplicates puts on a receiver.
+func BenchmarkHandlerDuplicate(b *testing.B) {
+	h := webhook.Handler(testKey, testSecret, func(context.Context, *webhook.Event) error { return nil },
+		webhook.WithClock(fixedClock()))
+	ev := payoutEvent("p1", webhook.EventSuccess)
+	serve(h, delivery(b, ev))
+	req := delivery(b, ev)
+	b.ReportAllocs()
+	for range b.N {
+		req.Body, _ = req.GetBody()
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			b.Fatal(rec.Code)
+		}
+	}
 }

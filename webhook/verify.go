@@ -116,9 +116,9 @@ func WithMaxBodyBytes(n int64) Option {
 // an X-TIMESTAMP that is missing, repeated or
 // not decimal Unix seconds (ErrMalformed); one further than the tolerance
 // (300 s by default) before or after now (ErrStaleTimestamp); a body larger
-// than the cap or not one JSON document (ErrMalformed); an X-SIGNATURE that
-// is missing, repeated or different from the signature the service
-// computes (ErrInvalidSignature); and a signed body without a string
+// than the cap, not one JSON document, or nested deeper than 10,000 levels
+// (ErrMalformed); an X-SIGNATURE that is missing, repeated or different
+// from the signature the service computes (ErrInvalidSignature); and a signed body without a string
 // "type", "id" and "event", or with a "timestamp" or "metadata" that cannot
 // be read (ErrMalformed).
 //

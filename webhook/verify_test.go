@@ -348,6 +348,26 @@ func TestVerifyKeepsWhatItDoesNotType(t *testing.T) {
 	assert.Equal(t, `{"deep":{"a":[{"b":"}"}]},"failure_reason":"x","rate":Infinity}`, string(ev.Metadata.Raw))
 }
 
+// TestVerifyNesting: an authentic event is read however deeply a member it
+// does not type nests, up to the canonicalizer's 10,000 levels (the event
+// object counting as one); one more is not JSON to the signature check.
+func TestVerifyNesting(t *testing.T) {
+	body := func(levels int) string {
+		n := levels - 2 // the event and its metadata
+		return `{"type":"PAYOUT","id":"p1","event":"SUCCESS","metadata":{"utr":"U1","deep":` +
+			strings.Repeat("[", n) + strings.Repeat("]", n) + `}}`
+	}
+	deep := body(10000)
+	ev, err := webhook.Verify(testKey, testSecret, signed(t, testKey, testSecret, testNow.Unix(), deep), []byte(deep), testNow)
+	require.NoError(t, err)
+	assert.Equal(t, "U1", *ev.Metadata.UTR)
+
+	deeper := body(10001)
+	_, err = webhook.Verify(testKey, testSecret, signed(t, testKey, testSecret, testNow.Unix(), "{}"), []byte(deeper), testNow)
+	require.ErrorIs(t, err, webhook.ErrMalformed)
+	assert.Contains(t, err.Error(), "10000 levels")
+}
+
 func TestVerifyTimestampForms(t *testing.T) {
 	cases := []struct {
 		ts   string
@@ -468,4 +488,19 @@ func TestVerifyHeaderMapBuiltByHand(t *testing.T) {
 	_, err = webhook.Verify(testKey, testSecret, twice, []byte(typicalBody), testNow)
 	require.ErrorIs(t, err, webhook.ErrMalformed)
 	assert.Contains(t, err.Error(), "2 X-TIMESTAMP headers")
+}
+
+// BenchmarkVerify measures one verification of a typical event (about 200
+// bytes): header checks, canonical JSON, HMAC, constant-time comparison and
+// decoding.
+func BenchmarkVerify(b *testing.B) {
+	h := signed(b, testKey, testSecret, testNow.Unix(), typicalBody)
+	body := []byte(typicalBody)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := webhook.Verify(testKey, testSecret, h, body, testNow); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -49,6 +49,7 @@ fiatramp call PATCH /pos/api/v1/payout/mock-payout-status '{"payout_id":"'$PAYOU
 		fs.DurationVar(&cf.timeout, "timeout", defaultTimeout, "give up on the call after this `duration`, retries included")
 		fs.BoolVar(&envelope, "envelope", false, "print the whole response body (status, message, data), not only data")
 		fs.BoolVar(&yes, "yes", false, "send a method other than GET or HEAD without asking")
+		cf.defineClock(fs)
 		return func(ctx context.Context, s streams, args []string) error {
 			if err := wantArgs(s, c, args, 2, 3); err != nil {
 				return err

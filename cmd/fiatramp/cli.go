@@ -244,13 +244,22 @@ func withID(c *command, do idCall) *command {
 
 // callFlags are the flags of every command that calls the service.
 type callFlags struct {
-	output  string
-	timeout time.Duration
+	output       string
+	timeout      time.Duration
+	correctClock bool
 }
 
 func (f *callFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&f.output, "o", "json", "output `format`: json (the response data, exact) or table")
 	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "give up on the call after this `duration`, retries included")
+	f.defineClock(fs)
+}
+
+// defineClock defines -correct-clock, the remedy the message of a refused
+// timestamp names.
+func (f *callFlags) defineClock(fs *flag.FlagSet) {
+	fs.BoolVar(&f.correctClock, "correct-clock", false, "stamp requests by the service's clock (the Date header of its answers; a request\n"+
+		"refused for its timestamp is sent once more, re-stamped): for a machine whose clock is off")
 }
 
 // check refuses an unknown output format.
@@ -282,7 +291,11 @@ func (f *callFlags) newClient(s streams, c *command) (*fiatramp.Client, error) {
 	if f.timeout <= 0 {
 		return nil, misuse(s, c, "-timeout %v is not positive", f.timeout)
 	}
-	cl, err := fiatramp.NewFromEnv(fiatramp.WithUserAgent("fiatramp-cli"))
+	opts := []fiatramp.Option{fiatramp.WithUserAgent("fiatramp-cli")}
+	if f.correctClock {
+		opts = append(opts, fiatramp.WithClockCorrection())
+	}
+	cl, err := fiatramp.NewFromEnv(opts...)
 	if err != nil {
 		fmt.Fprintf(s.err, "fiatramp %s: %v\nSet %s, %s and %s (e.g. from the document \"fiatramp sandbox\" prints).\n",
 			c.name, err, fiatramp.EnvAPIKey, fiatramp.EnvAPISecret, fiatramp.EnvBaseURL)
@@ -383,6 +396,17 @@ func sentinelNames(err error) []string {
 	return names
 }
 
+// libraryClockRemedy is the remedy the library's message of a refused
+// timestamp names for Go code; message names the command's flag instead.
+const libraryClockRemedy = "or use WithClockCorrection"
+
+// message is err's text for the person at the shell: the library's
+// remedy for clock skew, an option of its Go API, becomes the flag that
+// sets it here.
+func message(err error) string {
+	return strings.ReplaceAll(err.Error(), libraryClockRemedy, "or pass -correct-clock")
+}
+
 // mismatchError is a finished command whose answer is "no" (a signature
 // that does not match); it has printed its findings.
 type mismatchError struct{ msg string }
@@ -406,7 +430,7 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.As(err, &me):
 		return exitRefused
 	case errors.As(err, &ou):
-		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(stderr, message(err))
 		fmt.Fprintln(stderr, "  sentinel:", strings.Join(sentinelNames(err), ", "))
 		if ou.ClientReferenceID != "" {
 			fmt.Fprintf(stderr, "  reconcile: the operation may have taken effect. Repeat the same create with --reference %s\n"+
@@ -417,12 +441,12 @@ func exitCode(err error, stderr io.Writer) int {
 		}
 		return exitUnknown
 	case errors.Is(err, fiatramp.ErrInvalidRequest):
-		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(stderr, message(err))
 		fmt.Fprintln(stderr, "  sentinel:", strings.Join(sentinelNames(err), ", "))
 		fmt.Fprintln(stderr, "  nothing was sent")
 		return exitUsage
 	case errors.As(err, &api):
-		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(stderr, message(err))
 		fmt.Fprintln(stderr, "  status:", api.StatusCode)
 		if api.Code != "" {
 			fmt.Fprintln(stderr, "  err_code:", printable(api.Code))
@@ -446,7 +470,7 @@ func exitCode(err error, stderr io.Writer) int {
 		}
 		return exitRefused
 	default:
-		fmt.Fprintln(stderr, "fiatramp:", err)
+		fmt.Fprintln(stderr, "fiatramp:", message(err))
 		if names := sentinelNames(err); len(names) > 0 {
 			fmt.Fprintln(stderr, "  sentinel:", strings.Join(names, ", "))
 		}

@@ -1,9 +1,9 @@
 package main
 
-// The commands that call the service, run as a user runs them: the binary,
-// built once in TestMain, executed against a sandbox served in-process,
-// judged by its stdout, stderr and exit status, and by the requests the
-// sandbox received.
+// What the commands share (cli.go), and the harness of every command's
+// tests: the binary, built once in TestMain, run as a user runs it against
+// a sandbox served in-process, judged by its stdout, stderr and exit
+// status, and by the requests the sandbox received.
 
 import (
 	"bytes"
@@ -27,7 +27,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -164,309 +163,6 @@ func (w *world) checkSigned(t *testing.T, r seen) {
 	assert.InDelta(t, time.Now().Unix(), ts, 60)
 	assert.Equal(t, fiatramp.Sign(w.demo.Organization.APIKey, w.demo.Organization.APISecret, ts, signed), r.Header.Get("X-Signature"))
 	assert.True(t, strings.HasPrefix(r.Header.Get("User-Agent"), "fiatramp-cli fiatramp-go/"), r.Header.Get("User-Agent"))
-}
-
-func TestCLIPayoutsBalance(t *testing.T) {
-	w := newWorld(t)
-	// More digits than a float64 holds: the output must keep every one.
-	require.NoError(t, w.sb.SetBalance(w.demo.Organization.ID, "USDC", decimal.RequireFromString("12345678901234567890.123456789")))
-
-	r := cli(t, w.env, "", "payouts", "balance")
-	require.Equal(t, 0, r.code, r)
-	assert.Empty(t, r.stderr)
-	got := objectOf(json.RawMessage(r.stdout))
-	assert.Equal(t, `{"USDC":"12345678901234567890.123456789","USDT":"1000"}`, compact(t, string(got["available_balance"])))
-	reqs := w.requests()
-	require.Len(t, reqs, 1)
-	assert.Equal(t, http.MethodGet, reqs[0].Method)
-	assert.Equal(t, "/pos/api/v1/payout/balance", reqs[0].Path)
-	assert.Empty(t, reqs[0].Body)
-	w.checkSigned(t, reqs[0])
-
-	r = cli(t, w.env, "", "payouts", "balance", "-o", "table")
-	require.Equal(t, 0, r.code, r)
-	assert.Equal(t, "ASSET  AVAILABLE\nUSDC   12345678901234567890.123456789\nUSDT   1000\n", r.stdout)
-}
-
-func TestCLIPayoutsCreateGet(t *testing.T) {
-	w := newWorld(t)
-	q, cust := w.demo.Quotations[0].ID.String(), w.demo.Customer.ID.String()
-
-	// No terminal, no --yes: refused, nothing sent.
-	r := cli(t, w.env, "yes\n", "payouts", "create", "-quotation", q, "-customer", cust, "-reference", "cli-1")
-	assert.Equal(t, 2, r.code, r)
-	assert.Contains(t, r.stderr, "pass --yes")
-	assert.Contains(t, r.stderr, "Create a payout of quotation "+q)
-	assert.Empty(t, r.stdout)
-	assert.Empty(t, w.requests())
-	assert.Empty(t, w.sb.Payouts(w.demo.Organization.ID))
-
-	r = cli(t, w.env, "", "payouts", "create", "-quotation", q, "-customer", cust, "-reference", "cli-1", "--yes")
-	require.Equal(t, 0, r.code, r)
-	reqs := w.requests()
-	require.Len(t, reqs, 1)
-	assert.Equal(t, http.MethodPost, reqs[0].Method)
-	assert.Equal(t, "/pos/api/v1/payout/initiate", reqs[0].Path)
-	assert.Equal(t, "application/json", reqs[0].Header.Get("Content-Type"))
-	assert.Equal(t, `{"client_reference_id":"cli-1","customer_id":"`+cust+`","quotation_id":"`+q+`"}`, string(reqs[0].Body))
-	w.checkSigned(t, reqs[0])
-	stored, ok := w.sb.PayoutByReference(w.demo.Organization.ID, "cli-1")
-	require.True(t, ok)
-	created := objectOf(json.RawMessage(r.stdout))
-	assert.Equal(t, `"`+stored.ID.String()+`"`, string(created["id"]))
-	assert.Equal(t, `"PROCESSING"`, string(created["status"]))
-	assert.Equal(t, "882.5", string(created["receiving_amount"]), "a number stays the number sent")
-
-	// A generated reference when none is given, named in the output.
-	r = cli(t, w.env, "", "payouts", "create", "-quotation", w.demo.Quotations[1].ID.String(), "-customer", cust, "--yes")
-	require.Equal(t, 0, r.code, r)
-	reqs = w.requests()
-	require.Len(t, reqs, 1)
-	var body map[string]string
-	require.NoError(t, json.Unmarshal(reqs[0].Body, &body))
-	assert.True(t, strings.HasPrefix(body["client_reference_id"], "cli-"), body["client_reference_id"])
-	assert.Contains(t, r.stdout, body["client_reference_id"])
-
-	// Refused by the service: exit 1, status, message and sentinel.
-	r = cli(t, w.env, "", "payouts", "create", "-quotation", q, "-customer", cust, "-reference", "cli-3", "--yes")
-	assert.Equal(t, 1, r.code, r)
-	assert.Empty(t, r.stdout)
-	assert.Contains(t, r.stderr, "fiatramp: HTTP 400: Quotation is already linked to another payout\n")
-	assert.Contains(t, r.stderr, "  status: 400\n")
-	assert.Contains(t, r.stderr, "  message: Quotation is already linked to another payout\n")
-	assert.Contains(t, r.stderr, "  sentinel: ErrQuotationAlreadyLinked\n")
-	w.requests()
-
-	// An expired quotation: the sentinel names the refusal.
-	expired, err := w.sb.AddQuotation(sandbox.Quotation{
-		CustomerID: w.demo.Customer.ID, SendingAmount: decimal.NewFromInt(5), ExpiresAt: time.Now().Add(-time.Minute),
-	})
-	require.NoError(t, err)
-	r = cli(t, w.env, "", "payouts", "create", "-quotation", expired.ID.String(), "-customer", cust, "--yes")
-	assert.Equal(t, 1, r.code, r)
-	assert.Contains(t, r.stderr, "  message: Quotation has expired\n")
-	assert.Contains(t, r.stderr, "  sentinel: ErrQuotationExpired\n")
-	w.requests()
-
-	// get, as JSON and as a table; flags after the argument work too.
-	r = cli(t, w.env, "", "payouts", "get", stored.ID.String())
-	require.Equal(t, 0, r.code, r)
-	got := objectOf(json.RawMessage(r.stdout))
-	assert.Equal(t, `"`+stored.ID.String()+`"`, string(got["id"]))
-	assert.Equal(t, `"882.5"`, string(got["receiveing_amount"]), "the fetch spelling and string, as sent")
-	reqs = w.requests()
-	require.Len(t, reqs, 1)
-	assert.Equal(t, http.MethodGet, reqs[0].Method)
-	assert.Equal(t, "/pos/api/v1/payout/"+stored.ID.String(), reqs[0].Path)
-	assert.Empty(t, reqs[0].Body)
-	w.checkSigned(t, reqs[0])
-
-	r = cli(t, w.env, "", "payouts", "get", stored.ID.String(), "-o", "table")
-	require.Equal(t, 0, r.code, r)
-	assert.Regexp(t, `(?m)^receiving_amount +882\.5$`, r.stdout)
-	assert.Regexp(t, `(?m)^client_reference_id +cli-1$`, r.stdout)
-	assert.Regexp(t, `(?m)^utr +-$`, r.stdout)
-
-	// Unknown payout: refused; a bad id: exit 2, nothing sent.
-	r = cli(t, w.env, "", "payouts", "get", uuid.NewString())
-	assert.Equal(t, 1, r.code, r)
-	assert.Contains(t, r.stderr, "status: 400")
-	w.requests()
-	r = cli(t, w.env, "", "payouts", "get", "not-a-uuid")
-	assert.Equal(t, 2, r.code, r)
-	assert.Contains(t, r.stderr, `PAYOUT_ID "not-a-uuid" is not a uuid`)
-	assert.Empty(t, w.requests())
-}
-
-// A create whose answer is lost exits 3 and says how to reconcile; the
-// repeat it suggests is refused as a duplicate, so nothing is paid twice.
-func TestCLIPayoutsCreateOutcomeUnknown(t *testing.T) {
-	w := newWorld(t)
-	require.NoError(t, w.sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDropAfter, Path: "/pos/api/v1/payout/initiate", Count: 1}))
-	args := []string{"payouts", "create", "-quotation", w.demo.Quotations[0].ID.String(),
-		"-customer", w.demo.Customer.ID.String(), "-reference", "lost-1", "--yes"}
-
-	r := cli(t, w.env, "", args...)
-	assert.Equal(t, 3, r.code, r)
-	assert.Empty(t, r.stdout)
-	assert.Contains(t, r.stderr, "fiatramp: outcome unknown: POST /pos/api/v1/payout/initiate")
-	assert.Contains(t, r.stderr, "sentinel: ErrOutcomeUnknown")
-	assert.Contains(t, r.stderr, "--reference lost-1")
-	_, stored := w.sb.PayoutByReference(w.demo.Organization.ID, "lost-1")
-	assert.True(t, stored, "the drop came after the effect")
-
-	r = cli(t, w.env, "", args...)
-	assert.Equal(t, 1, r.code, r)
-	assert.Contains(t, r.stderr, "ErrClientReferenceExists")
-	assert.Len(t, w.sb.Payouts(w.demo.Organization.ID), 1)
-}
-
-func TestCLICustomersBanks(t *testing.T) {
-	w := newWorld(t, func(s *sandbox.Settings) { s.PageSize = 1 })
-	_, err := w.sb.AddBankAccount(sandbox.BankAccount{
-		CustomerID: w.demo.Customer.ID, AccountNumber: "999900001111", IFSC: "HDFC0000002",
-		AccountName: "Evil\x1b[31mRed", BankName: "HDFC",
-	})
-	require.NoError(t, err)
-	cust := w.demo.Customer.ID.String()
-
-	r := cli(t, w.env, "", "customers", "banks", cust)
-	require.Equal(t, 0, r.code, r)
-	var items []map[string]any
-	require.NoError(t, json.Unmarshal([]byte(r.stdout), &items))
-	require.Len(t, items, 3, "every page")
-	assert.Equal(t, w.demo.BankAccount.ID.String(), items[0]["id"])
-	assert.Equal(t, w.demo.VPA.ID.String(), items[1]["id"])
-	reqs := w.requests()
-	require.Len(t, reqs, 3)
-	for i, want := range []string{"", "page=2", "page=3"} {
-		assert.Equal(t, http.MethodGet, reqs[i].Method)
-		assert.Equal(t, "/cms/api/v1/bank/list/"+cust, reqs[i].Path)
-		assert.Equal(t, want, reqs[i].Query)
-		w.checkSigned(t, reqs[i])
-	}
-
-	r = cli(t, w.env, "", "customers", "banks", "-o", "table", cust)
-	require.Equal(t, 0, r.code, r)
-	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	require.Len(t, lines, 4)
-	assert.Regexp(t, `^ID +TYPE +STATUS +ACCOUNT_NUMBER +IFSC +VPA +NAME$`, lines[0])
-	assert.Regexp(t, `^`+w.demo.VPA.ID.String()+` +vpa +VERIFIED +- +- +asha\.rao@upi +Asha Rao$`, lines[2])
-	assert.NotContains(t, r.stdout, "\x1b", "a terminal escape from the service is not passed to the terminal")
-	assert.Contains(t, lines[3], `"Evil\x1b[31mRed"`)
-
-	// A customer of nobody: refused.
-	r = cli(t, w.env, "", "customers", "banks", uuid.NewString())
-	assert.Equal(t, 1, r.code, r)
-	assert.Empty(t, r.stdout, "no partial list")
-	assert.Contains(t, r.stderr, "sentinel: ErrCustomerNotFound")
-}
-
-func TestCLIKYCConfig(t *testing.T) {
-	w := newWorld(t)
-	cust := w.demo.Customer.ID.String()
-	r := cli(t, w.env, "", "kyc", "config", cust)
-	require.Equal(t, 0, r.code, r)
-	got := objectOf(json.RawMessage(r.stdout))
-	assert.Equal(t, `["AADHAAR","PASSPORT","VOTER_ID","DRIVING_LICENSE"]`, compact(t, string(got["supported_document_types"])))
-	reqs := w.requests()
-	require.Len(t, reqs, 1)
-	assert.Equal(t, http.MethodGet, reqs[0].Method)
-	assert.Equal(t, "/cms/api/v1/kyc/configuration/"+cust, reqs[0].Path)
-	w.checkSigned(t, reqs[0])
-
-	r = cli(t, w.env, "", "kyc", "config", "-o", "table", cust)
-	require.Equal(t, 0, r.code, r)
-	assert.Regexp(t, `(?m)^options +\["income_range","profession"\]$`, r.stdout)
-}
-
-func TestCLIPayinsQuote(t *testing.T) {
-	w := newWorld(t)
-	cust, vpa := w.demo.Customer.ID.String(), w.demo.VPA.ID.String()
-	r := cli(t, w.env, "", "payins", "quote", "-customer", cust, "-bank", vpa, "-method", "upi",
-		"-amount", "2600.50", "-ip", "203.0.113.9", "-device", "dev-1")
-	require.Equal(t, 0, r.code, r)
-	reqs := w.requests()
-	require.Len(t, reqs, 1)
-	assert.Equal(t, http.MethodPost, reqs[0].Method)
-	assert.Equal(t, "/pis/api/v1/payin/quotation", reqs[0].Path)
-	assert.Equal(t, `{"asset":"usdt","bank_id":"`+vpa+`","customer_id":"`+cust+`","fiat":"inr","payment_method":"UPI",`+
-		`"risk_parameters":{"device_id":"dev-1","ip_address":"203.0.113.9","law_enforcement_agency_report":false,"suspicious_activity_report":false},`+
-		`"sending_amount":"2600.50"}`, string(reqs[0].Body))
-	w.checkSigned(t, reqs[0])
-	q := objectOf(json.RawMessage(r.stdout))
-	assert.Equal(t, "2600.5", string(q["sending_amount"]))
-
-	var id string
-	require.NoError(t, json.Unmarshal(q["id"], &id))
-	r = cli(t, w.env, "", "payins", "get", id, "-o", "table")
-	require.Equal(t, 0, r.code, r)
-	assert.Regexp(t, `(?m)^status +PROCESSING$`, r.stdout)
-	assert.Regexp(t, `(?m)^pay_to_account +\d+$`, r.stdout)
-	w.requests()
-
-	// Refused: below the minimum.
-	r = cli(t, w.env, "", "payins", "quote", "-customer", cust, "-bank", vpa, "-method", "UPI", "-amount", "100")
-	assert.Equal(t, 1, r.code, r)
-	assert.Contains(t, r.stderr, "sentinel: ErrAmountBelowMinimum")
-	w.requests()
-
-	// Bad input: exit 2, nothing sent.
-	for _, bad := range [][]string{
-		{"-amount", "1e3", "-method", "UPI"},
-		{"-amount", "12.5.1", "-method", "UPI"},
-		{"-amount", "-5", "-method", "UPI"},
-		{"-amount", "2600", "-method", "CARD"},
-		{"-amount", "2600"},
-	} {
-		r = cli(t, w.env, "", append([]string{"payins", "quote", "-customer", cust, "-bank", vpa}, bad...)...)
-		assert.Equal(t, 2, r.code, "%v: %s", bad, r)
-	}
-	assert.Empty(t, w.requests())
-}
-
-func TestCLICall(t *testing.T) {
-	w := newWorld(t)
-	cust := w.demo.Customer.ID.String()
-	r := cli(t, w.env, "", "call", "GET", "/cms/api/v1/kyc/configuration/"+cust)
-	require.Equal(t, 0, r.code, r)
-	assert.Contains(t, r.stdout, `"supported_document_types"`)
-	reqs := w.requests()
-	require.Len(t, reqs, 1)
-	assert.Equal(t, "/cms/api/v1/kyc/configuration/"+cust, reqs[0].Path)
-	w.checkSigned(t, reqs[0])
-
-	r = cli(t, w.env, "", "call", "get", "/pos/api/v1/payout/balance", "-envelope")
-	require.Equal(t, 0, r.code, r)
-	env := objectOf(json.RawMessage(r.stdout))
-	assert.Equal(t, "true", string(env["status"]))
-	assert.Contains(t, string(env["data"]), `"1000"`)
-	w.requests()
-
-	// A PATCH asks; without a terminal and --yes it sends nothing.
-	r = cli(t, w.env, "", "payouts", "create", "-quotation", w.demo.Quotations[0].ID.String(), "-customer", cust, "-reference", "c-1", "--yes")
-	require.Equal(t, 0, r.code, r)
-	stored, _ := w.sb.PayoutByReference(w.demo.Organization.ID, "c-1")
-	w.requests()
-	body := `{ "payout_status": "SUCCESS", "payout_id": "` + stored.ID.String() + `" }`
-	r = cli(t, w.env, "", "call", "PATCH", "/pos/api/v1/payout/mock-payout-status", body)
-	assert.Equal(t, 2, r.code, r)
-	assert.Contains(t, r.stderr, "pass --yes")
-	assert.Empty(t, w.requests())
-
-	// From standard input, sent canonical.
-	r = cli(t, w.env, body, "call", "PATCH", "/pos/api/v1/payout/mock-payout-status", "-", "--yes")
-	require.Equal(t, 0, r.code, r)
-	reqs = w.requests()
-	require.Len(t, reqs, 1)
-	assert.Equal(t, http.MethodPatch, reqs[0].Method)
-	assert.Equal(t, `{"payout_id":"`+stored.ID.String()+`","payout_status":"SUCCESS"}`, string(reqs[0].Body))
-	w.checkSigned(t, reqs[0])
-	after, ok := w.sb.Payout(stored.ID)
-	require.True(t, ok)
-	assert.Equal(t, "SUCCESS", string(after.Status))
-
-	// From a file; refused by the service.
-	file := filepath.Join(t.TempDir(), "body.json")
-	require.NoError(t, os.WriteFile(file, []byte(body), 0o600))
-	r = cli(t, w.env, "", "call", "PATCH", "/pos/api/v1/payout/mock-payout-status", "@"+file, "--yes")
-	assert.Equal(t, 1, r.code, r)
-	assert.Contains(t, r.stderr, "status: 400")
-	w.requests()
-
-	// Bad input: exit 2, nothing sent.
-	for _, bad := range [][]string{
-		{"GET"},
-		{"GET", "pos/api/v1/payout/balance"},
-		{"GET", "/pos/api/v1/payout/balance", "{}"},
-		{"POST", "/x", "{not json", "--yes"},
-		{"POST", "/x", `{"amount": 12345678901234567.5}`, "--yes"},
-		{"GET", "/x", "-o", "table"},
-	} {
-		r = cli(t, w.env, "", append([]string{"call"}, bad...)...)
-		assert.Equal(t, 2, r.code, "%v: %s", bad, r)
-	}
-	assert.Empty(t, w.requests())
 }
 
 func TestCLICredentials(t *testing.T) {
@@ -611,11 +307,39 @@ func TestConfirm(t *testing.T) {
 	err := confirm(streams{in: strings.NewReader("yes\n"), err: &errOut}, c, "Create?")
 	require.Error(t, err, "no terminal: no question, whatever stdin holds")
 	assert.Contains(t, errOut.String(), "pass --yes")
+
+	// The answer is read with a bound: "payouts create < /dev/zero" grew
+	// the process to tens of gigabytes looking for a line break.
+	z := &zeros{max: 64 << 20}
+	errOut.Reset()
+	err = confirm(streams{in: z, err: &errOut, inTTY: true}, c, "Create?")
+	require.Error(t, err, "NUL bytes are not a yes")
+	assert.LessOrEqual(t, z.n, 4096, "bytes read looking for the answer")
+	assert.Contains(t, errOut.String(), "not confirmed; nothing was sent")
+	// A long answer is refused, not read to its end.
+	long := strings.Repeat(" ", 1<<20) + "yes\n"
+	err = confirm(streams{in: strings.NewReader(long), err: &errOut, inTTY: true}, c, "Create?")
+	require.Error(t, err)
+}
+
+// zeros is an endless run of NUL bytes, as /dev/zero gives (a character
+// device, so stdinIsTerminal takes it for a terminal), failing after max
+// bytes so that an unbounded reader stops; n counts what was read.
+type zeros struct{ n, max int }
+
+func (z *zeros) Read(p []byte) (int, error) {
+	if z.n >= z.max {
+		return 0, errors.New("read too far")
+	}
+	m := min(len(p), z.max-z.n)
+	clear(p[:m])
+	z.n += m
+	return m, nil
 }
 
 // A service answering a shape the command does not expect gets a clear
 // error and exit 1, never a silent success or a panic.
-func TestCLIHostileAnswers(t *testing.T) {
+func TestCLIMalformedAnswers(t *testing.T) {
 	for _, tc := range []struct {
 		name, body string
 		status     int
@@ -704,4 +428,31 @@ sys.exit(os.waitstatus_to_exitcode(status))
 	_, ok := w.sb.PayoutByReference(w.demo.Organization.ID, "tty-2")
 	assert.True(t, ok, "created after yes")
 	assert.Len(t, w.requests(), 1)
+}
+
+// TestCLIClockSkewHint: a call refused for its timestamp says what to do
+// from the shell (the -correct-clock flag, not the library's Go option),
+// and the flag does it.
+func TestCLIClockSkewHint(t *testing.T) {
+	w := newWorld(t)
+	w.sb.Advance(time.Hour) // the service's clock an hour ahead of this machine's
+
+	r := cli(t, w.env, "", "payouts", "balance")
+	require.Equal(t, 1, r.code, r)
+	assert.Contains(t, r.stderr, "clock skew")
+	assert.Contains(t, r.stderr, "; correct this machine's clock or pass -correct-clock]")
+	assert.NotContains(t, r.stderr, "WithClockCorrection", "a Go option is no remedy at the shell")
+	assert.Contains(t, r.stderr, "  sentinel: ErrUnauthorized, ErrClockSkew\n")
+
+	r = cli(t, w.env, "", "payouts", "balance", "-correct-clock")
+	require.Equal(t, 0, r.code, r)
+	r = cli(t, w.env, "", "call", "GET", "/pos/api/v1/payout/balance", "-correct-clock")
+	require.Equal(t, 0, r.code, r)
+	for _, c := range commands() {
+		fs, _ := c.flags(io.Discard)
+		if c.name == "sign" || strings.HasPrefix(c.name, "webhook ") {
+			continue // they call no service
+		}
+		assert.NotNil(t, fs.Lookup("correct-clock"), "%s has no -correct-clock", c.name)
+	}
 }

@@ -10,8 +10,8 @@
 //	                 [-remittance-path PATH] [-quotation-validity 10m]
 //	                 [-read-header-timeout 10s] [-read-timeout 30s]
 //	                 [-write-timeout 60s] [-idle-timeout 2m] [-max-conns 4096]
-//	                 [-control]
-//	fiatramp sign [-method M] [-timestamp N] [-compare SIG | -request FILE] [BODY_FILE]
+//	                 [-control] [-startup-file FILE]
+//	fiatramp sign [-method M] [-timestamp N] [-now N] [-compare SIG | -request FILE] [BODY_FILE]
 //	fiatramp payouts get PAYOUT_ID
 //	fiatramp payouts balance
 //	fiatramp payouts create -quotation ID -customer ID [-reference REF] [--yes]
@@ -32,13 +32,18 @@
 // reached, 2 for bad input (nothing sent) and 3 when the outcome of a
 // create is unknown. A payout create, and a call with any method but GET
 // or HEAD, asks for confirmation on a terminal and otherwise needs --yes.
+// On a machine whose clock is off, -correct-clock stamps the requests by
+// the service's clock (the Date header of its answers).
 // "fiatramp sign" reads the secret from FIATRAMP_API_SECRET or
 // -secret-file, never from a flag value, and never prints it.
 //
 // `fiatramp sandbox` serves until SIGINT or SIGTERM. On start it prints one
-// JSON document to stdout, holding the base URL, the demo organization
-// (unless -no-demo) and the fixtures loaded from -fixtures, each with its
-// generated ids, keys and secrets:
+// JSON document to stdout (or, with -startup-file, writes it to that file
+// once the port is bound, replacing the file whole, so that a start that
+// fails, on a port already taken say, leaves the file as it was; the file
+// is removed when the sandbox stops), holding the base URL, the demo
+// organization (unless -no-demo) and the fixtures loaded from -fixtures,
+// each with its generated ids, keys and secrets:
 //
 //	{
 //	  "base_url": "http://127.0.0.1:4010",
@@ -90,7 +95,7 @@
 // escaped as lowercase \uXXXX, i.e. what Python prints with
 // json.dumps(obj, sort_keys=True, separators=(",", ":")). From a shell:
 //
-//	fiatramp sandbox > sandbox.json &
+//	fiatramp sandbox -startup-file sandbox.json &
 //	sleep 1
 //	BASE=$(jq -r .base_url sandbox.json)
 //	KEY=$(jq -r .demo.organization.api_key sandbox.json)
@@ -123,20 +128,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/url"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
-
-	"github.com/fiatramp/fiatramp-go/sandbox"
 )
 
 func main() {
@@ -180,16 +177,16 @@ when the outcome is unknown (a create may have taken effect: reconcile).
 
 Example, against a local sandbox:
 
-	fiatramp sandbox > sandbox.json &
+	fiatramp sandbox -startup-file sandbox.json &
 	sleep 1
 	export FIATRAMP_BASE_URL=$(jq -r .base_url sandbox.json)
 	export FIATRAMP_API_KEY=$(jq -r .demo.organization.api_key sandbox.json)
 	export FIATRAMP_API_SECRET=$(jq -r .demo.organization.api_secret sandbox.json)
 	fiatramp payouts balance
 
-On start, "fiatramp sandbox" prints one JSON document to stdout with the
-base URL and the demo organization's and the fixtures' ids, keys and
-secrets. Run "go doc github.com/fiatramp/fiatramp-go/cmd/fiatramp" for how
+On start, "fiatramp sandbox" prints one JSON document to stdout (or writes
+it to -startup-file FILE once serving) with the base URL and the demo
+organization's and the fixtures' ids, keys and secrets. Run "go doc github.com/fiatramp/fiatramp-go/cmd/fiatramp" for how
 to sign requests from any language.
 `
 
@@ -222,13 +219,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 }
 
+// helpUsage is the help of "fiatramp help".
+const helpUsage = `Usage: fiatramp help [COMMAND]
+
+Print the overview of every command, or the help of one: its synopsis, what
+it does, its flags and an example. COMMAND is the command's words
+("payouts get", "sign") or a group of commands ("payouts"). "fiatramp
+COMMAND -h" prints the same help on stderr.
+
+Example:
+
+	fiatramp help payouts create
+`
+
 // help prints the help of the command named by args, or the overview.
 func help(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case len(args) == 0:
 		fmt.Fprint(stdout, usage)
 		return nil
-	case args[0] == "sandbox":
+	case len(args) == 1 && isHelpWord(args[0]):
+		fmt.Fprint(stdout, helpUsage)
+		return nil
+	case args[0] == "sandbox" && len(args) == 1:
 		fs, _ := sandboxFlags(stdout)
 		fs.Usage()
 		return nil
@@ -246,237 +259,12 @@ func help(args []string, stdout, stderr io.Writer) error {
 	return &usageError{fmt.Sprintf("unknown command %q", strings.Join(args, " "))}
 }
 
-// sandboxConfig is what the sandbox command's flags say.
-type sandboxConfig struct {
-	addr           string
-	fixtures       string
-	noDemo         bool
-	pageSize       int
-	seed           uint64
-	publicURL      string
-	remittancePath string
-	validity       time.Duration
-	server         sandbox.ServerSettings
-	control        bool
-}
-
-// sandboxFlags defines the sandbox command's flags, with usage on out.
-func sandboxFlags(out io.Writer) (*flag.FlagSet, *sandboxConfig) {
-	def := sandbox.DefaultSettings()
-	var c sandboxConfig
-	fs := flag.NewFlagSet("fiatramp sandbox", flag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.StringVar(&c.addr, "addr", "127.0.0.1:4010", "`host:port` to listen on (port 0 picks a free one)")
-	fs.StringVar(&c.fixtures, "fixtures", "", "load the fixtures JSON `file` (see sandbox.Fixtures)")
-	fs.BoolVar(&c.noDemo, "no-demo", false, "do not add the demo organization")
-	fs.IntVar(&c.pageSize, "page-size", def.PageSize, "bank accounts per page of the bank list")
-	fs.Uint64Var(&c.seed, "seed", 0, "seed for fault fractions and generated references (0: random)")
-	fs.StringVar(&c.publicURL, "public-url", "", "absolute base `URL` the bank list's page links start with\n(default: taken from each request)")
-	fs.StringVar(&c.remittancePath, "remittance-path", def.RemittancePayoutPath, "`path` of the remittance payout operation")
-	fs.DurationVar(&c.validity, "quotation-validity", def.PayoutQuotationValidity,
-		"how long the demo's payout quotations (and fixtures' without expires_at) stay valid\n(payin quotations keep their own validity)")
-	srv := sandbox.DefaultServerSettings()
-	c.server = srv // the limits without a flag (MinReadRate, ReadRateGrace) keep their defaults
-	fs.DurationVar(&c.server.ReadHeaderTimeout, "read-header-timeout", srv.ReadHeaderTimeout, "longest a request's headers may take to arrive (0: no limit)")
-	fs.DurationVar(&c.server.ReadTimeout, "read-timeout", srv.ReadTimeout, "longest a whole request may take to arrive; a body cut off is answered 408 (0: no limit)")
-	fs.DurationVar(&c.server.WriteTimeout, "write-timeout", srv.WriteTimeout, "longest from a request's headers to the end of its answer (0: no limit)")
-	fs.DurationVar(&c.server.IdleTimeout, "idle-timeout", srv.IdleTimeout, "how long a kept-alive connection may wait for its next request (0: the read timeout)")
-	fs.IntVar(&c.server.MaxConns, "max-conns", srv.MaxConns, "most connections open at once; at the cap a new one closes the one idle longest,\n"+
-		"else the slowest sending a request, and waits only while every one is being answered (0: no limit)")
-	fs.BoolVar(&c.control, "control", false, "serve the control plane under "+sandbox.ControlPrefix+" (clock, faults, fixtures, reset, state),\n"+
-		"guarded by an admin token: $"+envControlToken+", else a random one, printed at start")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Usage: fiatramp sandbox [flags]\n\nServe a fiatramp sandbox until interrupted. Flags:\n\n")
-		fs.PrintDefaults()
-		fmt.Fprint(fs.Output(), "\nExample:\n\n\tfiatramp sandbox -quotation-validity 24h > sandbox.json &\n\tjq -r .demo.organization.api_key sandbox.json\n"+
-			"\n\tfiatramp sandbox -control > sandbox.json &\n"+
-			"\tcurl -H \"Authorization: Bearer $(jq -r .control.token sandbox.json)\" \"$(jq -r .control.url sandbox.json)/clock\"\n")
+// isHelpWord reports whether word asks for help: "help", "-h", "-help" or
+// "--help".
+func isHelpWord(word string) bool {
+	switch word {
+	case "help", "-h", "-help", "--help":
+		return true
 	}
-	return fs, &c
-}
-
-// startup is the JSON document printed on start.
-type startup struct {
-	BaseURL  string            `json:"base_url"`
-	Control  *controlInfo      `json:"control,omitempty"`
-	Demo     *sandbox.Demo     `json:"demo,omitempty"`
-	Fixtures *sandbox.Fixtures `json:"fixtures,omitempty"`
-}
-
-// runSandbox is `fiatramp sandbox`.
-func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, c := sandboxFlags(stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return &usageError{err.Error()}
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "fiatramp sandbox: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
-	}
-	if err := c.check(); err != nil {
-		fmt.Fprintln(stderr, "fiatramp sandbox:", err)
-		fs.Usage()
-		return &usageError{err.Error()}
-	}
-
-	// Read the fixtures before listening, so a bad file costs no port.
-	var fixtures *sandbox.Fixtures
-	if c.fixtures != "" {
-		f, err := readFixtures(c.fixtures)
-		if err != nil {
-			return err
-		}
-		fixtures = &f
-	}
-
-	sb := sandbox.New(func(st *sandbox.Settings) {
-		st.PageSize = c.pageSize
-		st.Seed = c.seed
-		st.PublicURL = c.publicURL
-		st.RemittancePayoutPath = c.remittancePath
-		st.PayoutQuotationValidity = c.validity
-	})
-	var out startup
-	if fixtures != nil {
-		loaded, err := sb.Load(*fixtures)
-		if err != nil {
-			return fmt.Errorf("%s: %w", c.fixtures, err)
-		}
-		out.Fixtures = &loaded
-	}
-	if !c.noDemo {
-		demo, err := sb.SeedDemo()
-		if err != nil {
-			return err
-		}
-		out.Demo = &demo
-	}
-
-	opts := []sandbox.ServerOption{func(st *sandbox.ServerSettings) { *st = c.server }}
-	if c.control {
-		opts = append(opts, sandbox.WithControl(os.Getenv(envControlToken)))
-	}
-	srv, err := sandbox.Listen(sb, c.addr, opts...)
-	if err != nil {
-		return err
-	}
-	defer srv.Close()
-	out.BaseURL = reachable(srv.URL)
-	if c.control {
-		out.Control = &controlInfo{URL: out.BaseURL + sandbox.ControlPrefix, Token: srv.ControlToken()}
-	}
-
-	doc, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return err
-	}
-	// The note first: once the document is out, a reader of both has both.
-	note := ""
-	if out.Control != nil {
-		note = "; control plane at " + out.Control.URL + " (token in the document)"
-	}
-	fmt.Fprintf(stderr, "fiatramp sandbox: serving %s (%s)%s; stop with Ctrl-C\n", out.BaseURL, contents(out), note)
-	if _, err := stdout.Write(append(doc, '\n')); err != nil {
-		return err
-	}
-
-	<-ctx.Done()
-	return nil
-}
-
-// envControlToken names the variable that fixes the control plane's admin
-// token (a flag value would land in shell history).
-const envControlToken = "FIATRAMP_SANDBOX_CONTROL_TOKEN"
-
-// controlInfo is where the control plane is and its admin token.
-type controlInfo struct {
-	URL   string `json:"url"`
-	Token string `json:"token"`
-}
-
-// check refuses flag values the sandbox cannot run with.
-func (c *sandboxConfig) check() error {
-	if c.validity <= 0 {
-		return fmt.Errorf("-quotation-validity %v is not positive", c.validity)
-	}
-	for name, d := range map[string]time.Duration{
-		"read-header-timeout": c.server.ReadHeaderTimeout, "read-timeout": c.server.ReadTimeout,
-		"write-timeout": c.server.WriteTimeout, "idle-timeout": c.server.IdleTimeout,
-	} {
-		if d < 0 {
-			return fmt.Errorf("-%s %v is negative", name, d)
-		}
-	}
-	if c.server.MaxConns < 0 {
-		return fmt.Errorf("-max-conns %d is negative", c.server.MaxConns)
-	}
-	if c.pageSize <= 0 {
-		return fmt.Errorf("-page-size %d: want a positive number", c.pageSize)
-	}
-	if c.publicURL != "" {
-		u, err := url.Parse(c.publicURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-			return fmt.Errorf("-public-url %q: want an absolute http or https URL without query", c.publicURL)
-		}
-	}
-	if !strings.HasPrefix(c.remittancePath, "/") || strings.ContainsAny(c.remittancePath, "?# ") || strings.Trim(c.remittancePath, "/") == "" {
-		return fmt.Errorf("-remittance-path %q: want an absolute path such as %s", c.remittancePath, sandbox.DefaultRemittancePayoutPath)
-	}
-	return nil
-}
-
-// readFixtures parses the fixtures file name.
-func readFixtures(name string) (sandbox.Fixtures, error) {
-	fh, err := os.Open(name)
-	if err != nil {
-		return sandbox.Fixtures{}, err
-	}
-	defer fh.Close()
-	f, err := sandbox.LoadJSON(fh)
-	if err != nil {
-		return sandbox.Fixtures{}, fmt.Errorf("%s: %w", name, err)
-	}
-	return f, nil
-}
-
-// reachable replaces an unspecified listening address (0.0.0.0, ::) in
-// base with the loopback address, so the printed URL can be dialled.
-func reachable(base string) string {
-	u, err := url.Parse(base)
-	if err != nil {
-		return base
-	}
-	host, port, err := net.SplitHostPort(u.Host)
-	if err != nil {
-		return base
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
-		u.Host = net.JoinHostPort("127.0.0.1", port)
-		return u.String()
-	}
-	return base
-}
-
-// contents says in a few words what the sandbox holds.
-func contents(out startup) string {
-	var parts []string
-	if out.Demo != nil {
-		parts = append(parts, "demo organization "+out.Demo.Organization.ID.String())
-	}
-	if out.Fixtures != nil {
-		n := len(out.Fixtures.Organizations)
-		word := "organizations"
-		if n == 1 {
-			word = "organization"
-		}
-		parts = append(parts, fmt.Sprintf("%d fixture %s", n, word))
-	}
-	if len(parts) == 0 {
-		return "empty: no organization can sign"
-	}
-	return strings.Join(parts, ", ")
+	return false
 }

@@ -49,12 +49,14 @@ blank line, body, as a proxy or "nc -l" shows it; - for standard input),
 taking its method, X-API-KEY, X-TIMESTAMP, X-SIGNATURE and body. Either says
 MATCH (exit status 0) or what differs first (exit status 1): a missing
 header, a timestamp that is not Unix seconds or is outside the 300-second
-window, a body that is not canonical (the byte offset and both forms
-there), and for the signature itself which mistake it was (signed the body
-as sent instead of its canonical form, {} or an empty body, another
-timestamp, hex or URL-safe Base64 instead of standard Base64, a secret with
-a trailing newline, ...) or, when no such variant matches, that the secret
-is not the one of that key.
+window around -now (the service's clock when the request was sent; for
+-request, this machine's clock unless -now is given), a body that is not
+canonical (the byte offset and both forms there), and for the signature
+itself which mistake it was (signed the body as sent instead of its
+canonical form, {} or an empty body, another timestamp, hex or URL-safe
+Base64 instead of standard Base64, a secret with a trailing newline, ...)
+or, when no such variant matches, that the secret is not the one of that
+key.
 
 The key comes from -key, the captured request or FIATRAMP_API_KEY; the
 secret from FIATRAMP_API_SECRET or -secret-file, never from a flag value
@@ -73,7 +75,8 @@ fiatramp sign -request captured.http -secret-file ~/.fiatramp-secret`,
 		fs.StringVar(&method, "method", "POST", "the request's `method`; a GET signs {}")
 		fs.StringVar(&compare, "compare", "", "check this X-SIGNATURE `value` against the body and -timestamp")
 		fs.StringVar(&request, "request", "", "check the captured HTTP request in `file` (- for standard input)")
-		fs.StringVar(&now, "now", "", "the service's clock in Unix `seconds`, for the 300 s window (default: this machine's)")
+		fs.StringVar(&now, "now", "", "the service's clock when the request was sent, Unix `seconds`, to check the 300 s window\n"+
+			"(default: this machine's clock for -request; -compare with -timestamp checks the window only against -now)")
 		fs.StringVar(&output, "o", "text", "output `format`: text or json")
 		return func(ctx context.Context, s streams, args []string) error {
 			in := signInput{method: strings.ToUpper(method)}
@@ -86,13 +89,18 @@ fiatramp sign -request captured.http -secret-file ~/.fiatramp-secret`,
 			if request != "" && (compare != "" || timestamp != "" || len(args) > 0) {
 				return misuse(s, c, "-request takes the signature, timestamp and body from the request: no -compare, -timestamp or BODY_FILE")
 			}
-			in.now = time.Now().Unix()
+			in.now, in.checkWindow = time.Now().Unix(), true
 			if now != "" {
 				n, err := strconv.ParseInt(now, 10, 64)
 				if err != nil {
 					return misuse(s, c, "-now %q: want Unix seconds", now)
 				}
 				in.now = n
+			} else if request == "" && timestamp != "" {
+				// A timestamp given to -compare is a request's that was
+				// sent at some time, often long before: this machine's
+				// clock now says nothing about the service's then.
+				in.checkWindow = false
 			}
 			secret, err := readSecret(secretFile)
 			if err != nil {
@@ -289,6 +297,7 @@ type signInput struct {
 	given               string // the signature to check
 	compare             bool
 	now                 int64
+	checkWindow         bool // judge the timestamp against now
 	captured            *captured
 	droppedNewline      bool // one trailing line break of the input was dropped
 	// anyForm says the checker signs the canonical form of whatever body
@@ -405,13 +414,15 @@ func (in *signInput) report() (*signReport, error) {
 	case in.timestamp == "":
 	case !tsPlain:
 		findings = append(findings, fmt.Sprintf("X-TIMESTAMP %s is not Unix seconds in plain digits (AUTH_INVALID_TIMESTAMP)", strconv.Quote(in.timestamp)))
-	case ts < in.now-signatureWindow || ts > in.now+signatureWindow:
+	case in.checkWindow && (ts < in.now-signatureWindow || ts > in.now+signatureWindow):
 		d, dir := in.now-ts, "behind"
 		if d < 0 {
 			d, dir = -d, "ahead of"
 		}
-		findings = append(findings, fmt.Sprintf("X-TIMESTAMP %d is %d s %s the clock (%d): outside the %d-second window (AUTH_TIMESTAMP_EXPIRED); sign with the current time, or correct the clock",
-			ts, d, dir, in.now, signatureWindow))
+		findings = append(findings, fmt.Sprintf("X-TIMESTAMP %d is %d s %s the clock (%d): outside the %d-second window (AUTH_TIMESTAMP_EXPIRED)%s; %s",
+			ts, d, dir, in.now, signatureWindow, millisecondsHint(ts), skewRemedy))
+	case !in.checkWindow && ts >= millisecondsFrom:
+		findings = append(findings, fmt.Sprintf("X-TIMESTAMP %d is outside any window of the service's clock (AUTH_TIMESTAMP_EXPIRED)%s", ts, millisecondsHint(ts)))
 	}
 	if canonErr != nil {
 		findings = append(findings, fmt.Sprintf("the body is not one JSON document (AUTH_BODY_NOT_CANONICAL): %v", canonErr))
@@ -438,6 +449,24 @@ func (in *signInput) report() (*signReport, error) {
 		r.Verdict = "MISMATCH: " + first
 	}
 	return r, nil
+}
+
+// skewRemedy is what sign suggests for a timestamp outside the window,
+// naming what the signer and this command can do.
+const skewRemedy = "correct the signer's clock, or sign with the service's time " +
+	"(fiatramp sign -timestamp SECONDS; the sandbox's clock: GET /_sandbox/clock)"
+
+// millisecondsFrom is the smallest timestamp sign takes for milliseconds
+// (Unix seconds reach it in the year 5138; milliseconds passed it in 1973).
+const millisecondsFrom = 100_000_000_000
+
+// millisecondsHint says, for a timestamp that looks like milliseconds, that
+// it does.
+func millisecondsHint(ts int64) string {
+	if ts < millisecondsFrom {
+		return ""
+	}
+	return fmt.Sprintf(": it has %d digits, like Unix milliseconds; X-TIMESTAMP is seconds", len(strconv.FormatInt(ts, 10)))
 }
 
 // signRaw is Sign for a timestamp that is not plain digits.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -8,6 +10,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -120,6 +123,23 @@ func TestSignBadInput(t *testing.T) {
 	}
 }
 
+// TestSecretFileValueNotEchoed: an operator who passes the secret
+// itself to -secret-file must not see it printed back in the error.
+func TestSecretFileValueNotEchoed(t *testing.T) {
+	const secret = "sbx_secret_passed_as_a_path_by_mistake"
+	env := []string{fiatramp.EnvAPIKey + "=k"}
+	for _, args := range [][]string{
+		{"sign", "-timestamp", "1700000000", "-secret-file", secret},
+		{"webhook", "verify", "-secret-file", secret},
+		{"webhook", "send", "-secret-file", secret, "http://127.0.0.1:9/"},
+	} {
+		r := cli(t, env, "{}", args...)
+		assert.Equal(t, 2, r.code, r)
+		assert.NotContains(t, r.stdout+r.stderr, secret, "%v", args)
+		assert.Contains(t, r.stderr, "-secret-file", "%v", args)
+	}
+}
+
 // What sign prints is what the service accepts: its headers and canonical
 // body, sent as printed, pass the sandbox's authentication.
 func TestSignAcceptedBySandbox(t *testing.T) {
@@ -205,12 +225,29 @@ func TestSignCompare(t *testing.T) {
 	r = signCLI(t, signEnv, canonical, "-timestamp", testTS, "-now", "1700000400", "-compare", right)
 	assert.Equal(t, 1, r.code, r)
 	assert.Equal(t, "MISMATCH: X-TIMESTAMP 1700000000 is 400 s behind the clock (1700000400): outside the 300-second window "+
-		"(AUTH_TIMESTAMP_EXPIRED); sign with the current time, or correct the clock", line(t, r.stdout, "verdict"))
+		"(AUTH_TIMESTAMP_EXPIRED); correct the signer's clock, or sign with the service's time "+
+		"(fiatramp sign -timestamp SECONDS; the sandbox's clock: GET /_sandbox/clock)", line(t, r.stdout, "verdict"))
 	r = signCLI(t, signEnv, canonical, "-timestamp", testTS, "-now", "1699999699", "-compare", right)
 	assert.Equal(t, 1, r.code, r)
 	assert.Contains(t, line(t, r.stdout, "verdict"), "is 301 s ahead of the clock")
 	r = signCLI(t, signEnv, canonical, "-timestamp", testTS, "-now", "1700000300", "-compare", right)
 	assert.Equal(t, 0, r.code, "300 s is inside the window: %s", r)
+
+	// Without -now, a -timestamp is a sent request's, judged against no
+	// clock (this machine's now says nothing of the service's then)...
+	r = signCLI(t, signEnv, canonical, "-timestamp", testTS, "-compare", right)
+	assert.Equal(t, 0, r.code, "a timestamp of 2023 without -now: %s", r)
+	assert.Equal(t, "MATCH", line(t, r.stdout, "verdict"))
+	// ... except one in milliseconds, which no clock would take.
+	ms := "1700000000000"
+	r = signCLI(t, signEnv, canonical, "-timestamp", ms, "-compare", b64(hmacOf(testSecret, testKey, ms, canonical)))
+	assert.Equal(t, 1, r.code, r)
+	assert.Equal(t, "MISMATCH: X-TIMESTAMP 1700000000000 is outside any window of the service's clock (AUTH_TIMESTAMP_EXPIRED): "+
+		"it has 13 digits, like Unix milliseconds; X-TIMESTAMP is seconds", line(t, r.stdout, "verdict"))
+	r = signCLI(t, signEnv, canonical, "-timestamp", ms, "-now", testTS, "-compare", b64(hmacOf(testSecret, testKey, ms, canonical)))
+	assert.Equal(t, 1, r.code, r)
+	assert.Contains(t, line(t, r.stdout, "verdict"), "is 1698300000000 s ahead of the clock (1700000000): outside the 300-second window "+
+		"(AUTH_TIMESTAMP_EXPIRED): it has 13 digits, like Unix milliseconds; X-TIMESTAMP is seconds; correct the signer's clock")
 
 	// A body that is not canonical: where, and both forms; the signature
 	// over its canonical form is right.
@@ -278,7 +315,65 @@ func TestSignCapturedRequest(t *testing.T) {
 	assert.Equal(t, 0, r.code, r)
 	assert.Contains(t, r.stdout, "is not your FIATRAMP_API_KEY sbx_key_other")
 
+	// Without -now a captured request, a fresh one, is judged against this
+	// machine's clock.
+	r = signCLI(t, env, good, "-request", "-")
+	assert.Equal(t, 1, r.code, r)
+	assert.Contains(t, line(t, r.stdout, "verdict"), "MISMATCH: X-TIMESTAMP 1700000000 is ")
+	assert.Contains(t, line(t, r.stdout, "verdict"), " s behind the clock (")
+
 	// Garbage is bad input.
 	r = signCLI(t, env, "this is not a request\nat all", "-request", "-")
 	assert.Equal(t, 2, r.code, r)
+}
+
+// signExample is the "Why was my signature refused?" example of the
+// documentation: a shell session, the commands after "$ ", then exactly
+// what they print.
+const signExample = `$ export FIATRAMP_API_KEY=sbx_key_example FIATRAMP_API_SECRET=sbx_secret_example
+$ echo '{"b": 1, "a": "x"}' | fiatramp sign -timestamp 1700000000 -compare 9+UGyQGcXF+zUP986HbhBR7+RcY2CbGMVYNjPLOR3Fw=
+method:          POST
+canonical body:  {"a":"x","b":1}
+string signed:   sbx_key_example|1700000000|{"a":"x","b":1}
+X-API-KEY:       sbx_key_example
+X-TIMESTAMP:     1700000000
+X-SIGNATURE:     tSh+MVOWW3ZTzp2wO9tIn0sTIzR6SKPsDESoVwRrhww=
+given signature: 9+UGyQGcXF+zUP986HbhBR7+RcY2CbGMVYNjPLOR3Fw=
+verdict:         MISMATCH: the body is not canonical: first difference at byte offset 2: sent 'b', canonical 'a' (the sandbox answers AUTH_BODY_NOT_CANONICAL; send exactly the canonical bytes you sign)
+  1. the body is not canonical: first difference at byte offset 2: sent 'b', canonical 'a' (the sandbox answers AUTH_BODY_NOT_CANONICAL; send exactly the canonical bytes you sign)
+       sent:      {"b": 1, "a": "x"}
+                    ^
+       canonical: {"a":"x","b":1}
+                    ^
+  2. the signature is wrong (AUTH_INVALID_SIGNATURE): the signer signed the body as sent, not its canonical form (keys sorted, no white space, non-ASCII as \uXXXX)
+note: the input's trailing line break is taken as not part of the body
+`
+
+// TestSignDocumentedExample runs the documented example as a shell runs
+// it, whenever it is run (its timestamp is of 2023), and compares every
+// byte it prints.
+func TestSignDocumentedExample(t *testing.T) {
+	var script, want strings.Builder
+	for _, l := range strings.SplitAfter(signExample, "\n") {
+		if cmd, ok := strings.CutPrefix(l, "$ "); ok {
+			script.WriteString(cmd)
+		} else {
+			want.WriteString(l)
+		}
+	}
+	// The signature shown is the one of the body as typed, not canonical.
+	require.Contains(t, script.String(), b64(hmacOf("sbx_secret_example", "sbx_key_example", testTS, `{"b": 1, "a": "x"}`)))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", script.String())
+	cmd.Env = []string{"PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, "a mismatch exits 1; stderr: %s", errOut.String())
+	assert.Equal(t, 1, ee.ExitCode())
+	assert.Equal(t, want.String(), out.String())
+	assert.Empty(t, errOut.String())
 }

@@ -196,6 +196,8 @@ func refusalReason(err error) string {
 // fiatramp sign; a receiver signs the canonical form of any body, so the
 // body's own form is not a finding.
 func diagnose(key, envKey, secret string, capt captured, now time.Time) []string {
+	// checkWindow stays false: the timestamp has passed Verify's own
+	// tolerance, which may be other than the service's 300 s.
 	in := signInput{
 		key: key, envKey: envKey, secret: secret, method: http.MethodPost,
 		timestamp: capt.header.Get(webhook.HeaderTimestamp), body: capt.body, hasBody: true,

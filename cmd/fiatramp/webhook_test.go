@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -322,4 +324,65 @@ func TestCLIWebhookSend(t *testing.T) {
 	mu.Lock()
 	assert.Equal(t, before, len(raw), "nothing was sent")
 	mu.Unlock()
+}
+
+// TestCLIWebhookSendStatusLineEscaped: a receiver's status line is
+// text from another program; a terminal escape in it must not reach the
+// operator's terminal raw (the body already goes through printable).
+func TestCLIWebhookSendStatusLineEscaped(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func(c net.Conn) {
+				defer c.Close()
+				req, err := http.ReadRequest(bufio.NewReader(c))
+				if err == nil {
+					_ = req.Body.Close()
+				}
+				_, _ = c.Write([]byte("HTTP/1.1 200 OK \x1b]0;pwned\x07\x1b[2J\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"))
+			}(c)
+		}
+	}()
+	r := cli(t, hookEnv, "", "webhook", "send", "http://"+ln.Addr().String()+"/hooks")
+	require.Equal(t, 0, r.code, r)
+	assert.NotContains(t, r.stdout, "\x1b", "a terminal escape from the receiver reached stdout")
+	assert.NotContains(t, r.stdout, "\x07")
+	assert.Contains(t, r.stdout, `receiver answered: "200 OK \x1b]0;pwned\a\x1b[2J"`)
+}
+
+// TestReceiverClientLoopbackOnly: without -allow-remote the
+// address actually dialed must be a loopback one, whatever the URL's name
+// resolved to (a *.localhost name goes to DNS, which may answer with any
+// address).
+func TestReceiverClientLoopbackOnly(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for _, addr := range []string{"10.255.255.1:9", "192.0.2.1:80", "[2001:db8::1]:80", "0.0.0.0:9"} {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+addr+"/hooks", strings.NewReader("{}"))
+		require.NoError(t, err)
+		_, err = receiverClient(false).Do(req)
+		require.Error(t, err, addr)
+		assert.Contains(t, err.Error(), "not a loopback address", addr)
+	}
+
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(204) })}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	for _, host := range []string{"127.0.0.1", "localhost"} {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+net.JoinHostPort(host, port)+"/", strings.NewReader("{}"))
+		require.NoError(t, err)
+		resp, err := receiverClient(false).Do(req)
+		require.NoError(t, err, host)
+		resp.Body.Close()
+		assert.Equal(t, 204, resp.StatusCode)
+	}
 }

@@ -18,14 +18,24 @@ import (
 )
 
 // MaxDepth is the deepest nesting of arrays and objects a value may have,
-// the outermost one counting as 1. The service's documents nest a few
-// levels; a deeper one is refused rather than read.
+// the outermost one counting as 1: the cap of the client's readers of the
+// service's responses (the envelope reader and the decoders of types),
+// which use NewObjectIter and ScanValue. It is not there for the stack:
+// the scanners here do not recurse, and the decoders recurse only as deep
+// as their types. It bounds what an answer may be: the service's documents
+// nest three or four levels, and a response, which comes from whatever
+// answers at the base address (a proxy included) and is not signed, is
+// refused as malformed when it nests deeper than any shape the service
+// could plausibly add, rather than carried into a result's Raw. A reader
+// whose input something it trusts has already bounded may take that
+// bound instead: see NewObjectIterDepth.
 const MaxDepth = 64
 
 var (
 	// ErrSyntax reports JSON text that is not what a reader expected.
 	ErrSyntax = errors.New("malformed JSON")
-	// ErrTooDeep reports a value nested deeper than MaxDepth.
+	// ErrTooDeep reports a value nested deeper than MaxDepth (or than the
+	// cap given to NewObjectIterDepth).
 	ErrTooDeep = errors.New("JSON nested deeper than " + strconv.Itoa(MaxDepth) + " levels")
 )
 
@@ -314,21 +324,33 @@ func (n Number) normal() normalNumber {
 // that stores members as they come keeps the last, as Python's json
 // module does. On malformed input Next returns false and Err says why.
 type ObjectIter struct {
-	data []byte
-	pos  int
-	n    int
-	done bool
-	err  error
+	data     []byte
+	pos      int
+	n        int
+	maxDepth int // the object's own level included
+	done     bool
+	err      error
 }
 
 // NewObjectIter starts an iterator over data, which must begin (after
 // optional white space) with '{'.
-func NewObjectIter(data []byte) ObjectIter {
+func NewObjectIter(data []byte) ObjectIter { return NewObjectIterDepth(data, MaxDepth) }
+
+// NewObjectIterDepth is NewObjectIter with a cap of maxDepth levels (at
+// least 1, the object itself) instead of MaxDepth, for a reader whose
+// input was already bounded by something it trusts more: the webhook
+// reader takes the canonicalizer's cap, since every delivery it reads has
+// been through CanonicalizeJSON and its signature checked. The scan does
+// not recurse, so a deep cap costs no stack.
+func NewObjectIterDepth(data []byte, maxDepth int) ObjectIter {
 	i := SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return ObjectIter{done: true, err: ErrSyntax}
 	}
-	return ObjectIter{data: data, pos: i + 1}
+	if maxDepth < 1 {
+		return ObjectIter{done: true, err: &depthError{maxDepth}}
+	}
+	return ObjectIter{data: data, pos: i + 1, maxDepth: maxDepth}
 }
 
 // NoMembers returns an iterator that has no members and no error.
@@ -376,7 +398,10 @@ func (it *ObjectIter) Next() (key, value []byte, ok bool) {
 		return it.fail(ErrSyntax)
 	}
 	i = SkipSpace(d, i+1)
-	end, err := scanValue(d, i, MaxDepth-1) // the object is a level
+	end, err := scanValue(d, i, it.maxDepth-1) // the object is a level
+	if err == ErrTooDeep && it.maxDepth != MaxDepth {
+		err = &depthError{it.maxDepth}
+	}
 	if err != nil {
 		_, _, _ = it.fail(err)
 		return key, nil, false
@@ -386,6 +411,17 @@ func (it *ObjectIter) Next() (key, value []byte, ok bool) {
 	it.n++
 	return key, value, true
 }
+
+// depthError is ErrTooDeep for a cap other than MaxDepth, which its text
+// names.
+type depthError struct{ max int }
+
+func (e *depthError) Error() string {
+	return "JSON nested deeper than " + strconv.Itoa(e.max) + " levels"
+}
+
+// Is makes errors.Is(err, ErrTooDeep) true.
+func (e *depthError) Is(target error) bool { return target == ErrTooDeep }
 
 func (it *ObjectIter) fail(err error) ([]byte, []byte, bool) {
 	it.done = true

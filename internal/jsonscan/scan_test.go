@@ -112,6 +112,47 @@ func TestScanValueDepth(t *testing.T) {
 	require.ErrorIs(t, ai.Err(), ErrTooDeep)
 }
 
+func TestObjectIterDepth(t *testing.T) {
+	at := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	members := func(it ObjectIter) (keys []string, err error) {
+		for {
+			k, _, ok := it.Next()
+			if !ok {
+				return keys, it.Err()
+			}
+			keys = append(keys, string(k))
+		}
+	}
+	// A cap above MaxDepth reads what NewObjectIter refuses, up to the cap
+	// with the object counting as a level.
+	doc := []byte(`{"a":` + at(MaxDepth) + `,"b":` + at(999) + `}`)
+	_, err := members(NewObjectIter(doc))
+	require.ErrorIs(t, err, ErrTooDeep)
+	keys, err := members(NewObjectIterDepth(doc, 1000))
+	require.NoError(t, err)
+	require.Equal(t, []string{"a", "b"}, keys)
+	keys, err = members(NewObjectIterDepth(doc, 999))
+	require.ErrorIs(t, err, ErrTooDeep)
+	require.EqualError(t, err, "JSON nested deeper than 999 levels", "the message names the cap in force")
+	require.Equal(t, []string{"a"}, keys)
+
+	// A cap below MaxDepth, down to the object alone.
+	keys, err = members(NewObjectIterDepth([]byte(`{"a":1,"b":[]}`), 1))
+	require.ErrorIs(t, err, ErrTooDeep)
+	require.Equal(t, []string{"a"}, keys)
+	keys, err = members(NewObjectIterDepth([]byte(`{"a":1,"b":[]}`), 2))
+	require.NoError(t, err)
+	require.Equal(t, []string{"a", "b"}, keys)
+	_, err = members(NewObjectIterDepth([]byte(`{}`), 0))
+	require.ErrorIs(t, err, ErrTooDeep)
+	_, err = members(NewObjectIterDepth([]byte(`[]`), 10))
+	require.ErrorIs(t, err, ErrSyntax)
+
+	// NewObjectIter is the cap MaxDepth, with ErrTooDeep's own text.
+	_, err = members(NewObjectIterDepth([]byte(`{"a":`+at(MaxDepth)+`}`), MaxDepth))
+	require.Equal(t, ErrTooDeep, err)
+}
+
 func TestObjectIterKeysExact(t *testing.T) {
 	// Keys come back exactly as sent (unescaped), every repeat included,
 	// so that a reader storing them keeps the last one.

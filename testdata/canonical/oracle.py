@@ -1,4 +1,4 @@
-"""Canonical-body oracle for signer_test.go.
+"""Canonical-body oracle for canonical_test.go.
 
 Reads one Base64-encoded document per line on stdin and, for each, prints
 "OK <Base64 of the canonical form>" or "ERR <exception name>", where the

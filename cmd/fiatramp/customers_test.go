@@ -1,0 +1,57 @@
+package main
+
+// fiatramp customers banks, run as a user runs it.
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fiatramp/fiatramp-go/sandbox"
+)
+
+func TestCLICustomersBanks(t *testing.T) {
+	w := newWorld(t, func(s *sandbox.Settings) { s.PageSize = 1 })
+	_, err := w.sb.AddBankAccount(sandbox.BankAccount{
+		CustomerID: w.demo.Customer.ID, AccountNumber: "999900001111", IFSC: "HDFC0000002",
+		AccountName: "Evil\x1b[31mRed", BankName: "HDFC",
+	})
+	require.NoError(t, err)
+	cust := w.demo.Customer.ID.String()
+
+	r := cli(t, w.env, "", "customers", "banks", cust)
+	require.Equal(t, 0, r.code, r)
+	var items []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &items))
+	require.Len(t, items, 3, "every page")
+	assert.Equal(t, w.demo.BankAccount.ID.String(), items[0]["id"])
+	assert.Equal(t, w.demo.VPA.ID.String(), items[1]["id"])
+	reqs := w.requests()
+	require.Len(t, reqs, 3)
+	for i, want := range []string{"", "page=2", "page=3"} {
+		assert.Equal(t, http.MethodGet, reqs[i].Method)
+		assert.Equal(t, "/cms/api/v1/bank/list/"+cust, reqs[i].Path)
+		assert.Equal(t, want, reqs[i].Query)
+		w.checkSigned(t, reqs[i])
+	}
+
+	r = cli(t, w.env, "", "customers", "banks", "-o", "table", cust)
+	require.Equal(t, 0, r.code, r)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	require.Len(t, lines, 4)
+	assert.Regexp(t, `^ID +TYPE +STATUS +ACCOUNT_NUMBER +IFSC +VPA +NAME$`, lines[0])
+	assert.Regexp(t, `^`+w.demo.VPA.ID.String()+` +vpa +VERIFIED +- +- +asha\.rao@upi +Asha Rao$`, lines[2])
+	assert.NotContains(t, r.stdout, "\x1b", "a terminal escape from the service is not passed to the terminal")
+	assert.Contains(t, lines[3], `"Evil\x1b[31mRed"`)
+
+	// A customer of nobody: refused.
+	r = cli(t, w.env, "", "customers", "banks", uuid.NewString())
+	assert.Equal(t, 1, r.code, r)
+	assert.Empty(t, r.stdout, "no partial list")
+	assert.Contains(t, r.stderr, "sentinel: ErrCustomerNotFound")
+}

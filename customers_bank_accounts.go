@@ -1,0 +1,97 @@
+package fiatramp
+
+import (
+	"context"
+	"iter"
+
+	"github.com/google/uuid"
+
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+// GetBankAccount fetches one bank account of a customer:
+// GET /cms/api/v1/bank/{customer_id}/{bank_id}, no body. A nil id is
+// refused before sending (ErrInvalidRequest). The service refuses with
+// ErrCustomerNotFound ("Customer not found or access denied") or
+// ErrBankNotFound ("Bank not found or access denied": absent or not the
+// customer's).
+func (s *CustomersService) GetBankAccount(ctx context.Context, customerID, bankID uuid.UUID, opts ...RequestOption) (*types.BankAccount, error) {
+	if err := requireID("customer_id", customerID); err != nil {
+		return nil, err
+	}
+	if err := requireID("bank_id", bankID); err != nil {
+		return nil, err
+	}
+	return call[types.BankAccount](ctx, s.client, opCustomersGetBankAccount.op(customerID.String(), bankID.String()), opts)
+}
+
+// bankAccountList is the list of a customer's bank accounts, read by
+// ListBankAccounts (one page), BankAccounts (every item) and
+// ListBankAccountsPage (the page of a link).
+func (s *CustomersService) bankAccountList(customerID uuid.UUID) listing[types.BankAccountListItem] {
+	return listing[types.BankAccountListItem]{client: s.client, first: opCustomersListBankAccounts.op(customerID.String())}
+}
+
+// ListBankAccounts fetches the first page of a customer's bank accounts:
+// GET /cms/api/v1/bank/list/{customer_id}, no body. The page holds count,
+// the next and previous links (nil at either end) and the results.
+// BankAccounts walks every page. A nil customerID is refused before
+// sending (ErrInvalidRequest); the service refuses an unknown or foreign
+// customer with ErrCustomerNotFound.
+func (s *CustomersService) ListBankAccounts(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.BankAccountPage, error) {
+	if err := requireID("customer_id", customerID); err != nil {
+		return nil, err
+	}
+	return s.bankAccountList(customerID).page(ctx, opts)
+}
+
+// BankAccounts yields every bank account of a customer, following each
+// page's next link, starting from GET /cms/api/v1/bank/list/{customer_id}.
+// It stops at the first error, which it yields, at a page whose results
+// are empty ([]; a page without results is an error matching
+// ErrMalformedResponse), or when next is null. A next link that leaves the
+// base address (scheme, host or path) or repeats an earlier one, or a page
+// beyond the cap of WithMaxPages (DefaultMaxPages), is not followed: it
+// yields an error matching ErrPagination, since the credentials must not
+// go elsewhere and the listing would never end.
+func (s *CustomersService) BankAccounts(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) iter.Seq2[types.BankAccountListItem, error] {
+	if err := requireID("customer_id", customerID); err != nil {
+		return failedList[types.BankAccountListItem](err)
+	}
+	return s.bankAccountList(customerID).all(ctx, opts)
+}
+
+// ListBankAccountsPage fetches the page of a customer's bank accounts that
+// next, the Next link of an earlier page, points to: GET
+// /cms/api/v1/bank/list/{customer_id} with the link's query (e.g.
+// "?page=3"). It resumes a listing where a stored link left it. The link
+// is checked as BankAccounts checks every link it follows: it must stay
+// under the base address (scheme, host and path, with no escaped separator
+// or dot segment in its path), and it must lead to this customer's list;
+// otherwise it is not sent and the error matches ErrPagination.
+func (s *CustomersService) ListBankAccountsPage(ctx context.Context, customerID uuid.UUID, next string, opts ...RequestOption) (*types.BankAccountPage, error) {
+	if err := requireID("customer_id", customerID); err != nil {
+		return nil, err
+	}
+	return s.bankAccountList(customerID).pageAt(ctx, next, opts)
+}
+
+// SimulateBankVerification sets the verification outcome of a customer's
+// bank account, in the sandbox only: POST
+// /cms/api/v1/bank/mock-bank-verification with {"bank_account_status",
+// "bank_id", "customer_id"}. The sandbox allows PROCESSING -> VERIFIED or
+// FAILED and refuses every other move. An unknown status is refused before
+// sending.
+func (s *CustomersService) SimulateBankVerification(ctx context.Context, customerID, bankID uuid.UUID, status types.BankAccountStatus, opts ...RequestOption) (*types.BankVerificationSimulation, error) {
+	if err := requireID("customer_id", customerID); err != nil {
+		return nil, err
+	}
+	if err := requireID("bank_id", bankID); err != nil {
+		return nil, err
+	}
+	if !status.IsKnown() {
+		return nil, invalid("bank_account_status", "unknown bank account status "+quote(string(status)))
+	}
+	body := bankVerificationBody(customerID, bankID, status)
+	return call[types.BankVerificationSimulation](ctx, s.client, opCustomersSimulateBankVerification.op().with(body), opts)
+}

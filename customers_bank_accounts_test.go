@@ -1,0 +1,239 @@
+package fiatramp_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+func TestCustomersGetBankAccount(t *testing.T) {
+	h := newHarness(t)
+	h.expect(http.MethodGet, "/cms/api/v1/bank/"+customerID.String()+"/"+bankID.String(), "", http.StatusOK,
+		ok(`{"id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","country":"IND",
+		"bank_account_type":"ACCOUNT_DETAILS","identifiers":{"account_number":"001122334455","ifsc":"ABCD0001234"},
+		"account_number":"001122334455","ifsc":"ABCD0001234","bank_account_status":"VERIFIED","beneficiary_name":"Asha Rao",
+		"bank_name":"Example Bank","failure_reason":null}`))
+	b, err := h.client.Customers.GetBankAccount(context.Background(), customerID, bankID)
+	require.NoError(t, err)
+	assert.Equal(t, bankID, b.ID)
+	assert.Equal(t, "IND", b.Country)
+	assert.Equal(t, types.BankAccountTypeAccountDetails, b.BankAccountType)
+	assert.Equal(t, "ABCD0001234", b.Identifiers.IFSC)
+	assert.Equal(t, types.BankAccountVerified, b.BankAccountStatus)
+	assert.Equal(t, "Asha Rao", b.BeneficiaryName)
+}
+
+func TestCustomersBankNotFound(t *testing.T) {
+	h := newHarness(t)
+	h.mock.RegisterResponder(http.MethodGet, testBase+"/cms/api/v1/bank/"+customerID.String()+"/"+bankID.String(),
+		httpmock.NewStringResponder(400, fail("Bank not found or access denied", "X", `{}`)))
+	_, err := h.client.Customers.GetBankAccount(context.Background(), customerID, bankID)
+	require.ErrorIs(t, err, fiatramp.ErrBankNotFound)
+	assert.NotErrorIs(t, err, fiatramp.ErrCustomerNotFound)
+}
+
+func bankItem(n int) string {
+	return fmt.Sprintf(`{"id":"%s","customer_id":"%s","account_number":"00%d","ifsc":"ABCD000%d","account_name":"Asha","vpa":null,"bank_account_type":"bank_account","bank_account_status":"VERIFIED","failure_reason":null}`,
+		uuid.NewSHA1(uuid.NameSpaceOID, []byte{byte(n)}), customerID, n, n)
+}
+
+func bankPage(count int, next string, items ...int) string {
+	s := `{"count":` + fmt.Sprint(count) + `,"next":` + next + `,"previous":null,"results":[`
+	for i, n := range items {
+		if i > 0 {
+			s += ","
+		}
+		s += bankItem(n)
+	}
+	return ok(s + "]}")
+}
+
+func TestCustomersListBankAccounts(t *testing.T) {
+	h := newHarness(t)
+	path := "/cms/api/v1/bank/list/" + customerID.String()
+	h.expect(http.MethodGet, path, "", http.StatusOK, bankPage(3, `"`+testBase+path+`?page=2"`, 1, 2))
+	page, err := h.client.Customers.ListBankAccounts(context.Background(), customerID)
+	require.NoError(t, err)
+	assert.Equal(t, 3, page.Count)
+	require.Len(t, page.Results, 2)
+	assert.Equal(t, "002", page.Results[1].AccountNumber)
+	assert.Equal(t, types.BankAccountTypeBankAccount, page.Results[0].BankAccountType)
+	require.NotNil(t, page.Next)
+	assert.Nil(t, page.Previous)
+}
+
+func collect(t *testing.T, c *fiatramp.Client) ([]string, error) {
+	t.Helper()
+	var got []string
+	for item, err := range c.Customers.BankAccounts(context.Background(), customerID) {
+		if err != nil {
+			return got, err
+		}
+		got = append(got, item.AccountNumber)
+	}
+	return got, nil
+}
+
+func TestCustomersBankAccountsIterator(t *testing.T) {
+	path := "/cms/api/v1/bank/list/" + customerID.String()
+	abs := testBase + path
+
+	t.Run("follows every page, query unsigned", func(t *testing.T) {
+		h := newHarness(t)
+		h.expect(http.MethodGet, path, "", 200, bankPage(5, `"`+abs+`?page=2"`, 1, 2))
+		// Query strings are not signed: page 2 and 3 are signed over "{}" too.
+		h.mock.RegisterResponderWithQuery(http.MethodGet, abs, "page=2", func(req *http.Request) (*http.Response, error) {
+			assertSigned(t, req, testNow.Unix(), "")
+			return httpmock.NewStringResponse(200, bankPage(5, `"?page=3"`, 3, 4)), nil
+		})
+		h.mock.RegisterResponderWithQuery(http.MethodGet, abs, "page=3", httpmock.NewStringResponder(200, bankPage(5, "null", 5)))
+		got, err := collect(t, h.client)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"001", "002", "003", "004", "005"}, got)
+		assert.Equal(t, 3, h.mock.GetTotalCallCount())
+	})
+	t.Run("stops when the caller breaks", func(t *testing.T) {
+		h := newHarness(t)
+		h.expect(http.MethodGet, path, "", 200, bankPage(4, `"`+abs+`?page=2"`, 1, 2))
+		for range h.client.Customers.BankAccounts(context.Background(), customerID) {
+			break
+		}
+		assert.Equal(t, 1, h.mock.GetTotalCallCount(), "no page fetched past the break")
+	})
+	t.Run("stops on an empty page", func(t *testing.T) {
+		h := newHarness(t)
+		h.expect(http.MethodGet, path, "", 200, bankPage(4, `"`+abs+`?page=2"`))
+		got, err := collect(t, h.client)
+		require.NoError(t, err)
+		assert.Empty(t, got)
+		assert.Equal(t, 1, h.mock.GetTotalCallCount())
+	})
+	t.Run("error on a later page", func(t *testing.T) {
+		h := newHarness(t)
+		h.expect(http.MethodGet, path, "", 200, bankPage(4, `"`+abs+`?page=2"`, 1))
+		h.mock.RegisterResponderWithQuery(http.MethodGet, abs, "page=2",
+			httpmock.NewStringResponder(500, `{"success":false,"message":"Internal Server Error.","err_code":"SYS_INTERNAL_ERROR","errors":"boom","data":null}`))
+		got, err := collect(t, h.client)
+		assert.Equal(t, []string{"001"}, got)
+		require.ErrorIs(t, err, fiatramp.ErrInternal)
+	})
+	for name, next := range map[string]string{
+		"another host":   "https://evil.example/gateway/cms/api/v1/bank/list/x?page=2",
+		"plain http":     "http://api.fiatramp.test/gateway" + path + "?page=2",
+		"outside prefix": testHost + "/other" + path + "?page=2",
+		"user info":      "https://u:p@api.fiatramp.test/gateway" + path,
+	} {
+		t.Run("refuses "+name, func(t *testing.T) {
+			h := newHarness(t)
+			h.expect(http.MethodGet, path, "", 200, bankPage(4, `"`+next+`"`, 1))
+			got, err := collect(t, h.client)
+			assert.Equal(t, []string{"001"}, got)
+			require.ErrorIs(t, err, fiatramp.ErrPagination)
+			assert.Equal(t, 1, h.mock.GetTotalCallCount(), "the foreign link is never requested")
+		})
+	}
+	t.Run("refuses a repeated link", func(t *testing.T) {
+		h := newHarness(t)
+		h.expect(http.MethodGet, path, "", 200, bankPage(4, `"`+abs+`?page=2"`, 1))
+		h.mock.RegisterResponderWithQuery(http.MethodGet, abs, "page=2", httpmock.NewStringResponder(200, bankPage(4, `"`+abs+`?page=2"`, 2)))
+		got, err := collect(t, h.client)
+		assert.Equal(t, []string{"001", "002"}, got)
+		require.ErrorIs(t, err, fiatramp.ErrPagination)
+		assert.Equal(t, 2, h.mock.GetTotalCallCount())
+	})
+	t.Run("nil customer", func(t *testing.T) {
+		h := newHarness(t)
+		n := 0
+		for _, err := range h.client.Customers.BankAccounts(context.Background(), uuid.Nil) {
+			require.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
+			n++
+		}
+		assert.Equal(t, 1, n, "the validation error is yielded once")
+		assert.Zero(t, h.mock.GetTotalCallCount())
+	})
+}
+
+func TestCustomersSimulateBankVerification(t *testing.T) {
+	h := newHarness(t)
+	calls := h.expect(http.MethodPost, "/cms/api/v1/bank/mock-bank-verification",
+		`{"bank_account_status":"FAILED","bank_id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01"}`,
+		http.StatusOK, ok(`{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","bank_id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","bank_account_status":"FAILED"}`))
+	s, err := h.client.Customers.SimulateBankVerification(context.Background(), customerID, bankID, types.BankAccountFailed)
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, calls.Load())
+	assert.Equal(t, customerID, s.CustomerID)
+	assert.Equal(t, bankID, s.BankID)
+	assert.Equal(t, types.BankAccountFailed, s.BankAccountStatus)
+}
+
+// TestCustomersSimulateBankVerificationRefused: the service's refusal of an
+// unknown bank matches ErrBankNotFound, and no result comes back.
+func TestCustomersSimulateBankVerificationRefused(t *testing.T) {
+	h := newHarness(t)
+	h.mock.RegisterResponder(http.MethodPost, testBase+"/cms/api/v1/bank/mock-bank-verification",
+		httpmock.NewStringResponder(http.StatusBadRequest, fail("Bank not found or access denied", "", `{}`)))
+	b, err := h.client.Customers.SimulateBankVerification(context.Background(), customerID, bankID, types.BankAccountVerified)
+	assert.Nil(t, b)
+	require.ErrorIs(t, err, fiatramp.ErrBankNotFound)
+}
+
+func TestListBankAccountsPage(t *testing.T) {
+	ctx := context.Background()
+	list := "/cms/api/v1/bank/list/" + customerID.String()
+	page := ok(`{"count":11,"next":null,"previous":"` + testBase + list + `","results":[{"id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12"}]}`)
+
+	for _, link := range []string{testBase + list + "?page=2", "/gateway" + list + "?page=2", "?page=2"} {
+		t.Run("fetches "+link, func(t *testing.T) {
+			h := newHarness(t)
+			h.mock.RegisterResponderWithQuery(http.MethodGet, testBase+list, "page=2", func(req *http.Request) (*http.Response, error) {
+				assertSigned(t, req, testNow.Unix(), "")
+				return httpmock.NewStringResponse(200, page), nil
+			})
+			p, err := h.client.Customers.ListBankAccountsPage(ctx, customerID, link)
+			require.NoError(t, err)
+			require.Len(t, p.Results, 1)
+			assert.Equal(t, bankID, p.Results[0].ID)
+			assert.Equal(t, 11, p.Count)
+			assert.Equal(t, 1, h.mock.GetTotalCallCount())
+		})
+	}
+
+	other := "0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b02"
+	for _, tc := range []struct{ name, link string }{
+		{"another host", "https://evil.test/gateway" + list + "?page=2"},
+		{"another scheme", "http://api.fiatramp.test/gateway" + list + "?page=2"},
+		{"outside the base path", testHost + list + "?page=2"},
+		{"another customer", testBase + "/cms/api/v1/bank/list/" + other + "?page=2"},
+		{"another route", testBase + "/pos/api/v1/payout/balance"},
+		{"a dot segment", testBase + "/cms/api/v1/bank/list/x/%2e%2e/" + customerID.String()},
+		{"an escaped separator", testBase + "/cms/api/v1/bank/list%2F" + customerID.String()},
+		{"user info", "https://u:p@api.fiatramp.test/gateway" + list},
+	} {
+		t.Run("refuses "+tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			_, err := h.client.Customers.ListBankAccountsPage(ctx, customerID, tc.link)
+			require.ErrorIs(t, err, fiatramp.ErrPagination)
+			assert.Zero(t, h.mock.GetTotalCallCount())
+		})
+	}
+
+	t.Run("refuses an empty link and a nil customer", func(t *testing.T) {
+		h := newHarness(t)
+		_, err := h.client.Customers.ListBankAccountsPage(ctx, customerID, " ")
+		require.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
+		assert.ErrorContains(t, err, "next")
+		_, err = h.client.Customers.ListBankAccountsPage(ctx, [16]byte{}, testBase+list)
+		require.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
+		assert.ErrorContains(t, err, "customer_id")
+		assert.Zero(t, h.mock.GetTotalCallCount())
+	})
+}

@@ -1,0 +1,314 @@
+package fiatramp
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+// Safety says what running an operation more than once could do, and so
+// how the library retries it.
+type Safety string
+
+// Safety of the operations.
+const (
+	// SafetyRead: the operation only reads; every retryable failure is
+	// retried.
+	SafetyRead Safety = "read"
+	// SafetyUpdate: the operation sets a state to the value it sends (a
+	// simulation); a repeat sets the same value again, so it is retried
+	// like a read.
+	SafetyUpdate Safety = "update"
+	// SafetyCreate: the operation creates something a spare copy of which
+	// does no harm (a quotation that expires unused, a wallet address sent
+	// again); it is retried like a read.
+	SafetyCreate Safety = "create"
+	// SafetyCreateOnce: the operation moves money and must not run twice
+	// (a payout create). Carrying a client_reference_id, which the service
+	// refuses a second time, it is retried; without one, only while no
+	// attempt can have reached the service. When an attempt may have acted
+	// and none settled it, the call ends in an *OutcomeUnknownError.
+	SafetyCreateOnce Safety = "create-once"
+)
+
+// OperationInfo describes one operation of the library: one row of its
+// index of operations, from which the methods take their HTTP method,
+// path and retry safety, an Observer its names, and the response check
+// the members a result cannot be used without.
+type OperationInfo struct {
+	// Name is Service and Method joined by a dot, e.g. "Payouts.Get": the
+	// Operation an Observer sees in CallInfo, for the typed method and for
+	// a call through Client.Do to the same method and path.
+	Name string
+	// Service is the Client's field the method is called on, e.g.
+	// "Payouts".
+	Service string
+	// Method is the Go method, e.g. "Get".
+	Method string
+	// HTTPMethod is the HTTP method, e.g. "GET".
+	HTTPMethod string
+	// Path is the path template from the base address, with a
+	// placeholder for each id, e.g. "/pos/api/v1/payout/{payout_id}". For
+	// Payouts.CreateRemittance it is DefaultRemittancePayoutPath, which
+	// WithRemittancePayoutPath replaces.
+	Path string
+	// Safety says how the typed method retries the operation. A call
+	// through Client.Do is retried by its HTTP method alone (see Do),
+	// whatever the row of its path says.
+	Safety Safety
+	// Required are the members of the response's data without which the
+	// result cannot be used (a payout's "id" and "status", say): an answer
+	// that lacks one (absent, null, "", or the nil UUID for an id) is
+	// refused with an error matching ErrMalformedResponse.
+	Required []string
+	// Helpers are the service's other methods that make this call, e.g.
+	// "Wait", which polls Payouts.Get, or "BankAccounts", which follows
+	// the pages of Customers.ListBankAccounts. An Observer sees their
+	// calls under Name.
+	Helpers []string
+}
+
+// Operations returns the library's index of operations, one row per
+// typed operation, in a fresh slice the caller may keep and change. It
+// lets a test or an Observer check a route table, name a route or list
+// the operations it may see.
+func Operations() []OperationInfo {
+	out := make([]OperationInfo, 0, len(operations))
+	for i := range operations {
+		row := &operations[i]
+		service, method, _ := strings.Cut(row.name, ".")
+		out = append(out, OperationInfo{
+			Name: row.name, Service: service, Method: method,
+			HTTPMethod: row.method, Path: row.path, Safety: row.safety,
+			Required: append([]string(nil), row.result.members...),
+			Helpers:  append([]string(nil), row.helpers...),
+		})
+	}
+	return out
+}
+
+// opID names a row of the index.
+type opID int
+
+// The rows of the index, in its order.
+const (
+	opPayoutsCreate opID = iota
+	opPayoutsCreatePrefunded
+	opPayoutsCreateRemittance
+	opPayoutsGet
+	opPayoutsSimulateStatus
+	opPayoutsBalance
+	opPayinsCreateQuotation
+	opPayinsGetQuotation
+	opPayinsSimulateStatus
+	opCustomersAddWallet
+	opCustomersGetBankAccount
+	opCustomersListBankAccounts
+	opCustomersSimulateBankVerification
+	opKYCGetConfiguration
+	opKYCSimulateStatus
+	numOperations
+)
+
+// opRow is one operation of the index.
+type opRow struct {
+	name   string // "Service.Method", also the Observer's name
+	method string // HTTP method
+	path   string // template from the base address, "{...}" for an id
+	safety Safety
+	result resultRule // the members the result is known by
+	// helpers are the service's other methods that make this call.
+	helpers []string
+	// remittance: the path is the Client's WithRemittancePayoutPath, path
+	// only its default.
+	remittance bool
+}
+
+// operations is the index of operations: every typed operation, once.
+// The methods build their calls from it (opID.op), Client.Do names a path
+// it knows by it (callInfo), and the response check finds the members a
+// result needs in it (missingMember). It is never written.
+var operations = [numOperations]opRow{
+	opPayoutsCreate: {
+		name: "Payouts.Create", method: http.MethodPost, path: posBase + "/payout/initiate",
+		safety: SafetyCreateOnce, result: payoutKnownBy(),
+	},
+	opPayoutsCreatePrefunded: {
+		name: "Payouts.CreatePrefunded", method: http.MethodPost, path: posBase + "/prefunded/payout/initiate",
+		safety: SafetyCreateOnce,
+		result: requires(
+			need("id", func(p *types.PrefundedPayout) bool { return p.ID == uuid.Nil }),
+			need("status", func(p *types.PrefundedPayout) bool { return p.Status == "" })),
+	},
+	opPayoutsCreateRemittance: {
+		name: "Payouts.CreateRemittance", method: http.MethodPost, path: DefaultRemittancePayoutPath,
+		safety: SafetyCreateOnce, remittance: true,
+		// The service does not document this payout's fields: only the id,
+		// which every payout carries and Get takes, is required.
+		result: requires(need("id", func(p *types.RemittancePayout) bool { return p.ID == uuid.Nil })),
+	},
+	opPayoutsGet: {
+		name: "Payouts.Get", method: http.MethodGet, path: posBase + "/payout/{payout_id}",
+		safety: SafetyRead, result: payoutKnownBy(), helpers: []string{"Wait"},
+	},
+	opPayoutsSimulateStatus: {
+		name: "Payouts.SimulateStatus", method: http.MethodPatch, path: posBase + "/payout/mock-payout-status",
+		safety: SafetyUpdate,
+		result: requires(
+			need("payout_id", func(s *types.PayoutStatusSimulation) bool { return s.PayoutID == uuid.Nil }),
+			need("payout_status", func(s *types.PayoutStatusSimulation) bool { return s.PayoutStatus == "" })),
+	},
+	opPayoutsBalance: {
+		name: "Payouts.Balance", method: http.MethodGet, path: posBase + "/payout/balance",
+		safety: SafetyRead,
+		// An unknown balance is not zero, which a nil map would read as.
+		result: requires(need("available_balance", func(b *types.Balance) bool { return b.AvailableBalance == nil })),
+	},
+	opPayinsCreateQuotation: {
+		name: "Payins.CreateQuotation", method: http.MethodPost, path: pisBase + "/payin/quotation",
+		safety: SafetyCreate, result: quotationKnownBy(),
+	},
+	opPayinsGetQuotation: {
+		name: "Payins.GetQuotation", method: http.MethodGet, path: pisBase + "/payin/quotation/{quotation_id}",
+		safety: SafetyRead, result: quotationKnownBy(),
+	},
+	opPayinsSimulateStatus: {
+		name: "Payins.SimulateStatus", method: http.MethodPatch, path: pisBase + "/payin/mock-payin-status",
+		safety: SafetyUpdate,
+		result: requires(
+			need("quotation_id", func(s *types.PayinStatusSimulation) bool { return s.QuotationID == uuid.Nil }),
+			need("payin_status", func(s *types.PayinStatusSimulation) bool { return s.PayinStatus == "" })),
+	},
+	opCustomersAddWallet: {
+		name: "Customers.AddWallet", method: http.MethodPost, path: cmsBase + "/wallet/add",
+		safety: SafetyCreate,
+		result: requires(need("id", func(w *types.Wallet) bool { return w.ID == uuid.Nil })),
+	},
+	opCustomersGetBankAccount: {
+		name: "Customers.GetBankAccount", method: http.MethodGet, path: cmsBase + "/bank/{customer_id}/{bank_id}",
+		safety: SafetyRead,
+		result: requires(need("id", func(b *types.BankAccount) bool { return b.ID == uuid.Nil })),
+	},
+	opCustomersListBankAccounts: {
+		name: "Customers.ListBankAccounts", method: http.MethodGet, path: cmsBase + "/bank/list/{customer_id}",
+		safety: SafetyRead, helpers: []string{"BankAccounts", "ListBankAccountsPage"},
+		// count may be 0 and next and previous null; results may be [] but
+		// must be there: a page without it cannot say "no accounts".
+		result: requires(need("results", func(p *types.BankAccountPage) bool { return p.Results == nil })),
+	},
+	opCustomersSimulateBankVerification: {
+		name: "Customers.SimulateBankVerification", method: http.MethodPost, path: cmsBase + "/bank/mock-bank-verification",
+		safety: SafetyUpdate,
+		result: requires(
+			need("bank_id", func(s *types.BankVerificationSimulation) bool { return s.BankID == uuid.Nil }),
+			need("bank_account_status", func(s *types.BankVerificationSimulation) bool { return s.BankAccountStatus == "" })),
+	},
+	opKYCGetConfiguration: {
+		name: "KYC.GetConfiguration", method: http.MethodGet, path: cmsBase + "/kyc/configuration/{customer_id}",
+		safety: SafetyRead,
+		// additional_info_required may be absent (nothing more asked for);
+		// the documents accepted are what a configuration is for.
+		result: requires(need("supported_document_types", func(k *types.KYCConfiguration) bool { return k.SupportedDocumentTypes == nil })),
+	},
+	opKYCSimulateStatus: {
+		name: "KYC.SimulateStatus", method: http.MethodPatch, path: cmsBase + "/kyc/mock-kyc-status",
+		safety: SafetyUpdate,
+		result: requires(
+			need("id", func(s *types.KYCStatusSimulation) bool { return s.ID == uuid.Nil }),
+			need("status", func(s *types.KYCStatusSimulation) bool { return s.Status == "" })),
+	},
+}
+
+// payoutKnownBy is what a payout, created or fetched, is known by.
+func payoutKnownBy() resultRule {
+	return requires(
+		need("id", func(p *types.Payout) bool { return p.ID == uuid.Nil }),
+		need("status", func(p *types.Payout) bool { return p.Status == "" }))
+}
+
+// quotationKnownBy is what a payin quotation, created or fetched, is
+// known by.
+func quotationKnownBy() resultRule {
+	return requires(need("id", func(q *types.PayinQuotation) bool { return q.ID == uuid.Nil }))
+}
+
+// op returns the call of operation id with the placeholders of its path
+// filled, in order, by args (ids, which need no escaping), and its retry
+// safety. A create-once operation is returned one-shot: payoutCreate
+// guards it by its reference.
+func (id opID) op(args ...string) operation {
+	row := &operations[id]
+	op := operation{method: row.method, path: fillPath(row.path, args), row: row}
+	if row.safety == SafetyCreateOnce {
+		op.safety = oneShot
+	}
+	return op
+}
+
+// with returns o carrying payload, its canonical body, signed and sent as
+// it is.
+func (o operation) with(payload []byte) operation {
+	o.payload = payload
+	return o
+}
+
+// fillPath replaces the "{...}" segments of template with args, in order.
+// A missing argument is a bug of the calling method: it panics rather
+// than send a path with a placeholder in it.
+func fillPath(template string, args []string) string {
+	if len(args) == 0 {
+		if strings.IndexByte(template, '{') >= 0 {
+			panic("fiatramp: no id for the path " + template)
+		}
+		return template
+	}
+	n := len(template) // an upper bound: the placeholders' length is in it
+	for _, a := range args {
+		n += len(a)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, a := range args {
+		open := strings.IndexByte(template, '{')
+		end := strings.IndexByte(template, '}')
+		if open < 0 || end < open {
+			panic("fiatramp: more ids than placeholders in the path " + template)
+		}
+		b.WriteString(template[:open])
+		b.WriteString(a)
+		template = template[end+1:]
+	}
+	if strings.IndexByte(template, '{') >= 0 {
+		panic("fiatramp: fewer ids than placeholders in the path " + template)
+	}
+	b.WriteString(template)
+	return b.String()
+}
+
+// knownRoute returns the row of the index whose method and path template
+// fit a call of method to rel, the escaped path from the base address,
+// or nil. Where two templates fit, the one with fewer placeholders does:
+// GET /pos/api/v1/payout/balance is the balance, not a payout whose id
+// reads "balance". The remittance payout is matched by the Client's path
+// for it.
+func knownRoute(method, rel, remittancePath string) *opRow {
+	var best *opRow
+	for i := range operations {
+		row := &operations[i]
+		switch {
+		case row.method != method:
+		case row.remittance:
+			if rel == remittancePath {
+				return row
+			}
+		case matchTemplate(row.path, rel):
+			if best == nil || strings.Count(row.path, "{") < strings.Count(best.path, "{") {
+				best = row
+			}
+		}
+	}
+	return best
+}

@@ -1,0 +1,341 @@
+package fiatramp_test
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/doc"
+	"go/parser"
+	"go/token"
+	"os"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+)
+
+// This file checks the index of operations (operations.go) against what
+// must agree with it: the services' methods, their doc lines, README's
+// Operations table and the names Client.Do gives the paths it knows. Each
+// failure names the operation.
+
+// serviceAPIs are the services' method sets, by the Client field they are
+// called on.
+var serviceAPIs = map[string]reflect.Type{
+	"Payouts":   reflect.TypeFor[fiatramp.PayoutsAPI](),
+	"Payins":    reflect.TypeFor[fiatramp.PayinsAPI](),
+	"Customers": reflect.TypeFor[fiatramp.CustomersAPI](),
+	"KYC":       reflect.TypeFor[fiatramp.KYCAPI](),
+}
+
+// indexRows maps every method the index covers, "Service.Method", to the
+// row of the call it makes: an operation to its own row, a helper (Wait,
+// an iterator, a page from a link) to the row it reuses.
+func indexRows(t *testing.T) map[string]fiatramp.OperationInfo {
+	t.Helper()
+	rows := make(map[string]fiatramp.OperationInfo)
+	add := func(name string, row fiatramp.OperationInfo) {
+		if prev, dup := rows[name]; dup {
+			t.Errorf("%s is in the index twice: rows %s and %s", name, prev.Name, row.Name)
+		}
+		rows[name] = row
+	}
+	for _, row := range fiatramp.Operations() {
+		assert.Equal(t, row.Service+"."+row.Method, row.Name, "row %s: Name is Service.Method", row.Name)
+		add(row.Name, row)
+		for _, h := range row.Helpers {
+			add(row.Service+"."+h, row)
+		}
+	}
+	return rows
+}
+
+// TestOperationsCoverEveryMethod: every method of every service's
+// interface has exactly one row of the index, its own or (for a helper)
+// the one it reuses, and every row names a method that exists.
+func TestOperationsCoverEveryMethod(t *testing.T) {
+	rows := indexRows(t)
+	methods := make(map[string]bool)
+	for service, api := range serviceAPIs {
+		for i := range api.NumMethod() {
+			name := service + "." + api.Method(i).Name
+			methods[name] = true
+			if _, ok := rows[name]; !ok {
+				t.Errorf("%s has no row in the index of operations (operations.go), neither its own nor as a helper", name)
+			}
+		}
+	}
+	for name, row := range rows {
+		if !methods[name] {
+			t.Errorf("the index names %s (row %s), which no service's interface has", name, row.Name)
+		}
+	}
+}
+
+// TestOperationsRows: each row is well formed: an HTTP method, a path
+// under one of the service's groups, a known safety, the members its
+// result is known by; a create-once operation is a POST.
+func TestOperationsRows(t *testing.T) {
+	template := regexp.MustCompile(`^/(pos|pis|cms)/api/v1(/([a-z-]+|\{[a-z_]+\}))+$`)
+	seen := make(map[string]string)
+	for _, row := range fiatramp.Operations() {
+		assert.Contains(t, []string{"GET", "POST", "PATCH"}, row.HTTPMethod, row.Name)
+		assert.Regexp(t, template, row.Path, row.Name)
+		assert.Contains(t, []fiatramp.Safety{fiatramp.SafetyRead, fiatramp.SafetyUpdate, fiatramp.SafetyCreate, fiatramp.SafetyCreateOnce}, row.Safety, row.Name)
+		assert.NotEmpty(t, row.Required, "%s: no member its result is known by", row.Name)
+		if row.Safety == fiatramp.SafetyRead {
+			assert.Equal(t, "GET", row.HTTPMethod, "%s: a read is a GET", row.Name)
+		}
+		if row.Safety == fiatramp.SafetyCreateOnce {
+			assert.Equal(t, "POST", row.HTTPMethod, "%s: a create is a POST", row.Name)
+		}
+		route := row.HTTPMethod + " " + row.Path
+		if prev, dup := seen[route]; dup {
+			t.Errorf("%s and %s share the route %s", prev, row.Name, route)
+		}
+		seen[route] = row.Name
+	}
+	ops := fiatramp.Operations()
+	ops[0].Required[0], ops[0].Name = "changed", "changed"
+	assert.NotEqual(t, "changed", fiatramp.Operations()[0].Required[0], "Operations returns a copy")
+	assert.NotEqual(t, "changed", fiatramp.Operations()[0].Name, "Operations returns a copy")
+}
+
+// serviceDocs returns the doc comment of every exported method of the
+// services' types (PayoutsService...), by "Service.Method", read from the
+// package's Go source.
+func serviceDocs(t *testing.T) map[string]string {
+	t.Helper()
+	fset := token.NewFileSet()
+	entries, err := os.ReadDir(".")
+	require.NoError(t, err)
+	var files []*ast.File
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		require.NoError(t, err)
+		files = append(files, f)
+	}
+	pkg, err := doc.NewFromFiles(fset, files, "github.com/fiatramp/fiatramp-go")
+	require.NoError(t, err)
+	docs := make(map[string]string)
+	for _, typ := range pkg.Types {
+		service, ok := strings.CutSuffix(typ.Name, "Service")
+		if !ok {
+			continue
+		}
+		for _, m := range typ.Methods {
+			docs[service+"."+m.Name] = strings.Join(strings.Fields(m.Doc), " ")
+		}
+	}
+	return docs
+}
+
+// TestOperationsDocLines: each method's doc comment names the HTTP call
+// it makes, "METHOD /path" as in its row of the index, and every exported
+// method of a service is in the index.
+func TestOperationsDocLines(t *testing.T) {
+	rows := indexRows(t)
+	docs := serviceDocs(t)
+	require.NotEmpty(t, docs)
+	for name, row := range rows {
+		d, ok := docs[name]
+		if !ok {
+			t.Errorf("%s: no such method in the package's source", name)
+			continue
+		}
+		line := row.HTTPMethod + " " + row.Path
+		if !strings.Contains(d, line) {
+			t.Errorf("%s: its doc comment lacks its line %q (row %s of the index)", name, line, row.Name)
+		}
+	}
+	for name := range docs {
+		if _, ok := rows[name]; !ok {
+			t.Errorf("%s is exported but has no row in the index of operations", name)
+		}
+	}
+}
+
+// readmeOperation is one row of README's Operations table.
+type readmeOperation struct {
+	name string // "Payouts.Create", from `client.Payouts.Create`
+	http string // the HTTP cell
+}
+
+// readmeOperations reads README.md's "## Operations" table, whose rows are
+// | Operation | Method | HTTP | Refusals |, the Method cell like
+// `client.Payouts.Create` and the HTTP cell like `POST /path`.
+func readmeOperations(t *testing.T) []readmeOperation {
+	t.Helper()
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	_, section, found := strings.Cut(string(readme), "\n## Operations\n")
+	require.True(t, found, "README.md has no ## Operations section")
+	var out []readmeOperation
+	header := false
+	for _, line := range strings.Split(section, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "|") {
+			if header {
+				break // the table ended
+			}
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		if !header {
+			require.GreaterOrEqual(t, len(cells), 4, "README Operations table header: %s", line)
+			require.Equal(t, []string{"Operation", "Method", "HTTP"}, cells[:3], "README Operations table header")
+			require.True(t, strings.HasPrefix(cells[3], "Refusals"), "README Operations table header: %s", line)
+			header = true
+			continue
+		}
+		if strings.Trim(cells[0], "-: ") == "" {
+			continue // the delimiter row
+		}
+		name, ok := strings.CutPrefix(strings.Trim(cells[1], "`"), "client.")
+		require.True(t, ok, "README Operations row %q: Method cell %q is not `client.Service.Method`", cells[0], cells[1])
+		out = append(out, readmeOperation{name: name, http: cells[2]})
+	}
+	require.NotEmpty(t, out, "README.md's Operations table has no rows")
+	return out
+}
+
+// httpLine is the first `METHOD /path` of a README HTTP cell.
+var httpLine = regexp.MustCompile("`([A-Z]+ /[^`\\s]*)`")
+
+// TestOperationsReadmeTable: README's Operations table and the index agree
+// both ways: every row of the index and every helper has a row of the
+// table, and every method the table names (but Client.Do) is in the index,
+// with the HTTP line of its row where the table gives one. An operation's
+// own row must give it.
+func TestOperationsReadmeTable(t *testing.T) {
+	rows := indexRows(t)
+	listed := make(map[string]bool)
+	for _, r := range readmeOperations(t) {
+		if r.name == "Do" {
+			continue
+		}
+		listed[r.name] = true
+		row, ok := rows[r.name]
+		if !ok {
+			t.Errorf("README's Operations table lists client.%s, which the index of operations does not have", r.name)
+			continue
+		}
+		m := httpLine.FindStringSubmatch(r.http)
+		if m == nil {
+			if row.Name == r.name {
+				t.Errorf("README's row of client.%s gives no `%s %s`", r.name, row.HTTPMethod, row.Path)
+			}
+			continue
+		}
+		assert.Equal(t, row.HTTPMethod+" "+row.Path, m[1], "README's row of client.%s disagrees with the index", r.name)
+	}
+	for name := range rows {
+		if !listed[name] {
+			t.Errorf("%s is in the index of operations but not in README's Operations table", name)
+		}
+	}
+}
+
+// fillTemplate puts a distinct id in each placeholder of a path template.
+func fillTemplate(path string) string {
+	ids := []string{customerID.String(), bankID.String()}
+	segs := strings.Split(path, "/")
+	n := 0
+	for i, s := range segs {
+		if strings.HasPrefix(s, "{") {
+			segs[i] = ids[n%len(ids)]
+			n++
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+// TestOperationsNameDoCalls: a call through Do to a path of the index is
+// named as the typed method's call is, with the row's template; the
+// remittance payout by the Client's path for it.
+func TestOperationsNameDoCalls(t *testing.T) {
+	ctx := context.Background()
+	call := func(t *testing.T, method, path string, opts ...fiatramp.Option) fiatramp.CallInfo {
+		t.Helper()
+		rec := new(recorder)
+		h := newHarness(t, append(opts, fiatramp.WithObserver(rec))...)
+		h.mock.RegisterNoResponder(httpmock.NewStringResponder(400, fail("Refused", "BAD_REQUEST", `{}`)))
+		var body any
+		if method != "GET" {
+			body = map[string]string{}
+		}
+		require.Error(t, h.client.Do(ctx, method, path, body, nil))
+		require.Len(t, rec.calls, 1)
+		return rec.calls[0]
+	}
+	for _, row := range fiatramp.Operations() {
+		t.Run(row.Name, func(t *testing.T) {
+			got := call(t, row.HTTPMethod, fillTemplate(row.Path))
+			assert.Equal(t, row.Name, got.Operation)
+			assert.Equal(t, row.Path, got.Route)
+		})
+	}
+	t.Run("Payouts.CreateRemittance elsewhere", func(t *testing.T) {
+		opt := fiatramp.WithRemittancePayoutPath("/pos/api/v2/remit")
+		got := call(t, "POST", "/pos/api/v2/remit", opt)
+		assert.Equal(t, "Payouts.CreateRemittance", got.Operation)
+		assert.Equal(t, "/pos/api/v2/remit", got.Route)
+		got = call(t, "POST", fiatramp.DefaultRemittancePayoutPath, opt)
+		assert.Equal(t, "Client.Do", got.Operation, "the default path is no remittance payout when the Client has another")
+	})
+	t.Run("unknown", func(t *testing.T) {
+		got := call(t, "GET", "/pos/api/v1/payout/"+payoutID.String()+"/x")
+		assert.Equal(t, "Client.Do", got.Operation)
+		assert.Equal(t, "/pos/api/v1/payout/{id}/x", got.Route)
+	})
+	t.Run("a method the index does not give the path", func(t *testing.T) {
+		got := call(t, "PATCH", "/pos/api/v1/payout/balance")
+		assert.Equal(t, "Client.Do", got.Operation)
+	})
+}
+
+// TestOperationsListHelpersReuseTheirRow: the three calls of a list are
+// one row: the iterator and the page of a link name the list's operation.
+func TestOperationsListHelpersReuseTheirRow(t *testing.T) {
+	for _, row := range fiatramp.Operations() {
+		if row.Name != "Customers.ListBankAccounts" {
+			continue
+		}
+		assert.True(t, slices.Equal([]string{"BankAccounts", "ListBankAccountsPage"}, row.Helpers), "%v", row.Helpers)
+		return
+	}
+	t.Fatal("no Customers.ListBankAccounts row")
+}
+
+// ExampleOperations lists the payout operations of the index: what an
+// Observer will call them, their HTTP call, how they are retried and the
+// members their result must carry.
+func ExampleOperations() {
+	for _, op := range fiatramp.Operations() {
+		if op.Service != "Payouts" {
+			continue
+		}
+		fmt.Println(op.Name, op.HTTPMethod, op.Path, op.Safety, op.Required, op.Helpers)
+	}
+	// Output:
+	// Payouts.Create POST /pos/api/v1/payout/initiate create-once [id status] []
+	// Payouts.CreatePrefunded POST /pos/api/v1/prefunded/payout/initiate create-once [id status] []
+	// Payouts.CreateRemittance POST /pos/api/v1/remittance-payout/initiate create-once [id] []
+	// Payouts.Get GET /pos/api/v1/payout/{payout_id} read [id status] [Wait]
+	// Payouts.SimulateStatus PATCH /pos/api/v1/payout/mock-payout-status update [payout_id payout_status] []
+	// Payouts.Balance GET /pos/api/v1/payout/balance read [available_balance] []
+}

@@ -1,0 +1,261 @@
+package sandbox
+
+// Bank accounts: the list of a customer's accounts, page by page (GET
+// /cms/api/v1/bank/list/{customer_id}), one account (GET
+// /cms/api/v1/bank/{customer_id}/{bank_id}) and the bank verification
+// simulation (POST /cms/api/v1/bank/mock-bank-verification), whose payload
+// is the sandbox's own choice: the service's documentation names the path
+// but does not show the body.
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+// Refusal messages of the bank operations: the service's words for the
+// bank fetch (without a full stop) and the REST framework's for a page out
+// of range.
+const (
+	msgBankNotFound = "Bank not found or access denied"
+	msgInvalidPage  = "Invalid page."
+)
+
+// bankMsgSimulatedFailure is the failure_reason of a bank account
+// simulated to FAILED.
+const bankMsgSimulatedFailure = "Simulated failure: the name on the bank account does not match the customer's"
+
+// nullable returns nil for "" and &s otherwise, for strings that do not
+// apply to an account's type.
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// bankListItem is one item of the bank list. Strings
+// that do not apply to the account's type are null: vpa for a
+// bank_account, account_number and ifsc for a vpa.
+type bankListItem struct {
+	ID                uuid.UUID               `json:"id"`
+	CustomerID        uuid.UUID               `json:"customer_id"`
+	AccountNumber     *string                 `json:"account_number"`
+	IFSC              *string                 `json:"ifsc"`
+	AccountName       *string                 `json:"account_name"`
+	VPA               *string                 `json:"vpa"`
+	BankAccountType   types.BankAccountType   `json:"bank_account_type"`
+	BankAccountStatus types.BankAccountStatus `json:"bank_account_status"`
+	FailureReason     *string                 `json:"failure_reason"`
+}
+
+func newBankListItem(b *bankAccount) bankListItem {
+	it := bankListItem{
+		ID: b.ID, CustomerID: b.CustomerID, AccountName: nullable(b.AccountName),
+		BankAccountType: b.Type, BankAccountStatus: b.Status, FailureReason: b.FailureReason,
+	}
+	if b.Type == types.BankAccountTypeVPA {
+		it.VPA = nullable(b.VPA)
+	} else {
+		it.AccountNumber, it.IFSC = nullable(b.AccountNumber), nullable(b.IFSC)
+	}
+	return it
+}
+
+// bankPage is the data of the bank list: count, next, previous, results.
+type bankPage struct {
+	Count    int            `json:"count"`
+	Next     *string        `json:"next"`
+	Previous *string        `json:"previous"`
+	Results  []bankListItem `json:"results"`
+}
+
+// listBankAccounts is GET /cms/api/v1/bank/list/{customer_id}. The service
+// does not document its paging parameters; the sandbox reads `page`
+// (1-based, default 1) and serves Settings.PageSize accounts per page in
+// the order they were added. next and previous are absolute URLs that
+// always carry page explicitly. A page that is not an integer of at least
+// 1, or lies beyond the last one, answers 404 "Invalid page." as the REST
+// framework's paginator does.
+func (s *Sandbox) listBankAccounts(rq *request) reply {
+	c := s.pathCustomer(rq, rq.params[0])
+	if c == nil {
+		return rule(msgCustomerNotFound)
+	}
+	page := 1
+	if q := rq.r.URL.Query(); q.Has("page") {
+		n, err := strconv.Atoi(q.Get("page"))
+		if err != nil || n < 1 {
+			return refusal(http.StatusNotFound, "", msgInvalidPage, nil)
+		}
+		page = n
+	}
+	var banks []*bankAccount
+	for _, id := range c.banks {
+		if b, ok := s.banks[id]; ok && b.CustomerID == c.ID {
+			banks = append(banks, b)
+		}
+	}
+	size := s.settings.PageSize
+	if page > 1 && page-1 >= (len(banks)+size-1)/size {
+		return refusal(http.StatusNotFound, "", msgInvalidPage, nil)
+	}
+	start := (page - 1) * size
+	end := min(start+size, len(banks))
+	data := bankPage{Count: len(banks), Results: make([]bankListItem, 0, end-start)}
+	for _, b := range banks[start:end] {
+		data.Results = append(data.Results, newBankListItem(b))
+	}
+	base := s.pageBase(rq.r)
+	link := func(n int) *string {
+		u := base + "?page=" + strconv.Itoa(n)
+		return &u
+	}
+	if end < len(banks) {
+		data.Next = link(page + 1)
+	}
+	if page > 1 {
+		data.Previous = link(page - 1)
+	}
+	return success(http.StatusOK, "Bank accounts fetched successfully", data)
+}
+
+// pageBase is the absolute URL, without query, that the bank list's page
+// links start with: Settings.PublicURL followed by the route's path when
+// set, or else the scheme, Host and path the request arrived with (the
+// path of RequestURI, so that a sandbox mounted under a prefix, e.g. with
+// http.StripPrefix, still gives links that reach it).
+func (s *Sandbox) pageBase(r *http.Request) string {
+	if u := s.publicURL(); u != nil {
+		return strings.TrimRight(u.String(), "/") + r.URL.EscapedPath()
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	path := r.URL.EscapedPath()
+	if r.RequestURI != "" {
+		if u, err := url.ParseRequestURI(r.RequestURI); err == nil {
+			path = u.EscapedPath()
+		}
+	}
+	return scheme + "://" + r.Host + path
+}
+
+// bankIdentifiers is the identifiers object of a fetched bank account.
+type bankIdentifiers struct {
+	AccountNumber string `json:"account_number,omitempty"`
+	IFSC          string `json:"ifsc,omitempty"`
+	VPA           string `json:"vpa,omitempty"`
+}
+
+// bankData is the bank account as a fetch of one account answers it.
+type bankData struct {
+	ID                uuid.UUID               `json:"id"`
+	CustomerID        uuid.UUID               `json:"customer_id"`
+	Country           string                  `json:"country"`
+	BankAccountType   string                  `json:"bank_account_type"`
+	Identifiers       bankIdentifiers         `json:"identifiers"`
+	AccountNumber     *string                 `json:"account_number"`
+	IFSC              *string                 `json:"ifsc"`
+	BankAccountStatus types.BankAccountStatus `json:"bank_account_status"`
+	BeneficiaryName   *string                 `json:"beneficiary_name"`
+	BankName          *string                 `json:"bank_name"`
+	FailureReason     *string                 `json:"failure_reason"`
+}
+
+// getBankAccount is GET /cms/api/v1/bank/{customer_id}/{bank_id}. The
+// fetch-one type is ACCOUNT_DETAILS for a bank_account (as the service
+// shows it) and
+// VPA for a vpa, whose identifiers hold {vpa}.
+func (s *Sandbox) getBankAccount(rq *request) reply {
+	c := s.pathCustomer(rq, rq.params[0])
+	if c == nil {
+		return rule(msgCustomerNotFound)
+	}
+	id, ok := idFromPath(rq.params[1])
+	if !ok {
+		return rule(msgBankNotFound)
+	}
+	b, ok := s.banks[id]
+	if !ok || b.CustomerID != c.ID {
+		return rule(msgBankNotFound)
+	}
+	data := bankData{
+		ID: b.ID, CustomerID: b.CustomerID, Country: b.Country,
+		BankAccountType:   "ACCOUNT_DETAILS",
+		Identifiers:       bankIdentifiers{AccountNumber: b.AccountNumber, IFSC: b.IFSC},
+		AccountNumber:     nullable(b.AccountNumber),
+		IFSC:              nullable(b.IFSC),
+		BankAccountStatus: b.Status,
+		BeneficiaryName:   nullable(b.AccountName),
+		BankName:          nullable(b.BankName),
+		FailureReason:     b.FailureReason,
+	}
+	if b.Type == types.BankAccountTypeVPA {
+		data.BankAccountType = "VPA"
+		data.Identifiers = bankIdentifiers{VPA: b.VPA}
+		data.AccountNumber, data.IFSC = nil, nil
+	}
+	return success(http.StatusOK, "Bank account fetched successfully", data)
+}
+
+// bankTransitions are the moves of the bank verification simulation: the
+// statuses a bank account in status from may move to.
+func bankTransitions(from types.BankAccountStatus) []types.BankAccountStatus {
+	switch from {
+	case types.BankAccountProcessing:
+		return []types.BankAccountStatus{types.BankAccountVerified, types.BankAccountFailed}
+	}
+	return nil
+}
+
+// simulateBankVerification is POST /cms/api/v1/bank/mock-bank-verification
+// with {customer_id, bank_id, bank_account_status}: it moves a PROCESSING
+// bank account to VERIFIED or FAILED (FAILED sets a failure_reason) and
+// sends the BANK webhook. An absent account, another customer's or another
+// organization's is "Bank not found or access denied"; any other move is
+// refused with a 400 naming both statuses.
+func (s *Sandbox) simulateBankVerification(rq *request) reply {
+	f := rq.body
+	customerID, bankID := f.uuid("customer_id"), f.uuid("bank_id")
+	status, ok := f.str("bank_account_status", true)
+	to := types.BankAccountStatus(status)
+	if ok && !to.IsKnown() {
+		f.fail("bank_account_status", fmt.Sprintf("%q is not a valid choice.", status))
+	}
+	if bad := f.refused(); bad != nil {
+		return *bad
+	}
+	c := s.orgCustomer(rq, customerID)
+	if c == nil {
+		return rule(msgCustomerNotFound)
+	}
+	b, found := s.banks[bankID]
+	if !found || b.CustomerID != c.ID {
+		return rule(msgBankNotFound)
+	}
+	if !slices.Contains(bankTransitions(b.Status), to) {
+		return rule(fmt.Sprintf("Bank account status cannot move from %s to %s.", b.Status, to))
+	}
+	b.Status = to
+	meta := map[string]any{}
+	if to == types.BankAccountFailed {
+		reason := bankMsgSimulatedFailure
+		b.FailureReason = &reason
+		meta["failure_reason"] = reason
+	}
+	s.emit(rq, EventTypeBank, b.ID.String(), string(to), meta)
+	return success(http.StatusOK, "Bank verification status updated successfully", struct {
+		CustomerID        uuid.UUID               `json:"customer_id"`
+		BankID            uuid.UUID               `json:"bank_id"`
+		BankAccountStatus types.BankAccountStatus `json:"bank_account_status"`
+	}{c.ID, b.ID, to})
+}

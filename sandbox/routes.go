@@ -1,0 +1,168 @@
+package sandbox
+
+// Routes: the one table of the service's operations the sandbox serves,
+// and the matching of a request's method and path against it.
+
+import (
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Path prefixes of the service's areas: payouts (pos), customers, wallets,
+// bank accounts and KYC (cms), payin quotations (pis), the organization
+// (org).
+const (
+	posBase = "/pos/api/v1"
+	cmsBase = "/cms/api/v1"
+	pisBase = "/pis/api/v1"
+	orgBase = "/org/api/v1"
+)
+
+// operation is one line of the route table: an HTTP method, a path
+// template whose "{name}" segments are parameters, and the handler.
+type operation struct {
+	method   string
+	template string
+	handle   handlerFunc
+}
+
+// operations is the sandbox's route table: every operation of the service
+// it serves, once. Each line's handler lives in the file named for its
+// resource (payouts.go, payins.go, wallets.go, kyc.go, banks.go,
+// webhooks.go). Fixed paths come before the parameterised ones that would
+// also match them (balance before {payout_id}). The remittance payout is
+// listed at DefaultRemittancePayoutPath and served at
+// Settings.RemittancePayoutPath.
+func operations() []operation {
+	return []operation{
+		{http.MethodPost, posBase + "/prefunded/payout/initiate", (*Sandbox).createPrefundedPayout},
+		{http.MethodPost, posBase + "/payout/initiate", (*Sandbox).createPayout},
+		{http.MethodPost, DefaultRemittancePayoutPath, (*Sandbox).createRemittancePayout},
+		{http.MethodGet, posBase + "/payout/balance", (*Sandbox).getBalance},
+		{http.MethodPatch, posBase + "/payout/mock-payout-status", (*Sandbox).simulatePayoutStatus},
+		{http.MethodGet, posBase + "/payout/{payout_id}", (*Sandbox).getPayout},
+		{http.MethodPost, cmsBase + "/wallet/add", (*Sandbox).addWalletOp},
+		{http.MethodPatch, cmsBase + "/kyc/mock-kyc-status", (*Sandbox).simulateKYCStatus},
+		{http.MethodGet, cmsBase + "/kyc/configuration/{customer_id}", (*Sandbox).getKYCConfiguration},
+		{http.MethodGet, cmsBase + "/bank/list/{customer_id}", (*Sandbox).listBankAccounts},
+		{http.MethodGet, cmsBase + "/bank/{customer_id}/{bank_id}", (*Sandbox).getBankAccount},
+		{http.MethodPost, cmsBase + "/bank/mock-bank-verification", (*Sandbox).simulateBankVerification},
+		{http.MethodPost, pisBase + "/payin/quotation", (*Sandbox).createPayinQuotation},
+		{http.MethodGet, pisBase + "/payin/quotation/{quotation_id}", (*Sandbox).getPayinQuotation},
+		{http.MethodPatch, pisBase + "/payin/mock-payin-status", (*Sandbox).simulatePayinStatus},
+		{http.MethodPost, orgBase + "/organizations/api-webhooks", (*Sandbox).registerWebhook},
+	}
+}
+
+// route is an operation ready for matching: pattern is its path split into
+// segments, where a segment "{}" matches one path segment (possibly empty)
+// and becomes a parameter.
+type route struct {
+	method  string
+	pattern []string
+	handle  handlerFunc
+}
+
+// compileRoutes compiles the route table for a sandbox whose remittance payout is
+// served at remittancePath. A template's "{name}" segments become "{}";
+// remittancePath, which the sandbox's user sets, is split as given.
+func compileRoutes(remittancePath string) []route {
+	ops := operations()
+	out := make([]route, len(ops))
+	for i, op := range ops {
+		if op.template == DefaultRemittancePayoutPath {
+			out[i] = route{op.method, splitPath(remittancePath), op.handle}
+			continue
+		}
+		pattern := splitPath(op.template)
+		for j, seg := range pattern {
+			if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+				pattern[j] = "{}"
+			}
+		}
+		out[i] = route{op.method, pattern, op.handle}
+	}
+	return out
+}
+
+// splitPath splits a path into its segments, without the leading and
+// trailing slashes.
+func splitPath(path string) []string {
+	return strings.Split(strings.Trim(path, "/"), "/")
+}
+
+// match finds the route of method and path. It returns the route and its
+// parameters, or the HTTP status of the miss (404 or 405; allowed lists the
+// methods the path does answer). A trailing slash is tolerated, but first
+// tried as ending an empty parameter, so that GET /pos/api/v1/payout/
+// reaches the operation and is refused as a missing payout id rather than
+// as an unknown path, and another method there is a 405.
+func match(routes []route, method, path string) (*route, []string, int) {
+	trimmed := splitPath(path)
+	if p := strings.TrimPrefix(path, "/"); strings.HasSuffix(p, "/") {
+		rt, params, miss := matchSegments(routes, method, strings.Split(p, "/"))
+		if miss == 0 {
+			return rt, params, 0
+		}
+		if miss == http.StatusMethodNotAllowed {
+			// Known with its empty parameter, for other methods.
+			if rt, params, miss := matchSegments(routes, method, trimmed); miss == 0 {
+				return rt, params, 0
+			}
+			return nil, nil, http.StatusMethodNotAllowed
+		}
+	}
+	return matchSegments(routes, method, trimmed)
+}
+
+// allowed returns the methods that path answers, sorted: the Allow header
+// of a 405.
+func allowed(routes []route, path string) []string {
+	var methods []string
+	for i := range routes {
+		m := routes[i].method
+		if slices.Contains(methods, m) {
+			continue
+		}
+		if _, _, miss := match(routes, m, path); miss == 0 {
+			methods = append(methods, m)
+		}
+	}
+	sort.Strings(methods)
+	return methods
+}
+
+// matchSegments is match on a path split into segments.
+func matchSegments(routes []route, method string, segs []string) (*route, []string, int) {
+	pathMatched := false
+	for i := range routes {
+		rt := &routes[i]
+		if len(rt.pattern) != len(segs) {
+			continue
+		}
+		var params []string
+		ok := true
+		for j, p := range rt.pattern {
+			if p == "{}" {
+				params = append(params, segs[j])
+			} else if p != segs[j] {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		if rt.method != method {
+			pathMatched = true
+			continue
+		}
+		return rt, params, 0
+	}
+	if pathMatched {
+		return nil, nil, http.StatusMethodNotAllowed
+	}
+	return nil, nil, http.StatusNotFound
+}
