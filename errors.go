@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -204,6 +205,12 @@ var (
 	// ErrBankAccountLimit matches "Maximum 3 bank account details allowed"
 	// and "Maximum 3 UPI IDs allowed".
 	ErrBankAccountLimit = errors.New("fiatramp: bank account or UPI id limit reached")
+
+	// Reconciliation (errors issue 18).
+
+	// ErrNotCreated matches a *NotCreatedError: a create whose outcome was
+	// unknown until reconciliation proved that nothing holds its reference.
+	ErrNotCreated = errors.New("fiatramp: not created (reconciled)")
 )
 
 // OutcomeUnknownError reports a payout create whose outcome the library
@@ -228,6 +235,16 @@ type OutcomeUnknownError struct {
 	ClientReferenceID string
 	// QuotationID is the quotation of the payout; uuid.Nil for a Do call.
 	QuotationID uuid.UUID
+	// CustomerID is the customer the payout was for (Payouts.Create: the
+	// quotation's customer; payin initiate: the paying customer); uuid.Nil
+	// when the call does not name one.
+	CustomerID uuid.UUID
+	// Started and Ended bound the attempts on the client's clock: the
+	// window in which a payout they created would have been created.
+	Started, Ended time.Time
+	// Unsettled, when the call reconciled on its own (WithReconcile) and
+	// could not settle the outcome, says why.
+	Unsettled string
 	// Method and Path name the operation.
 	Method, Path string
 	// Attempts is the number of attempts made.
@@ -258,12 +275,57 @@ func (e *OutcomeUnknownError) Error() string {
 		b.WriteString(": the operation may have taken effect")
 	}
 	b.WriteString("; reconcile before acting (attempts: " + strconv.Itoa(e.Attempts) + ")")
+	if e.Unsettled != "" {
+		b.WriteString("; reconciliation left it unknown: " + sanitize(e.Unsettled, maxMessageText))
+	}
 	if e.Err != nil {
 		b.WriteString(": ")
 		b.WriteString(e.Err.Error())
 	}
 	return b.String()
 }
+
+// NotCreatedError reports a payout create or payin initiate whose outcome
+// was unknown (an attempt may have reached the service) until the
+// reconciliation WithReconcile asked for proved that nothing holds its
+// reference. Creating again with the same ClientReferenceID is safe: if
+// the lost attempt still lands, the service refuses whichever comes
+// second. A new reference is safe only once the quotation can no longer
+// be used (EXPIRED).
+//
+// Like *OutcomeUnknownError it does not unwrap to the last attempt's
+// error (kept in Err): a refusal met on a retry is no reason to quote
+// again under a new reference.
+type NotCreatedError struct {
+	// ClientReferenceID is the reference the attempts carried.
+	ClientReferenceID string
+	// QuotationID is the quotation of the create.
+	QuotationID uuid.UUID
+	// Reason says what proves it.
+	Reason string
+	// Attempts is the number of attempts the create made.
+	Attempts int
+	// Err is the last attempt's error, for the record.
+	Err error
+}
+
+// Error says that nothing was created and why.
+func (e *NotCreatedError) Error() string {
+	var b strings.Builder
+	b.WriteString("fiatramp: not created: client_reference_id ")
+	b.WriteString(`"` + sanitize(e.ClientReferenceID, maxDetailText) + `"`)
+	if e.QuotationID != uuid.Nil {
+		b.WriteString(" quotation_id " + e.QuotationID.String())
+	}
+	b.WriteString(": " + e.Reason + "; safe to create again with the same reference")
+	if e.Err != nil {
+		b.WriteString(" (last attempt: " + e.Err.Error() + ")")
+	}
+	return b.String()
+}
+
+// Is reports whether target is ErrNotCreated.
+func (e *NotCreatedError) Is(target error) bool { return target == ErrNotCreated }
 
 // maxRawBody caps APIError.RawBody.
 const maxRawBody = 64 << 10

@@ -75,6 +75,7 @@ var allSentinels = []struct {
 	{"ErrVPAInUse", ErrVPAInUse},
 	{"ErrAccountNumberInUse", ErrAccountNumberInUse},
 	{"ErrBankAccountLimit", ErrBankAccountLimit},
+	{"ErrNotCreated", ErrNotCreated},
 }
 
 // requireSentinels checks that err matches exactly the sentinels in want

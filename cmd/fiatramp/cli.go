@@ -411,6 +411,7 @@ func sentinels() []sentinel {
 		{"ErrVPAInUse", fiatramp.ErrVPAInUse},
 		{"ErrAccountNumberInUse", fiatramp.ErrAccountNumberInUse},
 		{"ErrBankAccountLimit", fiatramp.ErrBankAccountLimit},
+		{"ErrNotCreated", fiatramp.ErrNotCreated},
 	}
 }
 
