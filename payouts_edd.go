@@ -32,11 +32,11 @@ var (
 // does not send a save the customer has not declared true. The service
 // refuses a customer whose KYC is not verified ("Customer is unverified",
 // ErrCustomerUnverified) and a customer who needs no EDD ("EDD not
-// required").
+// required", ErrEDDNotRequired).
 //
 // A save is retried like a read: a repeat after a lost answer files the
-// same evidence again or is refused as not required. Read the limits
-// (IsEDDRequired) before saving again.
+// same evidence again or is refused as not required (ErrEDDNotRequired).
+// Read the limits (IsEDDRequired) before saving again.
 func (s *PayoutsService) SaveEDD(ctx context.Context, req types.SavePayoutEDDRequest, opts ...RequestOption) (*types.EDD, error) {
 	if err := checkEDD(req.CustomerID, req.SourceOfIncome, req.Declaration); err != nil {
 		return nil, err

@@ -70,7 +70,7 @@ func TestPayoutsSaveEDDBadInput(t *testing.T) {
 func TestPayoutsSaveEDDRefusals(t *testing.T) {
 	for message, want := range map[string]error{
 		"Customer is unverified": fiatramp.ErrCustomerUnverified,
-		"EDD not required":       nil,
+		"EDD not required":       fiatramp.ErrEDDNotRequired,
 	} {
 		t.Run(message, func(t *testing.T) {
 			h := newHarness(t)
@@ -81,9 +81,7 @@ func TestPayoutsSaveEDDRefusals(t *testing.T) {
 			var apiErr *fiatramp.APIError
 			require.ErrorAs(t, err, &apiErr)
 			assert.Equal(t, message, apiErr.Message)
-			if want != nil {
-				require.ErrorIs(t, err, want)
-			}
+			require.ErrorIs(t, err, want)
 			var unknown *fiatramp.OutcomeUnknownError
 			assert.NotErrorAs(t, err, &unknown, "a refusal is an answer")
 		})

@@ -44,14 +44,14 @@ func exhaustPayouts(t *testing.T, e *env) {
 func TestEDDPayoutFlow(t *testing.T) {
 	e, rc := hookEnv(t, nil, smallLimits)
 	_, err := e.client.Payouts.SaveEDD(ctx(t), payoutEDD(e))
-	refused(t, err, http.StatusBadRequest, "EDD not required")
+	refused(t, err, http.StatusBadRequest, "EDD not required", fiatramp.ErrEDDNotRequired)
 
 	exhaustPayouts(t, e)
 	saved, err := e.client.Payouts.SaveEDD(ctx(t), payoutEDD(e))
 	require.NoError(t, err)
 	assert.Equal(t, types.EDDProcessing, saved.Status)
 	_, err = e.client.Payouts.SaveEDD(ctx(t), payoutEDD(e))
-	refused(t, err, http.StatusBadRequest, "EDD not required")
+	refused(t, err, http.StatusBadRequest, "EDD not required", fiatramp.ErrEDDNotRequired)
 
 	require.NoError(t, e.sb.SetEDDStatus(saved.ID, types.EDDVerified))
 	require.Error(t, e.sb.SetEDDStatus(saved.ID, types.EDDFailed), "only a PROCESSING EDD is reviewed")
