@@ -451,7 +451,9 @@ func (p *plan) finish(v reflect.Value, fr *frame, data []byte) error {
 		}
 	}
 	for i, b := range p.brands {
-		p.resolve(v, &fr.brands[i], b.index)
+		if err := p.resolve(v, &fr.brands[i], b.index); err != nil {
+			return err
+		}
 	}
 	if p.rest >= 0 {
 		rest := v.Field(p.rest)
@@ -565,21 +567,29 @@ func (p *plan) brand(v reflect.Value, slot *brandSlot, key, raw []byte) error {
 	case string(slot.key) == string(key):
 		slot.value, slot.set = d, set
 	default:
+		if set && restFull(v.Field(p.rest), key) {
+			return tooManyOthers(v.Type(), v.Field(p.rest).Type())
+		}
 		setAmount(v.Field(p.rest), key, d, set)
 	}
 	return nil
 }
 
 // resolve settles a brand slot: its value fills the field unless the
-// field's own member was present, in which case it moves to the rest map.
-func (p *plan) resolve(v reflect.Value, slot *brandSlot, index int) {
+// field's own member was present, in which case it moves to the rest map
+// (within MaxOtherMembers, as every member of that map).
+func (p *plan) resolve(v reflect.Value, slot *brandSlot, index int) error {
 	switch {
 	case slot.key == nil:
 	case !slot.explicit:
 		*v.Field(index).Addr().Interface().(*decimal.Decimal) = slot.value
 	case slot.set:
+		if restFull(v.Field(p.rest), slot.key) {
+			return withField(tooManyOthers(v.Type(), v.Field(p.rest).Type()), typeName(v.Type()), string(slot.key))
+		}
 		setAmount(v.Field(p.rest), slot.key, slot.value, true)
 	}
+	return nil
 }
 
 // amounts returns the map of decimals that rest holds.
