@@ -338,4 +338,8 @@ func ExampleOperations() {
 	// Payouts.Get GET /pos/api/v1/payout/{payout_id} read [id status] [Wait]
 	// Payouts.SimulateStatus PATCH /pos/api/v1/payout/mock-payout-status update [payout_id payout_status] []
 	// Payouts.Balance GET /pos/api/v1/payout/balance read [available_balance] []
+	// Payouts.CreateQuotation POST /pos/api/v1/payout/quotation create [id] []
+	// Payouts.GetQuotation GET /pos/api/v1/payout/quotation/{quotation_id} read [id] []
+	// Payouts.LinkTransfer PATCH /pos/api/v1/payout/update-transfer-id update [exchange_order_id exchange_transfer_id] []
+	// Payouts.ListHistory GET /pos/api/v1/payout/history read [results] [History ListHistoryPage]
 }
