@@ -235,8 +235,12 @@ func requiredOps() []requiredOp {
 		{
 			name: "Payouts.GetQuotation", method: http.MethodGet, path: "/pos/api/v1/payout/quotation/" + quotationID.String(), status: 200,
 			data: []member{{key: "id", value: q(quotationID), required: true, id: true}, {key: "status", value: `"LINKED"`}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payouts.GetQuotation(ctx, quotationID) },
-			check: func(t *testing.T, got any) { assert.Equal(t, types.QuotationLinked, got.(*types.PayoutQuotation).Status) },
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.GetQuotation(ctx, quotationID)
+			},
+			check: func(t *testing.T, got any) {
+				assert.Equal(t, types.QuotationLinked, got.(*types.PayoutQuotation).Status)
+			},
 		},
 		{
 			name: "Payouts.LinkTransfer", method: http.MethodPatch, path: "/pos/api/v1/payout/update-transfer-id", status: 200,
