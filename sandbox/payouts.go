@@ -200,7 +200,9 @@ func (s *Sandbox) simulatePayoutStatus(rq *request) reply {
 	case types.PayoutSuccess:
 		utr := fmt.Sprintf("%012d", s.rng.Uint64N(1e12))
 		p.UTR = &utr
-		p.ExchangeTransferID = fmt.Sprintf("EXT%012d", s.rng.Uint64N(1e12))
+		if p.ExchangeTransferID == "" { // a linked transfer id stays
+			p.ExchangeTransferID = fmt.Sprintf("EXT%012d", s.rng.Uint64N(1e12))
+		}
 	case types.PayoutFailed, types.PayoutRefunded:
 		reason := poMsgSimulatedFailure
 		p.FailureReason = &reason

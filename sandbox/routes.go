@@ -42,6 +42,7 @@ func operations() []operation {
 		{http.MethodPost, DefaultRemittancePayoutPath, (*Sandbox).createRemittancePayout},
 		{http.MethodGet, posBase + "/payout/balance", (*Sandbox).getBalance},
 		{http.MethodPatch, posBase + "/payout/mock-payout-status", (*Sandbox).simulatePayoutStatus},
+		{http.MethodGet, posBase + "/payout/history", (*Sandbox).payoutHistory}, // before {payout_id}
 		{http.MethodGet, posBase + "/payout/{payout_id}", (*Sandbox).getPayout},
 		{http.MethodPost, cmsBase + "/wallet/add", (*Sandbox).addWalletOp},
 		{http.MethodPatch, cmsBase + "/kyc/mock-kyc-status", (*Sandbox).simulateKYCStatus},
@@ -53,6 +54,10 @@ func operations() []operation {
 		{http.MethodGet, pisBase + "/payin/quotation/{quotation_id}", (*Sandbox).getPayinQuotation},
 		{http.MethodPatch, pisBase + "/payin/mock-payin-status", (*Sandbox).simulatePayinStatus},
 		{http.MethodPost, orgBase + "/organizations/api-webhooks", (*Sandbox).registerWebhook},
+		// Payout quotations and history.
+		{http.MethodPost, posBase + "/payout/quotation", (*Sandbox).createPayoutQuotation},
+		{http.MethodGet, posBase + "/payout/quotation/{quotation_id}", (*Sandbox).getPayoutQuotation},
+		{http.MethodPatch, posBase + "/payout/update-transfer-id", (*Sandbox).linkTransfer},
 	}
 }
 
