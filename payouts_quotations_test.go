@@ -1,8 +1,18 @@
 package fiatramp_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
+	"runtime"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -189,4 +199,208 @@ func TestPayoutsCreateTransactionHash(t *testing.T) {
 		ClientReferenceID: "ref-1", TransactionHash: "0xfeed"})
 	require.NoError(t, err)
 	assert.Equal(t, payoutID, p.ID)
+}
+
+// Benchmarks: each payout quotation call against the hand-written floor
+// (net/http, canonical body by json.Marshal of a sorted struct, HMAC,
+// decode into a struct with decimal fields), interleaved in chunks on an
+// in-memory transport, reporting the ratios of time and of bytes
+// allocated (library over floor).
+
+// floorQuotation is the floor's payout quotation.
+type floorQuotation struct {
+	ID              uuid.UUID       `json:"id"`
+	OrderID         *uuid.UUID      `json:"order_id"`
+	CustomerID      uuid.UUID       `json:"customer_id"`
+	BankID          uuid.UUID       `json:"bank_id"`
+	Status          string          `json:"status"`
+	Asset           string          `json:"asset"`
+	Fiat            string          `json:"fiat"`
+	Network         string          `json:"network"`
+	WalletAddress   string          `json:"wallet_address"`
+	SendingAmount   decimal.Decimal `json:"sending_amount"`
+	Rate            decimal.Decimal `json:"rate"`
+	ReceivingAmount decimal.Decimal `json:"receiving_amount"`
+	Fees            floorFees       `json:"fees"`
+	CreatedAt       time.Time       `json:"created_at"`
+	ExpiryTime      time.Time       `json:"expiry_time"`
+}
+
+// floorQuotationRequest is the quotation request with its members in
+// sorted order, so that json.Marshal writes canonical JSON.
+type floorQuotationRequest struct {
+	Asset          string    `json:"asset"`
+	BankID         uuid.UUID `json:"bank_id"`
+	CustomerID     uuid.UUID `json:"customer_id"`
+	Fiat           string    `json:"fiat"`
+	Network        string    `json:"network"`
+	RiskParameters struct {
+		DeviceID                   string `json:"device_id"`
+		IPAddress                  string `json:"ip_address"`
+		LawEnforcementAgencyReport bool   `json:"law_enforcement_agency_report"`
+		SuspiciousActivityReport   bool   `json:"suspicious_activity_report"`
+	} `json:"risk_parameters"`
+	SendingAmount string `json:"sending_amount"`
+}
+
+// floorSend is the hand-written call: body (nil for none, signed as "{}")
+// sent with method to url, the envelope's data decoded into out.
+func floorSend(ctx context.Context, hc *http.Client, method, url string, body []byte, out any) error {
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	mac := hmac.New(sha256.New, []byte(testSecret))
+	mac.Write([]byte(testKey + "|" + ts + "|"))
+	var rd io.Reader
+	if body == nil {
+		mac.Write([]byte("{}"))
+	} else {
+		mac.Write(body)
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
+	if err != nil {
+		return err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("X-API-KEY", testKey)
+	req.Header.Set("X-TIMESTAMP", ts)
+	req.Header.Set("X-SIGNATURE", base64.StdEncoding.EncodeToString(mac.Sum(nil)))
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, fiatramp.DefaultMaxResponseBytes))
+	_ = resp.Body.Close()
+	if err != nil {
+		return err
+	}
+	env := struct {
+		Status bool `json:"status"`
+		Data   any  `json:"data"`
+	}{Data: out}
+	if err := json.Unmarshal(raw, &env); err != nil {
+		return err
+	}
+	if !env.Status {
+		return errors.New("floor: refused")
+	}
+	return nil
+}
+
+// sideCost is what n calls of one side took: wall time, bytes and
+// allocations.
+type sideCost struct {
+	t      time.Duration
+	bytes  uint64
+	allocs uint64
+}
+
+// runCost makes n sequential calls of fn and returns their cost.
+func runCost(b *testing.B, n int, fn func() error) sideCost {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	for range n {
+		if err := fn(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	d := time.Since(start)
+	runtime.ReadMemStats(&after)
+	return sideCost{d, after.TotalAlloc - before.TotalAlloc, after.Mallocs - before.Mallocs}
+}
+
+// compareMemWithFloor runs b.N library and b.N floor calls, interleaved in
+// chunks in alternating order, and reports the time ratio, the memory
+// ratio (bytes allocated, library over floor) and each side's bytes and
+// allocations per call.
+func compareMemWithFloor(b *testing.B, lib, floor func() error) {
+	const chunk = 128
+	runCost(b, chunk, lib)
+	runCost(b, chunk, floor)
+	b.ResetTimer()
+	var l, f sideCost
+	add := func(into *sideCost, c sideCost) {
+		into.t, into.bytes, into.allocs = into.t+c.t, into.bytes+c.bytes, into.allocs+c.allocs
+	}
+	for k, done := 0, 0; done < b.N; k, done = k+1, done+chunk {
+		n := min(chunk, b.N-done)
+		if k%2 == 1 {
+			add(&f, runCost(b, n, floor))
+		}
+		add(&l, runCost(b, n, lib))
+		if k%2 == 0 {
+			add(&f, runCost(b, n, floor))
+		}
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(l.t)/float64(f.t), "ratio")
+	b.ReportMetric(float64(l.bytes)/float64(f.bytes), "mem-ratio")
+	b.ReportMetric(float64(l.bytes)/n, "lib-B/call")
+	b.ReportMetric(float64(f.bytes)/n, "floor-B/call")
+	b.ReportMetric(float64(l.allocs)/n, "lib-allocs/call")
+	b.ReportMetric(float64(f.allocs)/n, "floor-allocs/call")
+}
+
+// BenchmarkPayoutQuotationCallsVsFloor compares CreateQuotation,
+// GetQuotation and LinkTransfer with their hand-written floors.
+func BenchmarkPayoutQuotationCallsVsFloor(b *testing.B) {
+	ctx := context.Background()
+	const base = "http://127.0.0.1:1"
+	fetched := payoutQuotationData[:len(payoutQuotationData)-1] + `,"order_id":"61c2517e-9fa0-4cbb-90d4-8d7f2e405167","status":"UNLINKED"}`
+	link := `{"exchange_order_id":"EX-88231994","exchange_transfer_id":"770011223344"}`
+	req := payoutQuotationRequest()
+	for _, tc := range []struct {
+		name  string
+		data  string
+		lib   func(c *fiatramp.Client) error
+		floor func(hc *http.Client) error
+	}{
+		{"CreateQuotation", payoutQuotationData,
+			func(c *fiatramp.Client) error { _, err := c.Payouts.CreateQuotation(ctx, req); return err },
+			func(hc *http.Client) error {
+				fr := floorQuotationRequest{Asset: strings.ToLower(req.Asset), BankID: req.BankID, CustomerID: req.CustomerID,
+					Fiat: strings.ToLower(req.Fiat), Network: req.Network, SendingAmount: req.SendingAmount.String()}
+				fr.RiskParameters.DeviceID, fr.RiskParameters.IPAddress = req.RiskParameters.DeviceID, req.RiskParameters.IPAddress
+				body, err := json.Marshal(fr)
+				if err != nil {
+					return err
+				}
+				var q floorQuotation
+				return floorSend(ctx, hc, http.MethodPost, base+"/pos/api/v1/payout/quotation", body, &q)
+			}},
+		{"GetQuotation", fetched,
+			func(c *fiatramp.Client) error { _, err := c.Payouts.GetQuotation(ctx, quotationID); return err },
+			func(hc *http.Client) error {
+				var q floorQuotation
+				return floorSend(ctx, hc, http.MethodGet, base+"/pos/api/v1/payout/quotation/"+quotationID.String(), nil, &q)
+			}},
+		{"LinkTransfer", link,
+			func(c *fiatramp.Client) error {
+				_, err := c.Payouts.LinkTransfer(ctx, types.LinkTransferRequest{ExchangeOrderID: "EX-88231994", ExchangeTransferID: "770011223344"})
+				return err
+			},
+			func(hc *http.Client) error {
+				body, err := json.Marshal(struct {
+					ExchangeOrderID    string `json:"exchange_order_id"`
+					ExchangeTransferID string `json:"exchange_transfer_id"`
+				}{"EX-88231994", "770011223344"})
+				if err != nil {
+					return err
+				}
+				var l struct {
+					ExchangeOrderID    string `json:"exchange_order_id"`
+					ExchangeTransferID string `json:"exchange_transfer_id"`
+				}
+				return floorSend(ctx, hc, http.MethodPatch, base+"/pos/api/v1/payout/update-transfer-id", body, &l)
+			}},
+	} {
+		hc := &http.Client{Transport: memoryTransport{[]byte(ok(tc.data))}}
+		c := benchClient(b, base, hc)
+		b.Run(tc.name, func(b *testing.B) {
+			compareMemWithFloor(b, func() error { return tc.lib(c) }, func() error { return tc.floor(hc) })
+		})
+	}
 }
