@@ -1,9 +1,14 @@
 package fiatramp_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"math"
 	"net/http"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -154,4 +159,122 @@ func TestPayoutsListHistoryPage(t *testing.T) {
 		require.Error(t, err, next)
 	}
 	assert.Equal(t, 1, h.mock.GetTotalCallCount(), "no link outside the history was sent")
+}
+
+// historyTransport serves a history of total payouts, perPage to a page,
+// without a network: every page is the same prebuilt items with the next
+// link of its number, so that serving costs the same at any size.
+type historyTransport struct {
+	base    string
+	total   int
+	perPage int
+	items   []byte // perPage items, comma-separated
+}
+
+func newHistoryTransport(base string, total, perPage int) *historyTransport {
+	nums := make([]int, perPage)
+	for i := range nums {
+		nums[i] = i + 1
+	}
+	page := historyPage(0, "null", nums...)
+	start := strings.Index(page, `"results":[`) + len(`"results":[`)
+	return &historyTransport{base: base, total: total, perPage: perPage, items: []byte(page[start : len(page)-3])}
+}
+
+func (h *historyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	n := 1
+	if p := req.URL.Query().Get("page"); p != "" {
+		n, _ = strconv.Atoi(p)
+	}
+	next := "null"
+	if n*h.perPage < h.total {
+		next = `"` + h.base + historyPath + "?page=" + strconv.Itoa(n+1) + `"`
+	}
+	var body bytes.Buffer
+	body.Grow(len(h.items) + 200)
+	fmt.Fprintf(&body, `{"status":true,"message":"ok","data":{"count":%d,"next":%s,"previous":null,"results":[`, h.total, next)
+	body.Write(h.items)
+	body.WriteString(`]}}`)
+	return &http.Response{
+		StatusCode: 200, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: http.Header{"Content-Type": {"application/json"}},
+		Body:   io.NopCloser(&body), ContentLength: int64(body.Len()), Request: req,
+	}, nil
+}
+
+// BenchmarkPayoutsListHistoryVsFloor compares one history page of 100
+// payouts through ListHistory with the hand-written floor.
+func BenchmarkPayoutsListHistoryVsFloor(b *testing.B) {
+	ctx := context.Background()
+	const base = "http://127.0.0.1:1"
+	hc := &http.Client{Transport: newHistoryTransport(base, 100, 100)}
+	c := benchClient(b, base, hc)
+	lib := func() error {
+		p, err := c.Payouts.ListHistory(ctx, types.PayoutHistoryFilter{})
+		if err == nil && len(p.Results) != 100 {
+			err = fmt.Errorf("library: %d payouts", len(p.Results))
+		}
+		return err
+	}
+	floor := func() error {
+		var page struct {
+			Count   int           `json:"count"`
+			Next    *string       `json:"next"`
+			Results []floorPayout `json:"results"`
+		}
+		if err := floorSend(ctx, hc, http.MethodGet, base+historyPath, nil, &page); err != nil {
+			return err
+		}
+		if len(page.Results) != 100 {
+			return fmt.Errorf("floor: %d payouts", len(page.Results))
+		}
+		return nil
+	}
+	compareMemWithFloor(b, lib, floor)
+}
+
+// BenchmarkPayoutsHistoryWalk walks histories of 1,000, 10,000 and
+// 100,000 payouts (100 to a page) through History and reports, for each
+// size, the time per payout and the live heap sampled every ten pages
+// (after a collection); then the growth exponents of the time per decade
+// (1.0 is linear) and the ratio of the largest live heap to the
+// smallest's (1.0: bounded by one page, whatever the size).
+func BenchmarkPayoutsHistoryWalk(b *testing.B) {
+	ctx := context.Background()
+	const base = "http://127.0.0.1:1"
+	sizes := []int{1_000, 10_000, 100_000}
+	times := make([]time.Duration, len(sizes))
+	live := make([]uint64, len(sizes))
+	for range b.N {
+		for i, size := range sizes {
+			c := benchClient(b, base, &http.Client{Transport: newHistoryTransport(base, size, 100)})
+			runtime.GC()
+			var ms runtime.MemStats
+			start, n := time.Now(), 0
+			var paused time.Duration
+			for p, err := range c.Payouts.History(ctx, types.PayoutHistoryFilter{}) {
+				if err != nil {
+					b.Fatal(err)
+				}
+				if n++; n%1000 == 0 && p.Status != "" { // every ten pages
+					t := time.Now()
+					runtime.GC()
+					runtime.ReadMemStats(&ms)
+					live[i] = max(live[i], ms.HeapAlloc)
+					paused += time.Since(t)
+				}
+			}
+			if n != size {
+				b.Fatalf("walked %d payouts of %d", n, size)
+			}
+			times[i] += time.Since(start) - paused
+		}
+	}
+	for i, size := range sizes {
+		b.ReportMetric(float64(times[i].Nanoseconds())/float64(size*b.N), fmt.Sprintf("ns/payout@%d", size))
+		b.ReportMetric(float64(live[i])/1024, fmt.Sprintf("live-KiB@%d", size))
+	}
+	b.ReportMetric(math.Log10(float64(times[1])/float64(times[0])), "growth-1k-10k")
+	b.ReportMetric(math.Log10(float64(times[2])/float64(times[1])), "growth-10k-100k")
+	b.ReportMetric(float64(live[2])/float64(live[0]), "live-ratio-100k/1k")
 }
