@@ -67,6 +67,11 @@ func commands() []*command {
 		signCommand(),
 		webhookVerifyCommand(),
 		webhookSendCommand(),
+		// Payout quotations and history.
+		payoutsQuoteCommand(),
+		payoutsQuotationCommand(),
+		payoutsLinkTransferCommand(),
+		payoutsHistoryCommand(),
 	}
 }
 

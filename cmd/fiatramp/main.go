@@ -22,6 +22,10 @@
 //	fiatramp call METHOD PATH [BODY | @FILE | -]
 //	fiatramp webhook verify [-key K] [-secret-file F] [-now N] [DELIVERY_FILE]
 //	fiatramp webhook send [-type T] [-event E] [-id ID] [-metadata JSON] URL
+//	fiatramp payouts quote -customer ID -bank ID -amount N [-asset A] [-fiat F] [-network N]
+//	fiatramp payouts quotation QUOTATION_ID
+//	fiatramp payouts link-transfer -exchange-order ID -transfer ID
+//	fiatramp payouts history [-status S] [-customer ID] [-from YYYY-MM-DD -to YYYY-MM-DD]
 //	fiatramp help [COMMAND]
 //
 // The commands that call the service take their credentials from
@@ -164,6 +168,10 @@ Usage:
 	fiatramp call METHOD PATH [BODY]        any operation, signed
 	fiatramp webhook verify [DELIVERY_FILE] check a captured webhook delivery, print its event
 	fiatramp webhook send URL               send a signed test event to a local receiver
+	fiatramp payouts quote [flags]          create a payout quotation
+	fiatramp payouts quotation QUOTATION_ID fetch a payout quotation and its status
+	fiatramp payouts link-transfer [flags]  record a payout's exchange transfer id
+	fiatramp payouts history [flags]        stream the payout history, one JSON object a line
 	fiatramp help [COMMAND]                 this help, or a command's flags and an example
 
 The commands that call the service read FIATRAMP_API_KEY, FIATRAMP_API_SECRET
