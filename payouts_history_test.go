@@ -278,3 +278,25 @@ func BenchmarkPayoutsHistoryWalk(b *testing.B) {
 	b.ReportMetric(math.Log10(float64(times[2])/float64(times[1])), "growth-10k-100k")
 	b.ReportMetric(float64(live[2])/float64(live[0]), "live-ratio-100k/1k")
 }
+
+// An Observer sees every page of a filtered walk under ListHistory's name
+// and path template: never the query, which carries a customer id.
+func TestPayoutsHistoryObserverSeesNoQuery(t *testing.T) {
+	rec := new(recorder)
+	h := newHarness(t, fiatramp.WithObserver(rec))
+	abs := testBase + historyPath
+	q := "customer_id=" + customerID.String()
+	h.mock.RegisterResponderWithQuery(http.MethodGet, abs, q, httpmock.NewStringResponder(200, historyPage(2, `"`+abs+`?`+q+`&page=2"`, 1)))
+	h.mock.RegisterResponderWithQuery(http.MethodGet, abs, q+"&page=2", httpmock.NewStringResponder(200, historyPage(2, "null", 2)))
+	refs, err := historyRefs(t, h.client, types.PayoutHistoryFilter{CustomerID: customerID})
+	require.NoError(t, err)
+	assert.Len(t, refs, 2)
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	require.Len(t, rec.calls, 2)
+	for _, call := range rec.calls {
+		assert.Equal(t, "Payouts.ListHistory", call.Operation)
+		assert.Equal(t, historyPath, call.Route)
+		assert.NotContains(t, fmt.Sprintf("%+v", call), customerID.String())
+	}
+}
