@@ -222,3 +222,24 @@ func TestPayoutCancelledIsFinal(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, types.PayoutCancelled, got.Status)
 }
+
+// The on-chain model: a quotation with a network gives a deposit address,
+// and the payout created on it carries the transaction hash of the deposit.
+func TestPayoutOnChainCreateStoresTheHash(t *testing.T) {
+	e := newEnv(t)
+	q, err := e.client.Payouts.CreateQuotation(ctx(t), payoutQuoteReq(e, func(r *types.CreatePayoutQuotationRequest) { r.Network = "TRON" }))
+	require.NoError(t, err)
+	p, err := e.client.Payouts.Create(ctx(t), types.CreatePayoutRequest{QuotationID: q.ID, CustomerID: e.cust.ID, TransactionHash: "0xfeed"})
+	require.NoError(t, err)
+	stored, ok := e.sb.Payout(p.ID)
+	require.True(t, ok)
+	require.NotNil(t, stored.TransactionHash)
+	assert.Equal(t, "0xfeed", *stored.TransactionHash)
+	assert.Equal(t, "TRON", stored.Network)
+	assert.Equal(t, q.WalletAddress, stored.WalletAddress)
+
+	p2, err := e.client.Payouts.Create(ctx(t), types.CreatePayoutRequest{QuotationID: e.quotation().ID, CustomerID: e.cust.ID})
+	require.NoError(t, err)
+	stored, _ = e.sb.Payout(p2.ID)
+	assert.Nil(t, stored.TransactionHash, "none sent, none stored")
+}
