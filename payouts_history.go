@@ -65,7 +65,8 @@ func historyQuery(f types.PayoutHistoryFilter) (string, error) {
 //
 // A date range with one end, or ending before it starts, is refused
 // before sending (ErrInvalidRequest, naming the field); the service
-// answers such a range with a 400 under errors.date_range.
+// answers such a range with a 400 under errors.date_range, which matches
+// ErrInvalidDateRange.
 func (s *PayoutsService) ListHistory(ctx context.Context, filter types.PayoutHistoryFilter, opts ...RequestOption) (*types.PayoutPage, error) {
 	l, err := s.historyList(filter)
 	if err != nil {

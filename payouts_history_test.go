@@ -3,6 +3,7 @@ package fiatramp_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -299,4 +300,15 @@ func TestPayoutsHistoryObserverSeesNoQuery(t *testing.T) {
 		assert.Equal(t, historyPath, call.Route)
 		assert.NotContains(t, fmt.Sprintf("%+v", call), customerID.String())
 	}
+}
+
+// The service's own refusal of a date range matches ErrInvalidDateRange.
+func TestPayoutsListHistoryServiceDateRange(t *testing.T) {
+	h := newHarness(t)
+	h.mock.RegisterResponder(http.MethodGet, testBase+historyPath, httpmock.NewStringResponder(http.StatusBadRequest,
+		fail("Invalid date range", "REQ_FIELD_MISSING", `{"date_range":["Both start_date and end_date are required."]}`)))
+	day := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
+	_, err := h.client.Payouts.ListHistory(context.Background(), types.PayoutHistoryFilter{StartDate: day, EndDate: day})
+	require.ErrorIs(t, err, fiatramp.ErrInvalidDateRange)
+	assert.False(t, errors.Is(err, fiatramp.ErrInvalidRequest), "the service refused it, not the client")
 }

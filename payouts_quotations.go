@@ -28,13 +28,11 @@ var (
 //
 // A blank asset or fiat, an amount that is not positive or that written
 // out has more than types.MaxDecimalDigits digits, or a nil CustomerID or
-// BankID is refused before sending (ErrInvalidRequest). The service
-// refuses an unverified (or another organization's) customer ("Customer
-// is unverified"), an unverified bank account ("Bank account is
-// unverified"), a UPI id as the destination ("UPI is not supported":
-// payouts go to bank accounts only) and an amount under the minimum
-// ("Entered amount is less than minimum transaction amount"), each an
-// *APIError carrying the message.
+// BankID is refused before sending (ErrInvalidRequest). The service's
+// refusals match ErrCustomerUnverified (KYC not verified, or not the
+// organization's customer), ErrBankUnverified, ErrUPIUnsupported (a UPI id
+// as the destination: payouts go to bank accounts only) and
+// ErrAmountBelowMinimum.
 //
 // A spare quotation expires unused, so the call is retried like a read.
 func (s *PayoutsService) CreateQuotation(ctx context.Context, req types.CreatePayoutQuotationRequest, opts ...RequestOption) (*types.PayoutQuotation, error) {
@@ -64,8 +62,9 @@ func (s *PayoutsService) CreateQuotation(ctx context.Context, req types.CreatePa
 // UNLINKED until a payout is created on the quotation, then LINKED, or
 // EXPIRED once it expired unused; any other value is kept as text. A nil
 // quotationID is refused before sending (ErrInvalidRequest); the service
-// refuses a missing id ("Quotation ID is required.") and a malformed one
-// ("Quotation ID is invalid").
+// refuses a missing or malformed id with ErrQuotationIDInvalid, and an
+// absent or another organization's quotation with ErrQuotationNotFound
+// (and ErrNotFound).
 func (s *PayoutsService) GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayoutQuotation, error) {
 	if err := requireID("quotation_id", quotationID); err != nil {
 		return nil, err
@@ -79,7 +78,8 @@ func (s *PayoutsService) GetQuotation(ctx context.Context, quotationID uuid.UUID
 // "exchange_transfer_id"}, both sent as given. The answer repeats the
 // two; the fetched payout shows the transfer id from then on. A blank
 // ExchangeOrderID or ExchangeTransferID is refused before sending
-// (ErrInvalidRequest).
+// (ErrInvalidRequest); an exchange order no payout of the organization
+// holds is refused with ErrNotFound.
 //
 // The call sets a value, so a repeat sets the same value again: it is
 // retried like a read.

@@ -115,7 +115,7 @@ func TestPayoutsCreateQuotationRefusals(t *testing.T) {
 	}{
 		{"Customer is unverified", fiatramp.ErrCustomerUnverified},
 		{"Bank account is unverified", fiatramp.ErrBankUnverified},
-		{"UPI is not supported", nil},
+		{"UPI is not supported", fiatramp.ErrUPIUnsupported},
 		{"Entered amount is less than minimum transaction amount", fiatramp.ErrAmountBelowMinimum},
 	} {
 		t.Run(tc.message, func(t *testing.T) {

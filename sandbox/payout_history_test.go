@@ -100,6 +100,7 @@ func TestPayoutHistoryDateRangeRefusals(t *testing.T) {
 		require.ErrorAs(t, err, &apiErr, q)
 		assert.Equal(t, http.StatusBadRequest, apiErr.StatusCode)
 		assert.Contains(t, apiErr.FieldErrors, "date_range", q)
+		assert.ErrorIs(t, err, fiatramp.ErrInvalidDateRange, q)
 	}
 	err := e.client.Do(ctx(t), http.MethodGet, "/pos/api/v1/payout/history?start_date=01-11-2026&end_date=2026-11-02", nil, nil)
 	var apiErr *fiatramp.APIError

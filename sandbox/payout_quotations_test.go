@@ -144,7 +144,7 @@ func TestPayoutQuotationRefusals(t *testing.T) {
 		{"another organization's customer", func(r *types.CreatePayoutQuotationRequest) { r.CustomerID = stranger.ID }, "Customer is unverified", fiatramp.ErrCustomerUnverified},
 		{"unverified bank", func(r *types.CreatePayoutQuotationRequest) { r.BankID = pending.ID }, "Bank account is unverified", fiatramp.ErrBankUnverified},
 		{"unknown bank", func(r *types.CreatePayoutQuotationRequest) { r.BankID = uuid.New() }, "Bank account is unverified", fiatramp.ErrBankUnverified},
-		{"UPI id", func(r *types.CreatePayoutQuotationRequest) { r.BankID = e.vpa.ID }, "UPI is not supported", nil},
+		{"UPI id", func(r *types.CreatePayoutQuotationRequest) { r.BankID = e.vpa.ID }, "UPI is not supported", fiatramp.ErrUPIUnsupported},
 		{"below minimum", func(r *types.CreatePayoutQuotationRequest) { r.SendingAmount = payinAmount("0.99") }, "Entered amount is less than minimum transaction amount", fiatramp.ErrAmountBelowMinimum},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -206,6 +206,7 @@ func TestPayoutLinkTransfer(t *testing.T) {
 
 	_, err = e.client.Payouts.LinkTransfer(ctx(t), types.LinkTransferRequest{ExchangeOrderID: "EXO-none", ExchangeTransferID: "1"})
 	assert.Equal(t, "Payout not found or access denied", apiMessage(t, err))
+	assert.ErrorIs(t, err, fiatramp.ErrNotFound)
 	_, err = e.clientFor(e.otherOrg(false)).Payouts.LinkTransfer(ctx(t), types.LinkTransferRequest{ExchangeOrderID: "EXO-77", ExchangeTransferID: "2"})
 	assert.Equal(t, "Payout not found or access denied", apiMessage(t, err), "another organization's payout")
 }
