@@ -124,9 +124,9 @@ type floorEDD struct {
 	Status string    `json:"status"`
 }
 
-// sideCost runs fn n times and returns the time, bytes and allocations
+// renSideCost runs fn n times and returns the time, bytes and allocations
 // it took.
-func sideCost(b *testing.B, n int, fn func() error) (time.Duration, uint64, uint64) {
+func renSideCost(b *testing.B, n int, fn func() error) (time.Duration, uint64, uint64) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	start := time.Now()
@@ -145,21 +145,21 @@ func sideCost(b *testing.B, n int, fn func() error) (time.Duration, uint64, uint
 // allocations and time.
 func compareMemoryWithFloor(b *testing.B, lib, floor func() error) {
 	const chunk = 256
-	sideCost(b, chunk, lib)
-	sideCost(b, chunk, floor)
+	renSideCost(b, chunk, lib)
+	renSideCost(b, chunk, floor)
 	b.ResetTimer()
 	var tLib, tFloor time.Duration
 	var bLib, bFloor, aLib, aFloor uint64
 	for k, done := 0, 0; done < b.N; k, done = k+1, done+chunk {
 		n := min(chunk, b.N-done)
 		if k%2 == 1 {
-			d, by, a := sideCost(b, n, floor)
+			d, by, a := renSideCost(b, n, floor)
 			tFloor, bFloor, aFloor = tFloor+d, bFloor+by, aFloor+a
 		}
-		d, by, a := sideCost(b, n, lib)
+		d, by, a := renSideCost(b, n, lib)
 		tLib, bLib, aLib = tLib+d, bLib+by, aLib+a
 		if k%2 == 0 {
-			d, by, a := sideCost(b, n, floor)
+			d, by, a := renSideCost(b, n, floor)
 			tFloor, bFloor, aFloor = tFloor+d, bFloor+by, aFloor+a
 		}
 	}
