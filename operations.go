@@ -110,6 +110,9 @@ const (
 	opCustomersSimulateBankVerification
 	opKYCGetConfiguration
 	opKYCSimulateStatus
+	// Bank accounts and the organization's webhook URL.
+	opCustomersAddBankAccount
+	opOrganizationSetWebhookURL
 	numOperations
 )
 
@@ -219,6 +222,22 @@ var operations = [numOperations]opRow{
 		result: requires(
 			need("id", func(s *types.KYCStatusSimulation) bool { return s.ID == uuid.Nil }),
 			need("status", func(s *types.KYCStatusSimulation) bool { return s.Status == "" })),
+	},
+	// Bank accounts and the organization's webhook URL.
+	opCustomersAddBankAccount: {
+		name: "Customers.AddBankAccount", method: http.MethodPost, path: cmsBase + "/bank/create",
+		// A repeat cannot add a second account: the service refuses an
+		// account number or VPA already in use. A retry after a lost
+		// answer may read as that refusal; the caller settles it by
+		// listing the customer's accounts.
+		safety: SafetyCreate,
+		// The same result type as GetBankAccount's, known by the same member.
+		result: requires(need("id", func(b *types.BankAccount) bool { return b.ID == uuid.Nil })),
+	},
+	opOrganizationSetWebhookURL: {
+		name: "Organization.SetWebhookURL", method: http.MethodPost, path: orgBase + "/organizations/api-webhooks",
+		safety: SafetyUpdate,
+		result: requires(need("webhook_url", func(u *types.WebhookURL) bool { return *u == "" })),
 	},
 }
 

@@ -344,7 +344,7 @@ func TestSimulateBankVerificationTable(t *testing.T) {
 					assert.Equal(t, to, fetched.BankAccountStatus)
 					if to == types.BankAccountFailed {
 						require.NotNil(t, fetched.FailureReason)
-						assert.Contains(t, *fetched.FailureReason, "Simulated failure")
+						assert.Equal(t, types.BankFailureNameMismatch, *fetched.FailureReason)
 					} else {
 						assert.Nil(t, fetched.FailureReason)
 					}

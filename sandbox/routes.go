@@ -53,6 +53,8 @@ func operations() []operation {
 		{http.MethodGet, pisBase + "/payin/quotation/{quotation_id}", (*Sandbox).getPayinQuotation},
 		{http.MethodPatch, pisBase + "/payin/mock-payin-status", (*Sandbox).simulatePayinStatus},
 		{http.MethodPost, orgBase + "/organizations/api-webhooks", (*Sandbox).registerWebhook},
+		// Bank accounts and the organization's webhook URL.
+		{http.MethodPost, cmsBase + "/bank/create", (*Sandbox).addBankAccountOp},
 	}
 }
 
