@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jarcoal/httpmock"
@@ -236,4 +237,126 @@ func TestListBankAccountsPage(t *testing.T) {
 		assert.ErrorContains(t, err, "customer_id")
 		assert.Zero(t, h.mock.GetTotalCallCount())
 	})
+}
+
+// addBankAnswer is an add bank account answer in the list item's shape.
+const addBankAnswer = `{"id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01",` +
+	`"account_number":"50100123456789","ifsc":"HDFC0001234","account_name":"Asha Rao","vpa":null,` +
+	`"bank_account_type":"bank_account","bank_account_status":"PROCESSING","failure_reason":null}`
+
+func TestCustomersAddBankAccount(t *testing.T) {
+	h := newHarness(t)
+	calls := h.expect(http.MethodPost, "/cms/api/v1/bank/create",
+		`{"account_name":"Asha Rao","account_number":"50100123456789","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","ifsc":"HDFC0001234"}`,
+		http.StatusCreated, ok(addBankAnswer))
+	b, err := h.client.Customers.AddBankAccount(context.Background(), types.AddBankAccountRequest{
+		CustomerID: customerID, AccountNumber: "50100123456789", IFSC: "HDFC0001234", AccountName: "Asha Rao",
+	})
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, calls.Load())
+	assert.Equal(t, bankID, b.ID)
+	assert.Equal(t, customerID, b.CustomerID)
+	assert.Equal(t, "HDFC0001234", b.IFSC)
+	assert.Equal(t, "Asha Rao", b.AccountName)
+	assert.Equal(t, "", b.VPA)
+	assert.Equal(t, types.BankAccountTypeBankAccount, b.BankAccountType)
+	assert.Equal(t, types.BankAccountProcessing, b.BankAccountStatus)
+	assert.Nil(t, b.FailureReason)
+}
+
+func TestCustomersAddBankAccountVPA(t *testing.T) {
+	h := newHarness(t)
+	h.expect(http.MethodPost, "/cms/api/v1/bank/create",
+		`{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","vpa":"asha@okhdfc"}`,
+		http.StatusCreated, ok(`{"id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","account_number":null,"ifsc":null,"account_name":"Asha Rao","vpa":"asha@okhdfc","bank_account_type":"vpa","bank_account_status":"PROCESSING","failure_reason":null}`))
+	b, err := h.client.Customers.AddBankAccount(context.Background(), types.AddBankAccountRequest{CustomerID: customerID, VPA: "asha@okhdfc"})
+	require.NoError(t, err)
+	assert.Equal(t, "asha@okhdfc", b.VPA)
+	assert.Equal(t, types.BankAccountTypeVPA, b.BankAccountType)
+}
+
+// TestCustomersAddBankAccountRefusedBeforeSending: neither shape, both,
+// an incomplete account or a nil customer is refused naming the field,
+// and nothing is sent.
+func TestCustomersAddBankAccountRefusedBeforeSending(t *testing.T) {
+	h := newHarness(t)
+	for _, c := range []struct {
+		req   types.AddBankAccountRequest
+		field string
+	}{
+		{types.AddBankAccountRequest{VPA: "a@upi"}, "customer_id"},
+		{types.AddBankAccountRequest{CustomerID: customerID}, "account_number"},
+		{types.AddBankAccountRequest{CustomerID: customerID, VPA: "  "}, "account_number"},
+		{types.AddBankAccountRequest{CustomerID: customerID, VPA: "a@upi", AccountNumber: "1"}, "vpa"},
+		{types.AddBankAccountRequest{CustomerID: customerID, VPA: "a@upi", AccountName: "A"}, "vpa"},
+		{types.AddBankAccountRequest{CustomerID: customerID, IFSC: "HDFC0001234", AccountName: "A"}, "account_number"},
+		{types.AddBankAccountRequest{CustomerID: customerID, AccountNumber: "1", AccountName: "A"}, "ifsc"},
+		{types.AddBankAccountRequest{CustomerID: customerID, AccountNumber: "1", IFSC: "HDFC0001234", AccountName: " "}, "account_name"},
+	} {
+		b, err := h.client.Customers.AddBankAccount(context.Background(), c.req)
+		assert.Nil(t, b)
+		require.ErrorIs(t, err, fiatramp.ErrInvalidRequest, "%+v", c.req)
+		var ve *fiatramp.ValidationError
+		require.ErrorAs(t, err, &ve)
+		assert.Equal(t, c.field, ve.Field, "%+v", c.req)
+	}
+	assert.Zero(t, h.mock.GetTotalCallCount(), "nothing sent")
+}
+
+// TestCustomersAddBankAccountRefusals: each documented refusal reaches
+// the caller as an *APIError with the service's message; a retry after a
+// lost answer reads as "already in use", which listing settles.
+func TestCustomersAddBankAccountRefusals(t *testing.T) {
+	for _, msg := range []string{
+		"Customer is unverified", "VPA already in use", "Maximum 3 UPI IDs allowed",
+		"Account number already in use", "Maximum 3 bank account details allowed", "KYC already in use",
+	} {
+		h := newHarness(t)
+		h.mock.RegisterResponder(http.MethodPost, testBase+"/cms/api/v1/bank/create",
+			httpmock.NewStringResponder(400, `{"status":false,"message":"`+msg+`","data":null}`))
+		_, err := h.client.Customers.AddBankAccount(context.Background(), types.AddBankAccountRequest{CustomerID: customerID, VPA: "a@upi"})
+		var apiErr *fiatramp.APIError
+		require.ErrorAs(t, err, &apiErr, msg)
+		assert.Equal(t, msg, apiErr.Message)
+		assert.NotErrorIs(t, err, fiatramp.ErrOutcomeUnknown, "a refusal is an answer: nothing was added")
+	}
+}
+
+// TestCustomersAddBankAccountRetried: a 503 is retried (a repeat cannot
+// add a second account), with the same body.
+func TestCustomersAddBankAccountRetried(t *testing.T) {
+	h := newHarness(t, fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 3, InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
+	const body = `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","vpa":"asha@upi"}`
+	var n int
+	h.mock.RegisterResponder(http.MethodPost, testBase+"/cms/api/v1/bank/create", func(req *http.Request) (*http.Response, error) {
+		assertSigned(t, req, testNow.Unix(), body)
+		if n++; n == 1 {
+			return httpmock.NewStringResponse(503, `{"status":false,"message":"unavailable","data":null}`), nil
+		}
+		return httpmock.NewStringResponse(201, ok(addBankAnswer)), nil
+	})
+	b, err := h.client.Customers.AddBankAccount(context.Background(), types.AddBankAccountRequest{CustomerID: customerID, VPA: "asha@upi"})
+	require.NoError(t, err)
+	assert.Equal(t, bankID, b.ID)
+	assert.Equal(t, 2, n)
+}
+
+// TestCustomersGetBankAccountEveryShape: a fetch reads the list item's
+// shape (account_name, vpa) and an older edition's ifsc_code.
+func TestCustomersGetBankAccountEveryShape(t *testing.T) {
+	path := "/cms/api/v1/bank/" + customerID.String() + "/" + bankID.String()
+	for name, c := range map[string]struct{ data, ifsc, holder, vpa string }{
+		"list item": {addBankAnswer, "HDFC0001234", "Asha Rao", ""},
+		"vpa":       {`{"id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","account_number":null,"ifsc":null,"account_name":"Asha Rao","vpa":"asha@upi"}`, "", "Asha Rao", "asha@upi"},
+		"ifsc_code": {`{"id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","account_number":"501","ifsc_code":"SBIN0000001","beneficiary_name":"Asha Rao"}`, "SBIN0000001", "Asha Rao", ""},
+		"both":      {`{"id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","ifsc_code":"SBIN0000001","ifsc":"HDFC0001234"}`, "HDFC0001234", "", ""},
+	} {
+		h := newHarness(t)
+		h.expect(http.MethodGet, path, "", http.StatusOK, ok(c.data))
+		b, err := h.client.Customers.GetBankAccount(context.Background(), customerID, bankID)
+		require.NoError(t, err, name)
+		assert.Equal(t, c.ifsc, b.IFSC, name)
+		assert.Equal(t, c.holder, b.HolderName(), name)
+		assert.Equal(t, c.vpa, b.VPA, name)
+	}
 }
