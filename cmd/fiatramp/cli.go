@@ -67,6 +67,9 @@ func commands() []*command {
 		signCommand(),
 		webhookVerifyCommand(),
 		webhookSendCommand(),
+		// Bank accounts and the organization's webhook URL.
+		customersAddBankCommand(),
+		orgWebhookURLCommand(),
 	}
 }
 
