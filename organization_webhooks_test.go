@@ -2,6 +2,8 @@ package fiatramp_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -81,4 +83,34 @@ func TestOrganizationSetWebhookURLRequired(t *testing.T) {
 	var apiErr *fiatramp.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, "Webhook URL is required", apiErr.Message)
+}
+
+// BenchmarkSetWebhookURLVsFloor compares Organization.SetWebhookURL with
+// the hand-written call.
+func BenchmarkSetWebhookURLVsFloor(b *testing.B) {
+	const u = "https://hooks.example.com/fiatramp"
+	benchAgainstFloor(b, []byte(ok(`"`+u+`"`)), webhookPath,
+		func(ctx context.Context, c *fiatramp.Client) error {
+			got, err := c.Organization.SetWebhookURL(ctx, u)
+			if err == nil && got != u {
+				err = errors.New("library: wrong URL")
+			}
+			return err
+		},
+		func(ctx context.Context, hc *http.Client, url string) error {
+			body, err := json.Marshal(struct {
+				WebhookURL string `json:"webhook_url"`
+			}{u})
+			if err != nil {
+				return err
+			}
+			var got string
+			if err := floorPost(ctx, hc, url, body, &got); err != nil {
+				return err
+			}
+			if got != u {
+				return errors.New("floor: wrong URL")
+			}
+			return nil
+		})
 }
