@@ -572,3 +572,28 @@ func TestAddBankAccountVerificationFailures(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, map[string][]string{"failure_reason": {`"BORED" is not a valid choice.`}}, apiErr.FieldErrors)
 }
+
+// TestAddBankAccountSignedByHand: requests built and signed by hand, as a
+// program in another language sends them, get the same answers: an
+// account added, and the service's field errors for what a client that
+// skips the checks sends. The bodies are canonical (keys sorted).
+func TestAddBankAccountSignedByHand(t *testing.T) {
+	e := newEnv(t)
+	cust := e.customer(e.org, sandbox.Customer{Name: "Hand"}).ID.String()
+	r := authSend(t, e, authReq{method: http.MethodPost, path: addBankPath,
+		body: []byte(`{"account_name":"Hand","account_number":"123456789012","customer_id":"` + cust + `","ifsc":"SBIN0000001"}`)})
+	authOK(t, r, http.StatusCreated)
+	assert.Contains(t, string(r.body.Data), `"bank_account_status":"PROCESSING"`)
+
+	for body, errs := range map[string]string{
+		`{"customer_id":"` + cust + `"}`:                                                   `{"non_field_errors":["Either account_number, ifsc and account_name, or vpa, is required."]}`,
+		`{"account_number":"1","customer_id":"` + cust + `","vpa":"h@upi"}`:                `{"non_field_errors":["Send either account_number, ifsc and account_name, or vpa, not both."]}`,
+		`{"account_number":"123456789","customer_id":"` + cust + `","ifsc":"SBIN0000001"}`: `{"account_name":["This field is required."]}`,
+		`{"vpa":"h@upi"}`: `{"customer_id":["This field is required."]}`,
+	} {
+		r := authSend(t, e, authReq{method: http.MethodPost, path: addBankPath, body: []byte(body)})
+		assert.Equal(t, http.StatusBadRequest, r.status, body)
+		assert.Equal(t, "REQ_FIELD_MISSING", r.body.ErrCode, body)
+		assert.JSONEq(t, errs, string(r.body.Errors), body)
+	}
+}

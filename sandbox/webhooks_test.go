@@ -762,6 +762,23 @@ func TestRegisterWebhookTakesEffectForTheNextDelivery(t *testing.T) {
 	assert.True(t, signedBy(e.org, second.hooks()[0]))
 }
 
+// TestRegisterWebhookSignedByHand: the registration signed by hand answers
+// the URL as a bare string, and "Webhook URL is required" without one.
+func TestRegisterWebhookSignedByHand(t *testing.T) {
+	e := newEnv(t)
+	const path = "/org/api/v1/organizations/api-webhooks"
+	r := authSend(t, e, authReq{method: http.MethodPost, path: path, body: []byte(`{"webhook_url":"https://hand.example/h"}`)})
+	authOK(t, r, http.StatusOK)
+	assert.Equal(t, `"https://hand.example/h"`, string(r.body.Data))
+
+	r = authSend(t, e, authReq{method: http.MethodPost, path: path, body: []byte(`{}`)})
+	assert.Equal(t, http.StatusBadRequest, r.status)
+	assert.Equal(t, "Webhook URL is required", r.body.Message)
+	r = authSend(t, e, authReq{method: http.MethodPost, path: path, body: []byte(`{"webhook_url":"ftp://hand.example/"}`)})
+	assert.Equal(t, http.StatusBadRequest, r.status)
+	assert.JSONEq(t, `{"webhook_url":["Enter a valid URL."]}`, string(r.body.Errors))
+}
+
 // statusRecorder keeps the status a handler wrote.
 type statusRecorder struct {
 	http.ResponseWriter
