@@ -543,6 +543,7 @@ func TestAddBankAccountVerificationFailures(t *testing.T) {
 		{"987654323", "SBIN0000001", types.BankFailureAccountTypeNRE, types.BankFailureAccountTypeNRE},
 		{"987654324", "SBIN0000001", types.BankFailureBankRiskCheckFailed, types.BankFailureBankRiskCheckFailed},
 	}
+	want := map[string]string{} // bank id -> failure_reason
 	for i, c := range cases {
 		cust := e.customer(e.org, sandbox.Customer{Name: fmt.Sprint("C", i)})
 		b, err := e.client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: cust.ID, AccountNumber: c.number, IFSC: c.ifsc, AccountName: "N"})
@@ -556,16 +557,26 @@ func TestAddBankAccountVerificationFailures(t *testing.T) {
 		require.NoError(t, err)
 		require.NotNil(t, got.FailureReason)
 		assert.Equal(t, c.want, *got.FailureReason, c.number)
+		want[b.ID.String()] = c.want
 	}
 	require.NoError(t, e.sb.DeliverDue(ctx(t)))
 	hooks := rc.hooks()
 	require.Len(t, hooks, len(cases))
-	for i, h := range hooks {
+	for _, h := range hooks { // in order per object only
 		assert.True(t, signedBy(e.org, h))
-		assert.Contains(t, h.body, `"event":"FAILED"`)
-		assert.Contains(t, h.body, `"failure_reason":"`+cases[i].want+`"`)
-		assert.Contains(t, h.body, `"type":"BANK"`)
+		var ev struct {
+			ID, Event, Type string
+			Metadata        struct {
+				FailureReason string `json:"failure_reason"`
+			}
+		}
+		require.NoError(t, json.Unmarshal([]byte(h.body), &ev))
+		assert.Equal(t, "FAILED", ev.Event)
+		assert.Equal(t, "BANK", ev.Type)
+		assert.Equal(t, want[ev.ID], ev.Metadata.FailureReason, ev.ID)
+		delete(want, ev.ID)
 	}
+	assert.Empty(t, want, "one event per account")
 	err := e.client.Do(ctx(t), http.MethodPost, "/cms/api/v1/bank/mock-bank-verification",
 		[]byte(`{"bank_account_status":"FAILED","bank_id":"`+e.bank.ID.String()+`","customer_id":"`+e.cust.ID.String()+`","failure_reason":"BORED"}`), nil)
 	var apiErr *fiatramp.APIError
