@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -310,6 +311,7 @@ func (s *Sandbox) simulateBankVerification(rq *request) reply {
 // latter with failure_reason why) and sends the BANK webhook.
 func (s *Sandbox) settleBank(rq *request, b *bankAccount, to types.BankAccountStatus, why string) {
 	b.Status = to
+	b.settleAt = time.Time{}
 	b.FailureReason = nil
 	meta := map[string]any{}
 	if to == types.BankAccountFailed {
@@ -322,7 +324,8 @@ func (s *Sandbox) settleBank(rq *request, b *bankAccount, to types.BankAccountSt
 // addBankAccountOp is POST /cms/api/v1/bank/create with {customer_id} and
 // either {account_number, ifsc, account_name} or {vpa}. The account
 // starts PROCESSING (no webhook: none is sent for PROCESSING) and is
-// answered in the list item's shape, 201. The customer must be the
+// answered in the list item's shape, 201; with
+// Settings.BankVerificationDelay it verifies itself that long after. The customer must be the
 // organization's ("Customer not found or access denied") and VERIFIED
 // ("Customer is unverified"); an account number or VPA held by any
 // customer is "already in use"; a customer holds at most three accounts
@@ -394,5 +397,62 @@ func (s *Sandbox) addBankAccountOp(rq *request) reply {
 	}
 	s.banks[b.ID] = b
 	c.banks = append(c.banks, b.ID)
+	if delay := s.settings.BankVerificationDelay; delay > 0 {
+		b.settleAt = rq.now.Add(delay)
+		// A running clock reaches settleAt in real time; Advance and
+		// SetTime settle what they move the clock past.
+		time.AfterFunc(delay, func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.settleDueBanks()
+		})
+	}
 	return success(http.StatusCreated, "Bank account added successfully", newBankListItem(b))
+}
+
+// autoBankOutcome is how an account verifies itself: a VPA, and an
+// account whose IFSC and number are well formed, are VERIFIED; otherwise
+// FAILED with INVALID_IFSC or INVALID_ACCOUNT_NUMBER.
+func autoBankOutcome(b *bankAccount) (types.BankAccountStatus, string) {
+	if why := bankFailureFor(b); why != types.BankFailureNameMismatch {
+		return types.BankAccountFailed, why
+	}
+	return types.BankAccountVerified, ""
+}
+
+// settleDueBanks verifies every PROCESSING account whose settleAt the
+// sandbox clock has reached, in the order they fell due, each event
+// stamped with its settleAt; s.mu is held. It does nothing unless
+// Settings.BankVerificationDelay is positive.
+func (s *Sandbox) settleDueBanks() {
+	if s.settings.BankVerificationDelay <= 0 {
+		return
+	}
+	now := s.now()
+	var due []*bankAccount
+	for _, b := range s.banks {
+		if !b.settleAt.IsZero() && !now.Before(b.settleAt) {
+			due = append(due, b)
+		}
+	}
+	slices.SortFunc(due, func(a, b *bankAccount) int {
+		if c := a.settleAt.Compare(b.settleAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID.String(), b.ID.String())
+	})
+	for _, b := range due {
+		at := b.settleAt
+		b.settleAt = time.Time{}
+		c, ok := s.customers[b.CustomerID]
+		if !ok || b.Status != types.BankAccountProcessing {
+			continue
+		}
+		o, ok := s.orgs[c.OrganizationID]
+		if !ok {
+			continue
+		}
+		to, why := autoBankOutcome(b)
+		s.settleBank(&request{org: o, now: at}, b, to, why)
+	}
 }

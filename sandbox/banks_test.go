@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/assert"
@@ -607,4 +608,76 @@ func TestAddBankAccountSignedByHand(t *testing.T) {
 		assert.Equal(t, "REQ_FIELD_MISSING", r.body.ErrCode, body)
 		assert.JSONEq(t, errs, string(r.body.Errors), body)
 	}
+}
+
+// TestBankVerificationDelay: with Settings.BankVerificationDelay an added
+// account verifies itself once the stopped sandbox clock is moved past
+// the delay (FAILED with INVALID_IFSC for a malformed IFSC), each with its
+// BANK webhook stamped at the time it fell due; an account the simulation
+// moved first is not moved again.
+func TestBankVerificationDelay(t *testing.T) {
+	e, rc := hookEnv(t, nil, func(s *sandbox.Settings) { s.BankVerificationDelay = time.Minute })
+	c := e.customer(e.org, sandbox.Customer{Name: "Auto"})
+	good, err := e.client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: c.ID, AccountNumber: "123456789012", IFSC: "SBIN0000001", AccountName: "Auto"})
+	require.NoError(t, err)
+	e.sb.Advance(10 * time.Second)
+	bad, err := e.client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: c.ID, AccountNumber: "223456789012", IFSC: "NOPE", AccountName: "Auto"})
+	require.NoError(t, err)
+	simulated, err := e.client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: c.ID, VPA: "auto@upi"})
+	require.NoError(t, err)
+	_, err = e.client.Customers.SimulateBankVerification(ctx(t), c.ID, simulated.ID, types.BankAccountFailed)
+	require.NoError(t, err)
+
+	status := func(id uuid.UUID) types.BankAccountStatus {
+		b, err := e.client.Customers.GetBankAccount(ctx(t), c.ID, id)
+		require.NoError(t, err)
+		return b.BankAccountStatus
+	}
+	e.sb.Advance(49 * time.Second)
+	assert.Equal(t, types.BankAccountProcessing, status(good.ID), "not yet due")
+	e.sb.Advance(time.Second)
+	assert.Equal(t, types.BankAccountVerified, status(good.ID))
+	assert.Equal(t, types.BankAccountProcessing, status(bad.ID))
+	e.sb.SetTime(epoch.Add(2 * time.Minute))
+	assert.Equal(t, types.BankAccountFailed, status(bad.ID))
+	fetched, err := e.client.Customers.GetBankAccount(ctx(t), c.ID, bad.ID)
+	require.NoError(t, err)
+	assert.Equal(t, types.BankFailureInvalidIFSC, *fetched.FailureReason)
+	assert.Equal(t, types.BankAccountFailed, status(simulated.ID))
+
+	require.NoError(t, e.sb.DeliverDue(ctx(t)))
+	byID := map[string]string{}
+	for _, h := range rc.hooks() {
+		var ev struct{ ID, Event, Timestamp string }
+		require.NoError(t, json.Unmarshal([]byte(h.body), &ev))
+		assert.True(t, signedBy(e.org, h))
+		byID[ev.ID] += ev.Event + "@" + ev.Timestamp + ";"
+	}
+	assert.Equal(t, map[string]string{
+		good.ID.String():      "VERIFIED@" + epoch.Add(time.Minute).UTC().Format("2006-01-02T15:04:05.000000Z") + ";",
+		bad.ID.String():       "FAILED@" + epoch.Add(70*time.Second).UTC().Format("2006-01-02T15:04:05.000000Z") + ";",
+		simulated.ID.String(): "FAILED@" + epoch.Add(10*time.Second).UTC().Format("2006-01-02T15:04:05.000000Z") + ";",
+	}, byID, "one event each")
+}
+
+// TestBankVerificationDelayRunningClock: on a running clock the account
+// verifies itself in real time.
+func TestBankVerificationDelayRunningClock(t *testing.T) {
+	sb := sandbox.New(func(s *sandbox.Settings) { s.BankVerificationDelay = 20 * time.Millisecond })
+	t.Cleanup(func() { _ = sb.Close() })
+	o, err := sb.AddOrganization(sandbox.Organization{Name: "Running"})
+	require.NoError(t, err)
+	c, err := sb.AddCustomer(sandbox.Customer{OrganizationID: o.ID, Name: "R"})
+	require.NoError(t, err)
+	srv, err := sandbox.NewServer(sb)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = srv.Close() })
+	client, err := srv.Client(o)
+	require.NoError(t, err)
+	b, err := client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: c.ID, VPA: "r@upi"})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		got, err := client.Customers.GetBankAccount(ctx(t), c.ID, b.ID)
+		return err == nil && got.BankAccountStatus == types.BankAccountVerified
+	}, 5*time.Second, 5*time.Millisecond)
 }

@@ -105,6 +105,14 @@ type Settings struct {
 	// it drops the oldest from the log, while DeliveryCounts goes on
 	// counting every delivery. Zero or less takes the default.
 	DeliveryLogSize int
+
+	// BankVerificationDelay, when positive, makes a bank account added
+	// through the interface verify itself that long after it was added,
+	// on the sandbox clock: VERIFIED, or FAILED with INVALID_IFSC or
+	// INVALID_ACCOUNT_NUMBER when its IFSC or number is malformed, with
+	// the BANK webhook. Zero (the default) leaves it PROCESSING until the
+	// bank verification simulation moves it.
+	BankVerificationDelay time.Duration
 }
 
 // DepositAccount is where payin deposit instructions send the customer's
@@ -301,6 +309,7 @@ func (s *Sandbox) readClockLocked() clockReading {
 func (s *Sandbox) SetTime(t time.Time) {
 	s.mu.Lock()
 	s.frozen, s.at = true, t
+	s.settleDueBanks()
 	s.mu.Unlock()
 	s.wakeDeliveries()
 }
@@ -316,6 +325,7 @@ func (s *Sandbox) Advance(d time.Duration) {
 	} else {
 		s.offset += d
 	}
+	s.settleDueBanks()
 	s.mu.Unlock()
 	s.wakeDeliveries()
 }
@@ -351,6 +361,9 @@ type customer struct {
 // bankAccount is a bank account's state.
 type bankAccount struct {
 	BankAccount
+	// settleAt is when it verifies itself (Settings.BankVerificationDelay);
+	// zero when it does not.
+	settleAt time.Time
 }
 
 // quotation is a payout quotation's state.
