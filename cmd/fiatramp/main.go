@@ -10,7 +10,7 @@
 //	                 [-remittance-path PATH] [-quotation-validity 10m]
 //	                 [-read-header-timeout 10s] [-read-timeout 30s]
 //	                 [-write-timeout 60s] [-idle-timeout 2m] [-max-conns 256]
-//	                 [-control] [-startup-file FILE]
+//	                 [-control] [-startup-file FILE] [-bank-verification-delay 0s]
 //	fiatramp sign [-method M] [-timestamp N] [-now N] [-compare SIG | -request FILE] [BODY_FILE]
 //	fiatramp payouts get PAYOUT_ID
 //	fiatramp payouts balance
