@@ -108,16 +108,18 @@ var addBankAccountBody = compileBody[types.AddBankAccountRequest]()
 //
 // Refused before sending (ErrInvalidRequest, naming the field): a nil
 // CustomerID; neither an account nor a VPA, or both; an account missing
-// its number, IFSC or name. The service refuses "Customer is unverified",
-// "Account number already in use" and "VPA already in use" (by this or
-// another customer), "Maximum 3 bank account details allowed", "Maximum 3
-// UPI IDs allowed" and "KYC already in use".
+// its number, IFSC or name. The service refuses with ErrCustomerNotFound,
+// ErrCustomerUnverified ("Customer is unverified"), ErrAccountNumberInUse
+// and ErrVPAInUse (held by this or another customer), ErrBankAccountLimit
+// ("Maximum 3 bank account details allowed", "Maximum 3 UPI IDs allowed")
+// and ErrKYCInUse.
 //
 // A customer cannot hold the same account twice, so a retry cannot add a
 // second one; but a retry after an answer that was lost reads as "already
-// in use". When a call fails so after retries, list the customer's
-// accounts (BankAccounts): an account with the same number and IFSC, or
-// the same VPA, is the one this call added.
+// in use". When a call fails with ErrAccountNumberInUse or ErrVPAInUse
+// after retries, list the customer's accounts (BankAccounts): an account
+// with the same number and IFSC, or the same VPA, is the one this call
+// added; none means another customer holds it.
 func (s *CustomersService) AddBankAccount(ctx context.Context, req types.AddBankAccountRequest, opts ...RequestOption) (*types.BankAccount, error) {
 	if err := requireID("customer_id", req.CustomerID); err != nil {
 		return nil, err

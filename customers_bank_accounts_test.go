@@ -317,9 +317,16 @@ func TestCustomersAddBankAccountRefusedBeforeSending(t *testing.T) {
 // the caller as an *APIError with the service's message; a retry after a
 // lost answer reads as "already in use", which listing settles.
 func TestCustomersAddBankAccountRefusals(t *testing.T) {
-	for _, msg := range []string{
-		"Customer is unverified", "VPA already in use", "Maximum 3 UPI IDs allowed",
-		"Account number already in use", "Maximum 3 bank account details allowed", "KYC already in use",
+	all := []error{fiatramp.ErrCustomerUnverified, fiatramp.ErrVPAInUse, fiatramp.ErrBankAccountLimit,
+		fiatramp.ErrAccountNumberInUse, fiatramp.ErrKYCInUse, fiatramp.ErrCustomerNotFound}
+	for msg, want := range map[string]error{
+		"Customer is unverified":                 fiatramp.ErrCustomerUnverified,
+		"VPA already in use":                     fiatramp.ErrVPAInUse,
+		"Maximum 3 UPI IDs allowed":              fiatramp.ErrBankAccountLimit,
+		"Account number already in use":          fiatramp.ErrAccountNumberInUse,
+		"Maximum 3 bank account details allowed": fiatramp.ErrBankAccountLimit,
+		"KYC already in use":                     fiatramp.ErrKYCInUse,
+		"Customer not found or access denied":    fiatramp.ErrCustomerNotFound,
 	} {
 		h := newHarness(t)
 		h.mock.RegisterResponder(http.MethodPost, testBase+"/cms/api/v1/bank/create",
@@ -328,6 +335,9 @@ func TestCustomersAddBankAccountRefusals(t *testing.T) {
 		var apiErr *fiatramp.APIError
 		require.ErrorAs(t, err, &apiErr, msg)
 		assert.Equal(t, msg, apiErr.Message)
+		for _, other := range all {
+			assert.Equal(t, other == want, errors.Is(err, other), "%q matches %v: %v", msg, other, other == want)
+		}
 		assert.NotErrorIs(t, err, fiatramp.ErrOutcomeUnknown, "a refusal is an answer: nothing was added")
 	}
 }

@@ -485,17 +485,17 @@ func TestAddBankAccountRules(t *testing.T) {
 	require.NoError(t, add(a.ID, "111111111", ""))
 	require.NoError(t, add(a.ID, "", "a1@upi"))
 	// Unique across customers, and for the same customer.
-	refused(t, add(b.ID, "111111111", ""), http.StatusBadRequest, "Account number already in use")
-	refused(t, add(a.ID, "111111111", ""), http.StatusBadRequest, "Account number already in use")
-	refused(t, add(b.ID, "", "A1@UPI"), http.StatusBadRequest, "VPA already in use")
-	refused(t, add(b.ID, "", e.vpa.VPA), http.StatusBadRequest, "VPA already in use") // a fixture's VPA too
+	refused(t, add(b.ID, "111111111", ""), http.StatusBadRequest, "Account number already in use", fiatramp.ErrAccountNumberInUse)
+	refused(t, add(a.ID, "111111111", ""), http.StatusBadRequest, "Account number already in use", fiatramp.ErrAccountNumberInUse)
+	refused(t, add(b.ID, "", "A1@UPI"), http.StatusBadRequest, "VPA already in use", fiatramp.ErrVPAInUse)
+	refused(t, add(b.ID, "", e.vpa.VPA), http.StatusBadRequest, "VPA already in use", fiatramp.ErrVPAInUse) // a fixture's VPA too
 	// Three of each per customer, whatever their status.
 	require.NoError(t, add(a.ID, "222222222", ""))
 	require.NoError(t, add(a.ID, "333333333", ""))
-	refused(t, add(a.ID, "444444444", ""), http.StatusBadRequest, "Maximum 3 bank account details allowed")
+	refused(t, add(a.ID, "444444444", ""), http.StatusBadRequest, "Maximum 3 bank account details allowed", fiatramp.ErrBankAccountLimit)
 	require.NoError(t, add(a.ID, "", "a2@upi"))
 	require.NoError(t, add(a.ID, "", "a3@upi"))
-	refused(t, add(a.ID, "", "a4@upi"), http.StatusBadRequest, "Maximum 3 UPI IDs allowed")
+	refused(t, add(a.ID, "", "a4@upi"), http.StatusBadRequest, "Maximum 3 UPI IDs allowed", fiatramp.ErrBankAccountLimit)
 	require.NoError(t, add(b.ID, "444444444", ""), "another customer's limit is its own")
 	page, err := e.client.Customers.ListBankAccounts(ctx(t), a.ID)
 	require.NoError(t, err)

@@ -39,6 +39,7 @@ func TestCLICustomersAddBank(t *testing.T) {
 	r = cli(t, w.env, "", "customers", "add-bank", "-customer", cust, "-vpa", "asha.two@okhdfc")
 	assert.Equal(t, 1, r.code, r)
 	assert.Contains(t, r.stderr, "VPA already in use")
+	assert.Contains(t, r.stderr, "sentinel: ErrVPAInUse")
 
 	// Bad input: nothing sent, exit 2.
 	w.requests()
