@@ -335,10 +335,13 @@ func (s *Sandbox) settleBank(rq *request, b *bankAccount, to types.BankAccountSt
 func (s *Sandbox) addBankAccountOp(rq *request) reply {
 	f := rq.body
 	customerID := f.uuid("customer_id")
-	_, hasNumber := f.value("account_number")
-	_, hasIFSC := f.value("ifsc")
-	_, hasName := f.value("account_name")
-	_, hasVPA := f.value("vpa")
+	// A member sent as null counts as not sent: the list item's shape
+	// carries the other shape's members as null.
+	given := func(name string) bool {
+		v, ok := f.value(name)
+		return ok && v != nil
+	}
+	hasNumber, hasIFSC, hasName, hasVPA := given("account_number"), given("ifsc"), given("account_name"), given("vpa")
 	account := hasNumber || hasIFSC || hasName
 	var number, ifsc, name, vpa string
 	switch {

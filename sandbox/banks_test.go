@@ -513,6 +513,7 @@ func TestAddBankAccountFieldErrors(t *testing.T) {
 		`{"customer_id":"` + cust + `","vpa":"x@upi","account_number":"1"}`:                          {"non_field_errors": {"Send either account_number, ifsc and account_name, or vpa, not both."}},
 		`{"customer_id":"` + cust + `","account_number":"123456789"}`:                                {"ifsc": {"This field is required."}, "account_name": {"This field is required."}},
 		`{"customer_id":"` + cust + `","account_number":"123456789","ifsc":null,"account_name":" "}`: {"ifsc": {"This field may not be null."}, "account_name": {"This field may not be blank."}},
+		`{"customer_id":"` + cust + `","vpa":null,"account_number":null}`:                            {"non_field_errors": {"Either account_number, ifsc and account_name, or vpa, is required."}},
 		`{"customer_id":"` + cust + `","vpa":""}`:                                                    {"vpa": {"This field may not be blank."}},
 		`{"customer_id":"` + cust + `","vpa":true}`:                                                  {"vpa": {"Not a valid string."}},
 		`{"customer_id":"nope","vpa":"x@upi"}`:                                                       {"customer_id": {"Must be a valid UUID."}},
