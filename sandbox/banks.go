@@ -372,16 +372,19 @@ func (s *Sandbox) addBankAccountOp(rq *request) reply {
 	}
 	ifsc = strings.ToUpper(strings.TrimSpace(ifsc))
 	number, vpa = strings.TrimSpace(number), strings.TrimSpace(vpa)
-	// The whole store is scanned: accounts are unique across customers.
-	held := 0
-	for _, b := range s.banks {
-		switch {
-		case typ == types.BankAccountTypeVPA && b.Type == typ && strings.EqualFold(b.VPA, vpa):
-			return rule(msgVPAInUse)
-		case typ == types.BankAccountTypeBankAccount && b.Type == typ && b.AccountNumber == number:
+	// Unique across customers, found through the index in constant time.
+	key := bankKey(typ, number, vpa)
+	if id, ok := s.bankKeys[key]; ok {
+		if b, ok := s.banks[id]; ok && bankKey(b.Type, b.AccountNumber, b.VPA) == key {
+			if typ == types.BankAccountTypeVPA {
+				return rule(msgVPAInUse)
+			}
 			return rule(msgAccountInUse)
 		}
-		if b.CustomerID == c.ID && b.Type == typ {
+	}
+	held := 0
+	for _, id := range c.banks {
+		if b, ok := s.banks[id]; ok && b.Type == typ {
 			held++
 		}
 	}
@@ -399,6 +402,7 @@ func (s *Sandbox) addBankAccountOp(rq *request) reply {
 		b.AccountName = c.Name
 	}
 	s.banks[b.ID] = b
+	s.indexBank(b)
 	c.banks = append(c.banks, b.ID)
 	if delay := s.settings.BankVerificationDelay; delay > 0 {
 		b.settleAt = rq.now.Add(delay)
@@ -458,4 +462,23 @@ func (s *Sandbox) settleDueBanks() {
 		to, why := autoBankOutcome(b)
 		s.settleBank(&request{org: o, now: at}, b, to, why)
 	}
+}
+
+// bankKey is what makes a bank account unique across customers: its
+// account number, or its VPA in lower case.
+func bankKey(typ types.BankAccountType, number, vpa string) string {
+	if typ == types.BankAccountTypeVPA {
+		return "vpa:" + strings.ToLower(vpa)
+	}
+	return "account:" + number
+}
+
+// indexBank records b in the index of bank keys; s.mu is held. An entry
+// whose account was removed since (Load undone) is told by its lookup,
+// which checks the account it names.
+func (s *Sandbox) indexBank(b *bankAccount) {
+	if s.bankKeys == nil {
+		s.bankKeys = map[string]uuid.UUID{}
+	}
+	s.bankKeys[bankKey(b.Type, b.AccountNumber, b.VPA)] = b.ID
 }

@@ -489,6 +489,7 @@ func TestAddBankAccountRules(t *testing.T) {
 	refused(t, add(a.ID, "111111111", ""), http.StatusBadRequest, "Account number already in use", fiatramp.ErrAccountNumberInUse)
 	refused(t, add(b.ID, "", "A1@UPI"), http.StatusBadRequest, "VPA already in use", fiatramp.ErrVPAInUse)
 	refused(t, add(b.ID, "", e.vpa.VPA), http.StatusBadRequest, "VPA already in use", fiatramp.ErrVPAInUse) // a fixture's VPA too
+	refused(t, add(b.ID, e.bank.AccountNumber, ""), http.StatusBadRequest, "Account number already in use", fiatramp.ErrAccountNumberInUse)
 	// Three of each per customer, whatever their status.
 	require.NoError(t, add(a.ID, "222222222", ""))
 	require.NoError(t, add(a.ID, "333333333", ""))
@@ -681,4 +682,20 @@ func TestBankVerificationDelayRunningClock(t *testing.T) {
 		got, err := client.Customers.GetBankAccount(ctx(t), c.ID, b.ID)
 		return err == nil && got.BankAccountStatus == types.BankAccountVerified
 	}, 5*time.Second, 5*time.Millisecond)
+}
+
+// TestAddBankAccountAfterReset: after Reset, numbers and VPAs held before
+// are free again.
+func TestAddBankAccountAfterReset(t *testing.T) {
+	e := newEnv(t)
+	_, err := e.client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: e.cust.ID, VPA: "again@upi"})
+	require.NoError(t, err)
+	e.sb.Reset()
+	o := e.must(e.sb.AddOrganization(sandbox.Organization{Name: "Fresh"})).(sandbox.Organization)
+	c := e.customer(o, sandbox.Customer{Name: "F"})
+	client := e.clientFor(o)
+	_, err = client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: c.ID, VPA: "again@upi"})
+	require.NoError(t, err)
+	_, err = client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: c.ID, VPA: "AGAIN@upi"})
+	refused(t, err, http.StatusBadRequest, "VPA already in use", fiatramp.ErrVPAInUse)
 }

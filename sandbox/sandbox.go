@@ -184,6 +184,7 @@ type Sandbox struct {
 	keys            map[string]*org
 	customers       map[uuid.UUID]*customer
 	banks           map[uuid.UUID]*bankAccount
+	bankKeys        map[string]uuid.UUID // bankKey -> account, checked against banks on use
 	wallets         map[uuid.UUID]*Wallet
 	quotations      map[uuid.UUID]*quotation
 	remitters       map[uuid.UUID]*Remitter
@@ -406,6 +407,7 @@ func (s *Sandbox) Reset() {
 	s.keys = map[string]*org{}
 	s.customers = map[uuid.UUID]*customer{}
 	s.banks = map[uuid.UUID]*bankAccount{}
+	s.bankKeys = nil
 	s.wallets = map[uuid.UUID]*Wallet{}
 	s.quotations = map[uuid.UUID]*quotation{}
 	s.remitters = map[uuid.UUID]*Remitter{}
