@@ -25,14 +25,15 @@ import (
 // signed over the body it carries.
 func demoService() *httptest.Server {
 	routes := map[string]string{
-		"POST /pos/api/v1/payout/initiate":                     ok(createdPayoutData),
-		"GET /pos/api/v1/payout/" + payoutID.String():          ok(fetchedPayoutData),
-		"POST /pis/api/v1/payin/quotation":                     ok(payinQuotationData),
-		"GET /cms/api/v1/bank/list/" + customerID.String():     bankPage(2, "null", 1, 2),
-		"GET /pos/api/v1/payout/balance":                       ok(`{"available_balance":{"USDT":"1500.25"}}`),
-		"POST /org/api/v1/organizations/api-webhooks":          ok(`{"url":"https://receiver.example/webhooks/fiatramp"}`),
-		"POST /pos/api/v1/prefunded/payout/initiate":           fail("Insufficient prefunded balance", "BAD_REQUEST", `{}`),
-		"GET /cms/api/v1/kyc/configuration/" + bankID.String(): fail("Customer not found or access denied", "BAD_REQUEST", `{}`),
+		"POST /pos/api/v1/payout/initiate":                           ok(createdPayoutData),
+		"GET /pos/api/v1/payout/" + payoutID.String():                ok(fetchedPayoutData),
+		"POST /pis/api/v1/payin/quotation":                           ok(payinQuotationData),
+		"GET /cms/api/v1/bank/list/" + customerID.String():           bankPage(2, "null", 1, 2),
+		"GET /pos/api/v1/payout/balance":                             ok(`{"available_balance":{"USDT":"1500.25"}}`),
+		"POST /org/api/v1/organizations/api-webhooks":                ok(`"https://receiver.example/webhooks/fiatramp"`),
+		"GET /pis/api/v1/payin/8d1f3a52-0c4e-4b7a-9f61-2e5d7c9a0b34": ok(`{"id":"8d1f3a52-0c4e-4b7a-9f61-2e5d7c9a0b34","status":"PROCESSING"}`),
+		"POST /pos/api/v1/prefunded/payout/initiate":                 fail("Insufficient prefunded balance", "BAD_REQUEST", `{}`),
+		"GET /cms/api/v1/kyc/configuration/" + bankID.String():       fail("Customer not found or access denied", "BAD_REQUEST", `{}`),
 	}
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body := routes[r.Method+" "+r.URL.Path]
@@ -182,17 +183,17 @@ func ExampleClient_Do() {
 	defer srv.Close()
 	client, _ := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
 
-	// The webhook registration is not typed (its payload changed between
-	// editions); Do signs and decodes it like any other call.
-	var registered struct {
-		URL string `json:"url"`
+	// Fetching a payin is not typed yet; Do signs and decodes it like any
+	// other call.
+	var payin struct {
+		Status string `json:"status"`
 	}
-	body := map[string]string{"url": "https://receiver.example/webhooks/fiatramp"}
-	if err := client.Do(context.Background(), http.MethodPost, "/org/api/v1/organizations/api-webhooks", body, &registered); err != nil {
+	path := "/pis/api/v1/payin/8d1f3a52-0c4e-4b7a-9f61-2e5d7c9a0b34"
+	if err := client.Do(context.Background(), http.MethodGet, path, nil, &payin); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(registered.URL)
-	// Output: https://receiver.example/webhooks/fiatramp
+	fmt.Println(payin.Status)
+	// Output: PROCESSING
 }
 
 func ExampleCanonicalizeJSON() {
@@ -756,4 +757,48 @@ func ExamplePayoutsService_History() {
 	// ref-0 PROCESSING
 	// ref-1 PROCESSING
 	// true
+}
+
+// The organization's webhook URL: every event from now on goes there.
+func ExampleOrganizationService_SetWebhookURL() {
+	srv := demoService()
+	defer srv.Close()
+	client, _ := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
+
+	registered, err := client.Organization.SetWebhookURL(context.Background(), "https://receiver.example/webhooks/fiatramp")
+	if err != nil {
+		log.Fatal(err) // a URL that is not absolute http(s) is refused before sending
+	}
+	fmt.Println(registered)
+	// Output: https://receiver.example/webhooks/fiatramp
+}
+
+// A verified customer's bank account starts PROCESSING; the BANK webhook
+// (or a fetch) tells when it is VERIFIED. In the sandbox, the simulation
+// decides.
+func ExampleCustomersService_AddBankAccount() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+
+	bank, err := client.Customers.AddBankAccount(ctx, types.AddBankAccountRequest{
+		CustomerID:    demo.Customer.ID,
+		AccountNumber: "50100123456789", IFSC: "HDFC0001234", AccountName: "Asha Rao",
+	})
+	if err != nil {
+		// "already in use" after a retry: list the customer's accounts
+		// (BankAccounts); the one with this number is the one added.
+		log.Fatal(err)
+	}
+	fmt.Println(bank.BankAccountType, bank.BankAccountStatus)
+
+	_, _ = client.Customers.SimulateBankVerification(ctx, demo.Customer.ID, bank.ID, types.BankAccountVerified)
+	fetched, _ := client.Customers.GetBankAccount(ctx, demo.Customer.ID, bank.ID)
+	fmt.Println(fetched.BankAccountStatus, fetched.IFSC, fetched.HolderName())
+	// Output:
+	// bank_account PROCESSING
+	// VERIFIED HDFC0001234 Asha Rao
 }

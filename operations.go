@@ -124,6 +124,9 @@ const (
 	opPayoutsGetQuotation
 	opPayoutsLinkTransfer
 	opPayoutsListHistory
+	// Bank accounts and the organization's webhook URL.
+	opCustomersAddBankAccount
+	opOrganizationSetWebhookURL
 	numOperations
 )
 
@@ -289,6 +292,22 @@ var operations = [numOperations]opRow{
 		// results may be [] but must be there: a page without it cannot
 		// say "no payouts".
 		result: requires(need("results", func(p *types.PayoutPage) bool { return p.Results == nil })),
+	},
+	// Bank accounts and the organization's webhook URL.
+	opCustomersAddBankAccount: {
+		name: "Customers.AddBankAccount", method: http.MethodPost, path: cmsBase + "/bank/create",
+		// A repeat cannot add a second account: the service refuses an
+		// account number or VPA already in use. A retry after a lost
+		// answer may read as that refusal; the caller settles it by
+		// listing the customer's accounts.
+		safety: SafetyCreate,
+		// The same result type as GetBankAccount's, known by the same member.
+		result: requires(need("id", func(b *types.BankAccount) bool { return b.ID == uuid.Nil })),
+	},
+	opOrganizationSetWebhookURL: {
+		name: "Organization.SetWebhookURL", method: http.MethodPost, path: orgBase + "/organizations/api-webhooks",
+		safety: SafetyUpdate,
+		result: requires(need("webhook_url", func(u *types.WebhookURL) bool { return *u == "" })),
 	},
 }
 

@@ -332,6 +332,31 @@ func requiredOps() []requiredOp {
 				assert.Empty(t, p.Results)
 			},
 		},
+		// Bank accounts and the organization's webhook URL.
+		{
+			name: "Customers.AddBankAccount", method: http.MethodPost, path: "/cms/api/v1/bank/create", status: 200,
+			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","vpa":"asha@upi"}`,
+			data: []member{{key: "id", value: q(bankID), required: true, id: true}, {key: "bank_account_status", value: `"PROCESSING"`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Customers.AddBankAccount(ctx, types.AddBankAccountRequest{CustomerID: customerID, VPA: "asha@upi"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, bankID, got.(*types.BankAccount).ID) },
+		},
+		{
+			// The service answers a bare string; the wrapped form is read
+			// too, which lets this table name the member.
+			name: "Organization.SetWebhookURL", method: http.MethodPost, path: "/org/api/v1/organizations/api-webhooks", status: 200,
+			body: `{"webhook_url":"https://hooks.example.com/fiatramp"}`,
+			data: []member{{key: "webhook_url", value: `"https://hooks.example.com/fiatramp"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				u, err := c.Organization.SetWebhookURL(ctx, "https://hooks.example.com/fiatramp")
+				if err != nil {
+					return nil, err
+				}
+				return &u, nil
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, "https://hooks.example.com/fiatramp", *got.(*string)) },
+		},
 	}
 }
 

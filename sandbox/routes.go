@@ -68,6 +68,8 @@ func operations() []operation {
 		{http.MethodPost, posBase + "/payout/quotation", (*Sandbox).createPayoutQuotation},
 		{http.MethodGet, posBase + "/payout/quotation/{quotation_id}", (*Sandbox).getPayoutQuotation},
 		{http.MethodPatch, posBase + "/payout/update-transfer-id", (*Sandbox).linkTransfer},
+		// Bank accounts and the organization's webhook URL.
+		{http.MethodPost, cmsBase + "/bank/create", (*Sandbox).addBankAccountOp},
 	}
 }
 

@@ -140,6 +140,13 @@ type Settings struct {
 	// 0.01), and PayoutGSTRate the GST charged on that fee (default 0.18).
 	PayoutServiceFee decimal.Decimal
 	PayoutGSTRate    decimal.Decimal
+	// BankVerificationDelay, when positive, makes a bank account added
+	// through the interface verify itself that long after it was added,
+	// on the sandbox clock: VERIFIED, or FAILED with INVALID_IFSC or
+	// INVALID_ACCOUNT_NUMBER when its IFSC or number is malformed, with
+	// the BANK webhook. Zero (the default) leaves it PROCESSING until the
+	// bank verification simulation moves it.
+	BankVerificationDelay time.Duration
 }
 
 // DepositAccount is where payin deposit instructions send the customer's
@@ -220,6 +227,7 @@ type Sandbox struct {
 	keys            map[string]*org
 	customers       map[uuid.UUID]*customer
 	banks           map[uuid.UUID]*bankAccount
+	bankKeys        map[string]uuid.UUID // bankKey -> account, checked against banks on use
 	wallets         map[uuid.UUID]*Wallet
 	quotations      map[uuid.UUID]*quotation
 	remitters       map[uuid.UUID]*Remitter
@@ -352,6 +360,7 @@ func (s *Sandbox) readClockLocked() clockReading {
 func (s *Sandbox) SetTime(t time.Time) {
 	s.mu.Lock()
 	s.frozen, s.at = true, t
+	s.settleDueBanks()
 	s.mu.Unlock()
 	s.wakeDeliveries()
 }
@@ -367,6 +376,7 @@ func (s *Sandbox) Advance(d time.Duration) {
 	} else {
 		s.offset += d
 	}
+	s.settleDueBanks()
 	s.mu.Unlock()
 	s.wakeDeliveries()
 }
@@ -402,6 +412,9 @@ type customer struct {
 // bankAccount is a bank account's state.
 type bankAccount struct {
 	BankAccount
+	// settleAt is when it verifies itself (Settings.BankVerificationDelay);
+	// zero when it does not.
+	settleAt time.Time
 }
 
 // quotation is a payout quotation's state.
@@ -448,6 +461,7 @@ func (s *Sandbox) Reset() {
 	s.keys = map[string]*org{}
 	s.customers = map[uuid.UUID]*customer{}
 	s.banks = map[uuid.UUID]*bankAccount{}
+	s.bankKeys = nil
 	s.wallets = map[uuid.UUID]*Wallet{}
 	s.quotations = map[uuid.UUID]*quotation{}
 	s.remitters = map[uuid.UUID]*Remitter{}

@@ -81,6 +81,9 @@ func commands() []*command {
 		payoutsQuotationCommand(),
 		payoutsLinkTransferCommand(),
 		payoutsHistoryCommand(),
+		// Bank accounts and the organization's webhook URL.
+		customersAddBankCommand(),
+		orgWebhookURLCommand(),
 	}
 }
 

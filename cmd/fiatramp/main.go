@@ -10,7 +10,7 @@
 //	                 [-remittance-path PATH] [-quotation-validity 10m]
 //	                 [-read-header-timeout 10s] [-read-timeout 30s]
 //	                 [-write-timeout 60s] [-idle-timeout 2m] [-max-conns 4096]
-//	                 [-control] [-startup-file FILE]
+//	                 [-control] [-startup-file FILE] [-bank-verification-delay 0s]
 //	fiatramp sign [-method M] [-timestamp N] [-now N] [-compare SIG | -request FILE] [BODY_FILE]
 //	fiatramp payouts get PAYOUT_ID
 //	fiatramp payouts balance
@@ -31,6 +31,8 @@
 //	fiatramp payouts quotation QUOTATION_ID
 //	fiatramp payouts link-transfer -exchange-order ID -transfer ID
 //	fiatramp payouts history [-status S] [-customer ID] [-from YYYY-MM-DD -to YYYY-MM-DD]
+//	fiatramp customers add-bank -customer ID (-account N -ifsc IFSC -name NAME | -vpa VPA)
+//	fiatramp org webhook-url URL
 //	fiatramp help [COMMAND]
 //
 // The commands that call the service take their credentials from
@@ -187,6 +189,8 @@ Usage:
 	fiatramp payouts quotation QUOTATION_ID fetch a payout quotation and its status
 	fiatramp payouts link-transfer [flags]  record a payout's exchange transfer id
 	fiatramp payouts history [flags]        stream the payout history, one JSON object a line
+	fiatramp customers add-bank [flags]     add a bank account or UPI address to a customer
+	fiatramp org webhook-url URL            register the organization's webhook URL
 	fiatramp help [COMMAND]                 this help, or a command's flags and an example
 
 The commands that call the service read FIATRAMP_API_KEY, FIATRAMP_API_SECRET
