@@ -53,6 +53,11 @@ func operations() []operation {
 		{http.MethodGet, pisBase + "/payin/quotation/{quotation_id}", (*Sandbox).getPayinQuotation},
 		{http.MethodPatch, pisBase + "/payin/mock-payin-status", (*Sandbox).simulatePayinStatus},
 		{http.MethodPost, orgBase + "/organizations/api-webhooks", (*Sandbox).registerWebhook},
+		// Payins after the quotation.
+		{http.MethodPost, pisBase + "/payin/initiate", (*Sandbox).initiatePayin},
+		{http.MethodGet, pisBase + "/payin/history", (*Sandbox).listPayinHistory},
+		{http.MethodPatch, pisBase + "/payin/update-transfer-id", (*Sandbox).linkPayinTransfer},
+		{http.MethodGet, pisBase + "/payin/{payin_id}", (*Sandbox).getPayin},
 	}
 }
 
@@ -134,9 +139,14 @@ func allowed(routes []route, path string) []string {
 	return methods
 }
 
-// matchSegments is match on a path split into segments.
+// matchSegments is match on a path split into segments. Where two routes
+// fit, the one with fewer parameters does (GET /pis/api/v1/payin/history
+// is the history, not a payin whose id reads "history"), whatever their
+// order in the table.
 func matchSegments(routes []route, method string, segs []string) (*route, []string, int) {
 	pathMatched := false
+	var best *route
+	var bestParams []string
 	for i := range routes {
 		rt := &routes[i]
 		if len(rt.pattern) != len(segs) {
@@ -159,7 +169,12 @@ func matchSegments(routes []route, method string, segs []string) (*route, []stri
 			pathMatched = true
 			continue
 		}
-		return rt, params, 0
+		if best == nil || len(params) < len(bestParams) {
+			best, bestParams = rt, params
+		}
+	}
+	if best != nil {
+		return best, bestParams, 0
 	}
 	if pathMatched {
 		return nil, nil, http.StatusMethodNotAllowed
