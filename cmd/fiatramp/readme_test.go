@@ -123,6 +123,7 @@ func TestDocShellStory(t *testing.T) {
 	assert.Regexp(t, `(?m)^payment_method +UPI$`, text, "payin quotation table")
 	assert.Regexp(t, `(?m)^client_reference_id +order-1$`, text, "payout table")
 	assert.Contains(t, text, `"payout_status": "SUCCESS"`, "the simulation through call")
+	assert.Contains(t, text, "123456789012 SUCCESS\n", "the payin history through jq")
 }
 
 // TestPythonControlPlane runs the documents' Python test of the control
