@@ -129,18 +129,21 @@ func (s *PayinsService) SimulateStatus(ctx context.Context, payinID uuid.UUID, s
 // so a repeat of the same call cannot record the payin twice; the call
 // is retried like any other. When an attempt may have acted and no later
 // attempt settled it, the error is an *OutcomeUnknownError
-// (ErrOutcomeUnknown): a repeat refused because the UTR, the reference or
-// the quotation is already taken means an earlier attempt all but
-// certainly recorded the payin (ProbablyCreated). Settle it by reading:
+// (ErrOutcomeUnknown) naming the reference, the quotation, the customer
+// and the attempts' window: a repeat refused because the UTR, the
+// reference or the quotation is already taken means an earlier attempt
+// all but certainly recorded the payin (ProbablyCreated). Settle it by reading:
 // the payin history of the customer over the attempt's dates, matched on
 // the UTR or the reference; or repeat the same call, which either records
 // the payin or is refused as a duplicate. Never initiate again with
 // another UTR or reference.
 //
-// The service's refusals match ErrClientReferenceExists,
-// ErrQuotationNotFound (absent or another organization's quotation),
-// ErrCustomerMismatch, ErrQuotationExpired and ErrQuotationAlreadyLinked;
-// a UTR already linked or of an invalid format is refused too.
+// The service's refusals match ErrUTRInUse ("UTR is already linked to
+// another payin"), ErrUTRInvalid ("Invalid UTR format"),
+// ErrClientReferenceExists, ErrQuotationNotFound (absent or another
+// organization's quotation), ErrCustomerMismatch, ErrQuotationExpired and
+// ErrQuotationAlreadyLinked ("Quotation is already linked to another
+// payin").
 func (s *PayinsService) Initiate(ctx context.Context, req types.InitiatePayinRequest, opts ...RequestOption) (*types.Payin, error) {
 	if err := requireID("quotation_id", req.QuotationID); err != nil {
 		return nil, err
@@ -156,6 +159,7 @@ func (s *PayinsService) Initiate(ctx context.Context, req types.InitiatePayinReq
 		return nil, err
 	}
 	op := payoutCreate(opPayinsInitiate.op(), initiatePayinBody(req), ref, req.QuotationID)
+	op.customerID = req.CustomerID
 	// The UTR, always sent and taken once by the service, guards a repeat
 	// even without a reference.
 	op.safety = guarded
@@ -171,7 +175,9 @@ func (s *PayinsService) Initiate(ctx context.Context, req types.InitiatePayinReq
 // no body. The fetched payin carries amounts as decimal strings, the UTR,
 // the exchange transfer id once linked, the status, failure_reason when
 // FAILED, refund_reason once a refund begins, and updated_at. A nil
-// payinID is refused before sending (ErrInvalidRequest).
+// payinID is refused before sending (ErrInvalidRequest); the service
+// refuses a missing or malformed id with ErrPayinIDInvalid, and another
+// organization's payin with ErrPayinNotFound (AUTH_ORG_MISMATCH).
 func (s *PayinsService) Get(ctx context.Context, payinID uuid.UUID, opts ...RequestOption) (*types.Payin, error) {
 	if err := requireID("payin_id", payinID); err != nil {
 		return nil, err

@@ -231,6 +231,9 @@ func TestPayinsInitiateRefused(t *testing.T) {
 		{"Quotation is not found", fiatramp.ErrQuotationNotFound},
 		{"Customer ID does not match with the quotation", fiatramp.ErrCustomerMismatch},
 		{"Quotation has expired", fiatramp.ErrQuotationExpired},
+		{"UTR is already linked to another payin", fiatramp.ErrUTRInUse},
+		{"Invalid UTR format", fiatramp.ErrUTRInvalid},
+		{"Quotation is already linked to another payin", fiatramp.ErrQuotationAlreadyLinked},
 	}
 	for _, tc := range cases {
 		t.Run(tc.message, func(t *testing.T) {
@@ -272,7 +275,10 @@ func TestPayinsInitiateRetriedAfterLostAnswer(t *testing.T) {
 	require.ErrorAs(t, err, &unknown)
 	assert.Equal(t, "order-9", unknown.ClientReferenceID)
 	assert.Equal(t, payinQuotation, unknown.QuotationID)
+	assert.Equal(t, customerID, unknown.CustomerID)
 	assert.Equal(t, 2, unknown.Attempts)
+	assert.True(t, unknown.ProbablyCreated, "the repeat was refused because the first attempt took the UTR")
+	assert.False(t, errors.Is(err, fiatramp.ErrUTRInUse), "an unknown outcome is no refusal")
 }
 
 func TestPayinsGet(t *testing.T) {

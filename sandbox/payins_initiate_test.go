@@ -60,7 +60,7 @@ func TestInitiatePayinRefusals(t *testing.T) {
 	for _, utr := range []string{"12345678901", "1234567890123", "12345678901!", "12345678901é"} {
 		r := base
 		r.UTR = utr
-		apiErr := refused(t, initiate(r), http.StatusBadRequest, "Invalid UTR format")
+		apiErr := refused(t, initiate(r), http.StatusBadRequest, "Invalid UTR format", fiatramp.ErrUTRInvalid)
 		assert.Contains(t, apiErr.FieldErrors, "utr", utr)
 	}
 	r := base
@@ -89,12 +89,12 @@ func TestInitiatePayinRefusals(t *testing.T) {
 	q2 := payinQuote(t, e)
 	r = base
 	r.QuotationID, r.ClientReferenceID = q2.ID, "ref-b"
-	refused(t, initiate(r), http.StatusBadRequest, "UTR is already linked to another payin")
+	refused(t, initiate(r), http.StatusBadRequest, "UTR is already linked to another payin", fiatramp.ErrUTRInUse)
 	r.UTR, r.ClientReferenceID = newUTR(), "ref-a"
 	refused(t, initiate(r), http.StatusBadRequest, "Client Reference ID already exists", fiatramp.ErrClientReferenceExists)
 	r = base
 	r.UTR, r.ClientReferenceID = newUTR(), "ref-c"
-	refused(t, initiate(r), http.StatusBadRequest, "Quotation is already linked to another payin")
+	refused(t, initiate(r), http.StatusBadRequest, "Quotation is already linked to another payin", fiatramp.ErrQuotationAlreadyLinked)
 
 	// The UTR is unique per organization: another organization may use it.
 	_, err = oclient.Payins.Initiate(ctx(t), types.InitiatePayinRequest{QuotationID: oq.ID, CustomerID: oc.ID, UTR: base.UTR, ClientReferenceID: "ref-a"})
@@ -107,7 +107,7 @@ func TestInitiatePayinRefusals(t *testing.T) {
 	refused(t, initiate(r), http.StatusBadRequest, "Quotation has expired", fiatramp.ErrQuotationExpired)
 	// A repeat of the first initiate after expiry is still told it is a
 	// duplicate, not that the quotation expired.
-	refused(t, initiate(base), http.StatusBadRequest, "UTR is already linked to another payin")
+	refused(t, initiate(base), http.StatusBadRequest, "UTR is already linked to another payin", fiatramp.ErrUTRInUse)
 
 	page, err := e.client.Payins.ListHistory(ctx(t), types.PayinHistoryFilter{})
 	require.NoError(t, err)
@@ -130,12 +130,12 @@ func TestGetPayinRefusals(t *testing.T) {
 	e := newEnv(t)
 	const base = "/pis/api/v1/payin/"
 	err := e.client.Do(ctx(t), http.MethodGet, base+"not-an-id", nil, nil)
-	refused(t, err, http.StatusBadRequest, "Payin ID is invalid")
+	refused(t, err, http.StatusBadRequest, "Payin ID is invalid", fiatramp.ErrPayinIDInvalid)
 	_, err = e.client.Payins.Get(ctx(t), uuid.New())
-	refused(t, err, http.StatusBadRequest, "Payin not found or access denied")
+	refused(t, err, http.StatusBadRequest, "Payin not found or access denied", fiatramp.ErrNotFound)
 	p := payinOn(t, e)
 	_, err = e.clientFor(e.otherOrg(false)).Payins.Get(ctx(t), p.ID)
-	refused(t, err, http.StatusBadRequest, "Payin not found or access denied")
+	refused(t, err, http.StatusBadRequest, "Payin not found or access denied", fiatramp.ErrNotFound)
 }
 
 func TestLinkPayinTransfer(t *testing.T) {
@@ -150,9 +150,9 @@ func TestLinkPayinTransfer(t *testing.T) {
 	assert.Equal(t, "778899", got.ExchangeTransferID, "stored and shown on fetch")
 
 	_, err = e.client.Payins.LinkTransfer(ctx(t), types.LinkPayinTransferRequest{PayinID: uuid.New(), ExchangeTransferID: "1"})
-	refused(t, err, http.StatusBadRequest, "Payin not found or access denied")
+	refused(t, err, http.StatusBadRequest, "Payin not found or access denied", fiatramp.ErrNotFound)
 	_, err = e.clientFor(e.otherOrg(false)).Payins.LinkTransfer(ctx(t), types.LinkPayinTransferRequest{PayinID: p.ID, ExchangeTransferID: "1"})
-	refused(t, err, http.StatusBadRequest, "Payin not found or access denied")
+	refused(t, err, http.StatusBadRequest, "Payin not found or access denied", fiatramp.ErrNotFound)
 	err = e.client.Do(ctx(t), http.MethodPatch, "/pis/api/v1/payin/update-transfer-id", map[string]any{"payin_id": p.ID}, nil)
 	apiErr := refused(t, err, http.StatusBadRequest, "This field is required.", fiatramp.ErrFieldMissing)
 	assert.Equal(t, map[string][]string{"exchange_transfer_id": {"This field is required."}}, apiErr.FieldErrors)

@@ -670,11 +670,11 @@ func TestSimulatePayinStatusRefusals(t *testing.T) {
 	require.NoError(t, err)
 
 	_, err = e.client.Payins.SimulateStatus(ctx(t), op.ID, types.PayinSuccess)
-	refused(t, err, http.StatusBadRequest, "Payin not found or access denied")
+	refused(t, err, http.StatusBadRequest, "Payin not found or access denied", fiatramp.ErrNotFound)
 	_, err = e.client.Payins.SimulateStatus(ctx(t), uuid.New(), types.PayinSuccess)
-	refused(t, err, http.StatusBadRequest, "Payin not found or access denied")
+	refused(t, err, http.StatusBadRequest, "Payin not found or access denied", fiatramp.ErrNotFound)
 	_, err = e.client.Payins.SimulateStatus(ctx(t), p.QuotationID, types.PayinSuccess)
-	refused(t, err, http.StatusBadRequest, "Payin not found or access denied")
+	refused(t, err, http.StatusBadRequest, "Payin not found or access denied", fiatramp.ErrNotFound)
 
 	const path = "/pis/api/v1/payin/mock-payin-status"
 	err = e.client.Do(ctx(t), http.MethodPatch, path, map[string]any{"payin_id": p.ID, "payin_status": "success"}, nil)
