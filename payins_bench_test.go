@@ -233,7 +233,10 @@ func BenchmarkPayinCallsVsFloor(b *testing.B) {
 				return payinFloorSend(ctx, hc, http.MethodPatch, base+"/pis/api/v1/payin/update-transfer-id", body, &l)
 			}},
 		{"SimulateStatus", sim,
-			func(c *fiatramp.Client) error { _, err := c.Payins.SimulateStatus(ctx, payoutID, types.PayinSuccess); return err },
+			func(c *fiatramp.Client) error {
+				_, err := c.Payins.SimulateStatus(ctx, payoutID, types.PayinSuccess)
+				return err
+			},
 			func(hc *http.Client) error {
 				type pair struct {
 					PayinID     uuid.UUID `json:"payin_id"`
