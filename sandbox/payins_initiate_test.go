@@ -1,8 +1,10 @@
 package sandbox_test
 
 import (
+	"errors"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/assert"
@@ -156,4 +158,73 @@ func TestLinkPayinTransfer(t *testing.T) {
 	err = e.client.Do(ctx(t), http.MethodPatch, "/pis/api/v1/payin/update-transfer-id", map[string]any{"payin_id": p.ID}, nil)
 	apiErr := refused(t, err, http.StatusBadRequest, "This field is required.", fiatramp.ErrFieldMissing)
 	assert.Equal(t, map[string][]string{"exchange_transfer_id": {"This field is required."}}, apiErr.FieldErrors)
+}
+
+// TestInitiatePayinUnderFaults initiates payins through a client that
+// retries, against a sandbox that spoils a fifth of the initiates
+// (connections dropped before and after the payin is stored, 500, 503),
+// and checks that what each caller was told agrees with what is stored:
+// a success names the one payin of its UTR, a refusal leaves none, and an
+// unknown outcome holds at most one, found by the customer's history
+// matched on the UTR (a repeat refused as a duplicate proves one).
+func TestInitiatePayinUnderFaults(t *testing.T) {
+	n := 120
+	if testing.Short() {
+		n = 40
+	}
+	e := newEnv(t)
+	const path = "/pis/api/v1/payin/initiate"
+	kinds := []sandbox.FaultKind{sandbox.FaultDropBefore, sandbox.FaultDropAfter, sandbox.FaultInternalError, sandbox.FaultUnavailable}
+	const share = 0.05 // each kind: a twentieth, a fifth in all
+	for i, kind := range kinds {
+		require.NoError(t, e.sb.InjectFault(sandbox.Fault{
+			Kind: kind, Method: http.MethodPost, Path: path, Fraction: share / (1 - share*float64(i)),
+		}))
+	}
+	client := e.clientFor(e.org, fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 4, InitialBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond}))
+	type outcome struct {
+		utr     string
+		payin   *types.Payin
+		unknown *fiatramp.OutcomeUnknownError
+		err     error
+	}
+	var outcomes []outcome
+	for range n {
+		q := payinQuote(t, e)
+		o := outcome{utr: newUTR()}
+		o.payin, o.err = client.Payins.Initiate(ctx(t), types.InitiatePayinRequest{QuotationID: q.ID, CustomerID: e.cust.ID, UTR: o.utr})
+		errors.As(o.err, &o.unknown)
+		outcomes = append(outcomes, o)
+	}
+	stored := map[string][]types.Payin{}
+	for p, err := range e.client.Payins.History(ctx(t), types.PayinHistoryFilter{CustomerID: e.cust.ID}) {
+		require.NoError(t, err)
+		stored[p.UTR] = append(stored[p.UTR], p)
+	}
+	var ok, unknown, unknownCreated, probably int
+	for _, o := range outcomes {
+		got := stored[o.utr]
+		assert.LessOrEqual(t, len(got), 1, "UTR %s recorded once at most", o.utr)
+		switch {
+		case o.err == nil:
+			ok++
+			require.Len(t, got, 1, o.utr)
+			assert.Equal(t, o.payin.ID, got[0].ID, "the payin the caller was given is the stored one")
+		case o.unknown != nil:
+			unknown++
+			assert.Equal(t, e.cust.ID, o.unknown.CustomerID)
+			if len(got) == 1 {
+				unknownCreated++
+			}
+			if o.unknown.ProbablyCreated {
+				probably++
+				assert.Len(t, got, 1, "a repeat refused as a duplicate proves the payin exists")
+			}
+		default:
+			assert.Empty(t, got, "refused (%v), yet recorded", o.err)
+		}
+	}
+	t.Logf("%d initiates: %d succeeded, %d unknown (%d of them recorded, %d marked probably created); faults: %+v",
+		n, ok, unknown, unknownCreated, probably, e.sb.Stats())
+	assert.Positive(t, ok)
 }
