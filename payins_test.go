@@ -281,6 +281,30 @@ func TestPayinsInitiateRetriedAfterLostAnswer(t *testing.T) {
 	assert.False(t, errors.Is(err, fiatramp.ErrUTRInUse), "an unknown outcome is no refusal")
 }
 
+// TestPayinsInitiateRetriedWithoutReference: with reference generation
+// off, the UTR alone still guards a repeat, so the call is retried after
+// an attempt that may have acted, and the body carries no reference.
+func TestPayinsInitiateRetriedWithoutReference(t *testing.T) {
+	h := newHarness(t, fiatramp.WithClientReferenceGenerator(nil),
+		fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 3, InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
+	var n atomic.Int32
+	h.mock.RegisterResponder(http.MethodPost, testBase+"/pis/api/v1/payin/initiate", func(req *http.Request) (*http.Response, error) {
+		body, _ := io.ReadAll(req.Body)
+		assert.NotContains(t, string(body), "client_reference_id")
+		if n.Add(1) == 1 {
+			return httpmock.NewStringResponse(http.StatusBadGateway, "upstream gone"), nil // may have acted
+		}
+		return httpmock.NewStringResponse(http.StatusCreated, ok(payinInitiatedData)), nil
+	})
+	p, err := h.client.Payins.Initiate(context.Background(), types.InitiatePayinRequest{
+		QuotationID: payinQuotation, CustomerID: customerID, UTR: "123456789012",
+	})
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, n.Load())
+	assert.Equal(t, payoutID, p.ID)
+	assert.Nil(t, p.ClientReferenceID)
+}
+
 func TestPayinsGet(t *testing.T) {
 	data := `{"id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278",
 	  "customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","client_reference_id":"order-7",

@@ -123,6 +123,10 @@ func FuzzPayin(f *testing.F) {
 	fuzzDecode(f, decodeSpec[types.Payin]{prior: payinFetchedJSON, hasRaw: true, check: checkPayin})
 }
 
+func FuzzPayinPage(f *testing.F) {
+	fuzzDecode(f, decodeSpec[types.PayinPage]{prior: `{"count":1,"next":null,"previous":null,"results":[` + payinFetchedJSON + `]}`, hasRaw: true})
+}
+
 func FuzzPayinTransferLink(f *testing.F) {
 	fuzzDecode(f, decodeSpec[types.PayinTransferLink]{prior: `{"payin_id":"4d5e6f7a-8b9c-4d0e-9f1a-2b3c4d5e6f7a","exchange_transfer_id":"1"}`, hasRaw: true})
 }
