@@ -133,6 +133,8 @@ func TestGetPayinRefusals(t *testing.T) {
 	const base = "/pis/api/v1/payin/"
 	err := e.client.Do(ctx(t), http.MethodGet, base+"not-an-id", nil, nil)
 	refused(t, err, http.StatusBadRequest, "Payin ID is invalid", fiatramp.ErrPayinIDInvalid)
+	err = e.client.Do(ctx(t), http.MethodGet, base, nil, nil)
+	refused(t, err, http.StatusBadRequest, "Payin ID is required.", fiatramp.ErrPayinIDInvalid)
 	_, err = e.client.Payins.Get(ctx(t), uuid.New())
 	refused(t, err, http.StatusBadRequest, "Payin not found or access denied", fiatramp.ErrNotFound)
 	p := payinOn(t, e)
