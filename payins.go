@@ -24,6 +24,11 @@ type PayinsAPI interface {
 	ListHistory(ctx context.Context, q types.PayinHistoryFilter, opts ...RequestOption) (*types.PayinPage, error)
 	History(ctx context.Context, q types.PayinHistoryFilter, opts ...RequestOption) iter.Seq2[types.Payin, error]
 	ListHistoryPage(ctx context.Context, next string, opts ...RequestOption) (*types.PayinPage, error)
+	// Configuration, rates, limits and EDD.
+	Rate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error)
+	Configuration(ctx context.Context, opts ...RequestOption) (*types.Configuration, error)
+	Limits(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.Limits, error)
+	SaveEDD(ctx context.Context, req types.SavePayinEDDRequest, opts ...RequestOption) (*types.EDD, error)
 }
 
 var _ PayinsAPI = (*PayinsService)(nil)

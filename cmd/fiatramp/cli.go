@@ -73,6 +73,15 @@ func commands() []*command {
 		signCommand(),
 		webhookVerifyCommand(),
 		webhookSendCommand(),
+		// Configuration, rates, limits and EDD.
+		payoutsConfigCommand(),
+		payoutsRateCommand(),
+		payoutsLimitsCommand(),
+		payoutsEDDCommand(),
+		payinsConfigCommand(),
+		payinsRateCommand(),
+		payinsLimitsCommand(),
+		payinsEDDCommand(),
 	}
 }
 
