@@ -802,3 +802,94 @@ func ExampleCustomersService_AddBankAccount() {
 	// bank_account PROCESSING
 	// VERIFIED HDFC0001234 Asha Rao
 }
+
+// Payins after the quotation: the customer pays the quoted amount, and
+// Initiate records the payin by the bank transfer's UTR.
+func ExamplePayinsService_Initiate() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+
+	q, err := client.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{
+		Asset: "USDT", Fiat: "INR", SendingAmount: decimal.RequireFromString("2600.50"),
+		CustomerID: demo.Customer.ID, BankID: demo.VPA.ID, PaymentMethod: types.PaymentMethodUPI,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// ... the customer pays q.SendingAmount, reads the UTR off the transfer ...
+	payin, err := client.Payins.Initiate(ctx, types.InitiatePayinRequest{
+		QuotationID: q.ID, CustomerID: demo.Customer.ID, UTR: "412345678901", ClientReferenceID: "order-2001",
+	})
+	var unknown *fiatramp.OutcomeUnknownError
+	switch {
+	case errors.As(err, &unknown):
+		// The payin may exist: look for the UTR in the customer's history
+		// (Payins.History), or repeat the same call, which cannot record twice.
+		log.Fatal(err)
+	case err != nil:
+		log.Fatal(err)
+	}
+	fmt.Println(payin.Status, payin.UTR, payin.ID != q.ID)
+	// Output: PROCESSING 412345678901 true
+}
+
+// Get follows a payin by its own id; SimulateStatus moves it in the
+// sandbox, and LinkTransfer stores the exchange transfer that delivered
+// its asset.
+func ExamplePayinsService_Get() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+	q, _ := client.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{
+		Asset: "USDT", Fiat: "INR", SendingAmount: decimal.RequireFromString("2600.50"),
+		CustomerID: demo.Customer.ID, BankID: demo.VPA.ID, PaymentMethod: types.PaymentMethodUPI,
+	})
+	payin, _ := client.Payins.Initiate(ctx, types.InitiatePayinRequest{QuotationID: q.ID, CustomerID: demo.Customer.ID, UTR: "412345678902"})
+
+	_, _ = client.Payins.SimulateStatus(ctx, payin.ID, types.PayinFailed)
+	_, _ = client.Payins.SimulateStatus(ctx, payin.ID, types.PayinRefundInitiated)
+	_, _ = client.Payins.LinkTransfer(ctx, types.LinkPayinTransferRequest{PayinID: payin.ID, ExchangeTransferID: "778899"})
+
+	got, err := client.Payins.Get(ctx, payin.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(got.Status, got.FailureReason, got.RefundReason, got.ExchangeTransferID)
+	// Output: REFUND_INITIATED PAYMENT_NOT_RECEIVED INCORRECT_AMOUNT 778899
+}
+
+// History walks every page of the payin history, filtered; memory stays
+// bounded by one page.
+func ExamplePayinsService_History() {
+	sb := sandbox.New(func(s *sandbox.Settings) { s.PageSize = 2 })
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+	for _, utr := range []string{"412345678903", "412345678904", "412345678905"} {
+		q, _ := client.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{
+			Asset: "USDT", Fiat: "INR", SendingAmount: decimal.RequireFromString("2600.50"),
+			CustomerID: demo.Customer.ID, BankID: demo.VPA.ID, PaymentMethod: types.PaymentMethodUPI,
+		})
+		_, _ = client.Payins.Initiate(ctx, types.InitiatePayinRequest{QuotationID: q.ID, CustomerID: demo.Customer.ID, UTR: utr})
+	}
+
+	for p, err := range client.Payins.History(ctx, types.PayinHistoryFilter{CustomerID: demo.Customer.ID}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(p.UTR, p.Status)
+	}
+	// Output:
+	// 412345678903 PROCESSING
+	// 412345678904 PROCESSING
+	// 412345678905 PROCESSING
+}

@@ -127,6 +127,11 @@ const (
 	// Bank accounts and the organization's webhook URL.
 	opCustomersAddBankAccount
 	opOrganizationSetWebhookURL
+	// Payins after the quotation.
+	opPayinsInitiate
+	opPayinsGet
+	opPayinsListHistory
+	opPayinsLinkTransfer
 	numOperations
 )
 
@@ -196,7 +201,7 @@ var operations = [numOperations]opRow{
 		name: "Payins.SimulateStatus", method: http.MethodPatch, path: pisBase + "/payin/mock-payin-status",
 		safety: SafetyUpdate,
 		result: requires(
-			need("quotation_id", func(s *types.PayinStatusSimulation) bool { return s.QuotationID == uuid.Nil }),
+			need("payin_id", func(s *types.PayinStatusSimulation) bool { return s.PayinID == uuid.Nil }),
 			need("payin_status", func(s *types.PayinStatusSimulation) bool { return s.PayinStatus == "" })),
 	},
 	opCustomersAddWallet: {
@@ -309,12 +314,39 @@ var operations = [numOperations]opRow{
 		safety: SafetyUpdate,
 		result: requires(need("webhook_url", func(u *types.WebhookURL) bool { return *u == "" })),
 	},
+	// Payins after the quotation.
+	opPayinsInitiate: {
+		name: "Payins.Initiate", method: http.MethodPost, path: pisBase + "/payin/initiate",
+		safety: SafetyCreateOnce, result: payinKnownBy(),
+	},
+	opPayinsGet: {
+		name: "Payins.Get", method: http.MethodGet, path: pisBase + "/payin/{payin_id}",
+		safety: SafetyRead, result: payinKnownBy(),
+	},
+	opPayinsListHistory: {
+		name: "Payins.ListHistory", method: http.MethodGet, path: pisBase + "/payin/history",
+		safety: SafetyRead, helpers: []string{"History", "ListHistoryPage"},
+		// A page without results cannot say "no payins".
+		result: requires(need("results", func(p *types.PayinPage) bool { return p.Results == nil })),
+	},
+	opPayinsLinkTransfer: {
+		name: "Payins.LinkTransfer", method: http.MethodPatch, path: pisBase + "/payin/update-transfer-id",
+		safety: SafetyUpdate,
+		result: requires(need("payin_id", func(l *types.PayinTransferLink) bool { return l.PayinID == uuid.Nil })),
+	},
 }
 
 // payoutQuotationKnownBy is what a payout quotation, created or fetched,
 // is known by.
 func payoutQuotationKnownBy() resultRule {
 	return requires(need("id", func(q *types.PayoutQuotation) bool { return q.ID == uuid.Nil }))
+}
+
+// payinKnownBy is what a payin, initiated or fetched, is known by.
+func payinKnownBy() resultRule {
+	return requires(
+		need("id", func(p *types.Payin) bool { return p.ID == uuid.Nil }),
+		need("status", func(p *types.Payin) bool { return p.Status == "" }))
 }
 
 // payoutKnownBy is what a payout, created or fetched, is known by.

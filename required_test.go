@@ -149,14 +149,46 @@ func requiredOps() []requiredOp {
 		},
 		{
 			name: "Payins.SimulateStatus", method: http.MethodPatch, path: "/pis/api/v1/payin/mock-payin-status", status: 200,
-			body: `{"payin_status":"REFUNDED","quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278"}`,
-			data: []member{{key: "quotation_id", value: q(payinQuotation), required: true, id: true}, {key: "payin_status", value: `"REFUNDED"`, required: true}},
+			body: `{"payin_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","payin_status":"REFUNDED"}`,
+			data: []member{{key: "payin_id", value: q(payoutID), required: true, id: true}, {key: "payin_status", value: `"REFUNDED"`, required: true}},
 			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payins.SimulateStatus(ctx, payinQuotation, types.PayinRefunded)
+				return c.Payins.SimulateStatus(ctx, payoutID, types.PayinRefunded)
 			},
 			check: func(t *testing.T, got any) {
 				assert.Equal(t, types.PayinRefunded, got.(*types.PayinStatusSimulation).PayinStatus)
 			},
+		},
+		{
+			name: "Payins.Initiate", method: http.MethodPost, path: "/pis/api/v1/payin/initiate", create: true, status: 201,
+			body: `{"client_reference_id":"r-1","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278","utr":"123456789012"}`,
+			data: []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.Initiate(ctx, types.InitiatePayinRequest{QuotationID: payinQuotation, CustomerID: customerID, UTR: "123456789012", ClientReferenceID: "r-1"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, payoutID, got.(*types.Payin).ID) },
+		},
+		{
+			name: "Payins.Get", method: http.MethodGet, path: "/pis/api/v1/payin/" + payoutID.String(), status: 200,
+			data:  []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"SUCCESS"`, required: true}},
+			call:  func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payins.Get(ctx, payoutID) },
+			check: func(t *testing.T, got any) { assert.Equal(t, types.PayinSuccess, got.(*types.Payin).Status) },
+		},
+		{
+			name: "Payins.ListHistory", method: http.MethodGet, path: "/pis/api/v1/payin/history", status: 200,
+			data: []member{{key: "results", value: `[]`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.ListHistory(ctx, types.PayinHistoryFilter{})
+			},
+			check: func(t *testing.T, got any) { assert.Empty(t, got.(*types.PayinPage).Results) },
+		},
+		{
+			name: "Payins.LinkTransfer", method: http.MethodPatch, path: "/pis/api/v1/payin/update-transfer-id", status: 200,
+			body: `{"exchange_transfer_id":"t-1","payin_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34"}`,
+			data: []member{{key: "payin_id", value: q(payoutID), required: true, id: true}, {key: "exchange_transfer_id", value: `"t-1"`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.LinkTransfer(ctx, types.LinkPayinTransferRequest{PayinID: payoutID, ExchangeTransferID: "t-1"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, payoutID, got.(*types.PayinTransferLink).PayinID) },
 		},
 		{
 			name: "Customers.AddWallet", method: http.MethodPost, path: "/cms/api/v1/wallet/add", status: 200,

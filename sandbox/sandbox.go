@@ -234,6 +234,8 @@ type Sandbox struct {
 	payouts         map[uuid.UUID]*payout
 	payoutsCreated  int // numbers payouts in creation order, for Payouts
 	payinQuotations map[uuid.UUID]*payinQuotation
+	payins          map[uuid.UUID]*payin // by the payin's own id
+	payinsCreated   int                  // numbers payins in creation order
 
 	faults []*faultRule
 	stats  Stats
@@ -303,6 +305,7 @@ func New(opts ...Option) *Sandbox {
 		remitters:       map[uuid.UUID]*Remitter{},
 		payouts:         map[uuid.UUID]*payout{},
 		payinQuotations: map[uuid.UUID]*payinQuotation{},
+		payins:          map[uuid.UUID]*payin{},
 		deliveries:      newDeliverer(st),
 	}
 	sb.routes = compileRoutes(st.RemittancePayoutPath)
@@ -440,6 +443,8 @@ type payinQuotation struct {
 	// status is the payin's status, shown as the fetched quotation's
 	// status and moved by the payin status simulation.
 	status types.PayinStatus
+	// payin is the payin initiated against the quotation; nil before.
+	payin *payin
 }
 
 // payout is a payout's state.
@@ -450,7 +455,7 @@ type payout struct {
 
 // Reset empties the sandbox as if it were new: every organization and all
 // it owns (customers, bank accounts, wallets, quotations, remitters,
-// payouts, payin quotations), every fault and delivery fault rule, the
+// payouts, payin quotations, payins), every fault and delivery fault rule, the
 // delivery log with its DeliveryCounts and the counts of Stats go, and the clock runs with real
 // time again. Pending deliveries are dropped unsent; an attempt under way
 // finishes but is not logged. The settings stay.
@@ -468,6 +473,7 @@ func (s *Sandbox) Reset() {
 	s.payouts = map[uuid.UUID]*payout{}
 	s.payoutsCreated = 0
 	s.payinQuotations = map[uuid.UUID]*payinQuotation{}
+	s.payins, s.payinsCreated = map[uuid.UUID]*payin{}, 0
 	s.faults = nil
 	s.stats = Stats{}
 	s.ren = nil

@@ -191,19 +191,23 @@ func TestWebhookEveryEvent(t *testing.T) {
 		want = append(want, body("BANK", b.ID.String(), string(to), meta))
 	}
 
-	q := payinQuote(t, e)
-	q2 := payinQuote(t, e)
+	p1, p2, p3 := payinOn(t, e), payinOn(t, e), payinOn(t, e)
 	for _, step := range []struct {
 		id uuid.UUID
 		to types.PayinStatus
-	}{{q.ID, types.PayinSuccess}, {q2.ID, types.PayinFailed}, {q2.ID, types.PayinRefunded}} {
+	}{
+		{p1.ID, types.PayinSuccess}, {p2.ID, types.PayinFailed}, {p2.ID, types.PayinRefundInitiated},
+		{p2.ID, types.PayinRefunded}, {p3.ID, types.PayinOnHold},
+	} {
 		_, err := e.client.Payins.SimulateStatus(ctx(t), step.id, step.to)
 		require.NoError(t, err)
 	}
 	want = append(want,
-		body("PAYIN", q.ID.String(), "SUCCESS", `{}`),
-		body("PAYIN", q2.ID.String(), "FAILED", `{"failure_reason":"Simulated failure: the payment was not received"}`),
-		body("PAYIN", q2.ID.String(), "REFUNDED", `{"refund_reason":"Simulated refund: the payment was returned to the customer"}`))
+		body("PAYIN", p1.ID.String(), "SUCCESS", `{"utr":"`+p1.UTR+`"}`),
+		body("PAYIN", p2.ID.String(), "FAILED", `{"failure_reason":"PAYMENT_NOT_RECEIVED"}`),
+		body("PAYIN", p2.ID.String(), "REFUND_INITIATED", `{"refund_reason":"INCORRECT_AMOUNT"}`),
+		body("PAYIN", p2.ID.String(), "REFUNDED", `{"refund_reason":"INCORRECT_AMOUNT"}`),
+		body("PAYIN", p3.ID.String(), "ON_HOLD", `{}`))
 
 	settle(t, e.sb)
 	got := rc.hooks()
@@ -274,34 +278,35 @@ func TestWebhookTimeoutIsRetried(t *testing.T) {
 }
 
 func TestWebhookGivesUpAndKeepsOrder(t *testing.T) {
-	// Every FAILED is refused; REFUNDED of the same payin waits for the
-	// FAILED delivery to end, then goes.
+	// Every FAILED is refused; the refund events of the same payin wait
+	// for the FAILED delivery to end, then go.
 	e, rc := hookEnv(t, func(_ int, h hook, _ *http.Request) int {
 		if strings.Contains(h.body, `"event":"FAILED"`) {
 			return http.StatusServiceUnavailable
 		}
 		return http.StatusOK
 	}, func(st *sandbox.Settings) { st.WebhookMaxAttempts = 3 })
-	q := payinQuote(t, e)
-	_, err := e.client.Payins.SimulateStatus(ctx(t), q.ID, types.PayinFailed)
-	require.NoError(t, err)
-	_, err = e.client.Payins.SimulateStatus(ctx(t), q.ID, types.PayinRefunded)
-	require.NoError(t, err)
+	p := payinOn(t, e)
+	for _, to := range []types.PayinStatus{types.PayinFailed, types.PayinRefundInitiated, types.PayinRefunded} {
+		_, err := e.client.Payins.SimulateStatus(ctx(t), p.ID, to)
+		require.NoError(t, err)
+	}
 	settle(t, e.sb)
 	var events []string
 	for _, h := range rc.hooks() {
 		events = append(events, strings.Split(strings.Split(h.body, `"event":"`)[1], `"`)[0])
 	}
-	assert.Equal(t, []string{"FAILED", "FAILED", "FAILED", "REFUNDED"}, events, "in order per object")
+	assert.Equal(t, []string{"FAILED", "FAILED", "FAILED", "REFUND_INITIATED", "REFUNDED"}, events, "in order per object")
 	log := e.sb.Deliveries()
 	assert.Equal(t, sandbox.DeliveryFailed, log[0].State)
 	assert.Len(t, log[0].Attempts, 3)
 	assert.Equal(t, sandbox.DeliveryDelivered, log[1].State)
+	assert.Equal(t, sandbox.DeliveryDelivered, log[2].State)
 }
 
 func TestWebhookOrderPerObjectUnderLoad(t *testing.T) {
-	// The first attempt of every FAILED fails, so a REFUNDED sent right
-	// after it would overtake it without per-object ordering.
+	// The first attempt of every FAILED fails, so a REFUND_INITIATED sent
+	// right after it would overtake it without per-object ordering.
 	var mu sync.Mutex
 	seen := map[string]bool{}
 	e, rc := hookEnv(t, func(_ int, h hook, _ *http.Request) int {
@@ -315,10 +320,10 @@ func TestWebhookOrderPerObjectUnderLoad(t *testing.T) {
 	})
 	const n = 20
 	for range n {
-		q := payinQuote(t, e)
-		_, err := e.client.Payins.SimulateStatus(ctx(t), q.ID, types.PayinFailed)
+		p := payinOn(t, e)
+		_, err := e.client.Payins.SimulateStatus(ctx(t), p.ID, types.PayinFailed)
 		require.NoError(t, err)
-		_, err = e.client.Payins.SimulateStatus(ctx(t), q.ID, types.PayinRefunded)
+		_, err = e.client.Payins.SimulateStatus(ctx(t), p.ID, types.PayinRefundInitiated)
 		require.NoError(t, err)
 	}
 	settle(t, e.sb)
@@ -331,8 +336,8 @@ func TestWebhookOrderPerObjectUnderLoad(t *testing.T) {
 		accepted++
 		id := strings.Split(strings.Split(h.body, `"id":"`)[1], `"`)[0]
 		event := strings.Split(strings.Split(h.body, `"event":"`)[1], `"`)[0]
-		if event == "REFUNDED" {
-			assert.Equal(t, "FAILED", last[id], "REFUNDED of %s accepted after its FAILED", id)
+		if event == "REFUND_INITIATED" {
+			assert.Equal(t, "FAILED", last[id], "REFUND_INITIATED of %s accepted after its FAILED", id)
 		}
 		last[id] = event
 	}

@@ -62,7 +62,13 @@ func commands() []*command {
 		customersBanksCommand(),
 		kycConfigCommand(),
 		payinsQuoteCommand(),
+		// Payins after the quotation.
+		payinsGetQuotationCommand(),
+		payinsInitiateCommand(),
 		payinsGetCommand(),
+		payinsHistoryCommand(),
+		payinsLinkTransferCommand(),
+		payinsSimulateCommand(),
 		callCommand(),
 		signCommand(),
 		webhookVerifyCommand(),

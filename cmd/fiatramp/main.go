@@ -18,7 +18,12 @@
 //	fiatramp customers banks CUSTOMER_ID
 //	fiatramp kyc config CUSTOMER_ID
 //	fiatramp payins quote -customer ID -bank ID -method IMPS|UPI -amount N
-//	fiatramp payins get QUOTATION_ID
+//	fiatramp payins get-quotation QUOTATION_ID
+//	fiatramp payins initiate -quotation ID -customer ID -utr UTR [-reference REF] [--yes]
+//	fiatramp payins get PAYIN_ID
+//	fiatramp payins history [-status S] [-customer ID] [-from YYYY-MM-DD -to YYYY-MM-DD]
+//	fiatramp payins link-transfer -payin ID -transfer ID
+//	fiatramp payins simulate PAYIN_ID -status S
 //	fiatramp call METHOD PATH [BODY | @FILE | -]
 //	fiatramp webhook verify [-key K] [-secret-file F] [-now N] [DELIVERY_FILE]
 //	fiatramp webhook send [-type T] [-event E] [-id ID] [-metadata JSON] URL
@@ -173,7 +178,12 @@ Usage:
 	fiatramp customers banks CUSTOMER_ID    every bank account of a customer, all pages
 	fiatramp kyc config CUSTOMER_ID         a customer's KYC configuration
 	fiatramp payins quote [flags]           create a payin quotation
-	fiatramp payins get QUOTATION_ID        fetch a payin quotation
+	fiatramp payins get-quotation QUOTATION_ID fetch a payin quotation
+	fiatramp payins initiate [flags]        record a payin by its UTR (asks first, or --yes)
+	fiatramp payins get PAYIN_ID            fetch a payin
+	fiatramp payins history [flags]         the payin history, one JSON object per line
+	fiatramp payins link-transfer [flags]   store a payin's exchange transfer id
+	fiatramp payins simulate PAYIN_ID       move a payin to a status (sandbox only)
 	fiatramp call METHOD PATH [BODY]        any operation, signed
 	fiatramp webhook verify [DELIVERY_FILE] check a captured webhook delivery, print its event
 	fiatramp webhook send URL               send a signed test event to a local receiver
