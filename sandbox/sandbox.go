@@ -132,9 +132,6 @@ type Settings struct {
 	// through POST /pos/api/v1/payout/quotation lives before it is
 	// EXPIRED (the service's examples: 5 minutes).
 	PayoutQuotationLifetime time.Duration
-	// MinPayoutAmount is the smallest sending_amount, in crypto units, a
-	// payout quotation accepts (undocumented by the service; default 1).
-	MinPayoutAmount decimal.Decimal
 	// PayoutServiceFee is the service's fee on a payout quotation, as a
 	// fraction of its fiat value (undocumented by the service; default
 	// 0.01), and PayoutGSTRate the GST charged on that fee (default 0.18).
@@ -197,7 +194,6 @@ func DefaultSettings() Settings {
 		EDDLimitMultiplier:    10,
 		// Payout quotations and history.
 		PayoutQuotationLifetime: 5 * time.Minute,
-		MinPayoutAmount:         decimal.NewFromInt(1),
 		PayoutServiceFee:        decimal.RequireFromString("0.01"),
 		PayoutGSTRate:           decimal.RequireFromString("0.18"),
 	}
