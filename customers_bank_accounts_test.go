@@ -1,19 +1,13 @@
 package fiatramp_test
 
 import (
-	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
-	"strconv"
 	"testing"
 	"time"
 
@@ -403,89 +397,6 @@ type floorBankAccount struct {
 	FailureReason     *string   `json:"failure_reason"`
 }
 
-// floorPost is the hand-written signed POST of body to url, decoding the
-// envelope's data into data.
-func floorPost(ctx context.Context, hc *http.Client, url string, body []byte, data any) error {
-	ts := strconv.FormatInt(time.Now().Unix(), 10)
-	mac := hmac.New(sha256.New, []byte(testSecret))
-	mac.Write([]byte(testKey + "|" + ts + "|"))
-	mac.Write(body)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("X-API-KEY", testKey)
-	req.Header.Set("X-TIMESTAMP", ts)
-	req.Header.Set("X-SIGNATURE", base64.StdEncoding.EncodeToString(mac.Sum(nil)))
-	resp, err := hc.Do(req)
-	if err != nil {
-		return err
-	}
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, fiatramp.DefaultMaxResponseBytes))
-	_ = resp.Body.Close()
-	if err != nil {
-		return err
-	}
-	env := struct {
-		Status bool `json:"status"`
-		Data   any  `json:"data"`
-	}{Data: data}
-	if err := json.Unmarshal(raw, &env); err != nil {
-		return err
-	}
-	if !env.Status {
-		return errors.New("floor: refused")
-	}
-	return nil
-}
-
-// compareMemoryWithFloor runs b.N library calls and b.N floor calls, one
-// caller each, interleaved in chunks of alternating order, and reports the
-// library's bytes and allocations over the floor's (mem-ratio,
-// allocs-ratio) with its time over the floor's (ratio).
-func compareMemoryWithFloor(b *testing.B, lib, floor func() error) {
-	const chunk = 128
-	side := func(n int, fn func() error) (time.Duration, uint64, uint64) {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		start := time.Now()
-		for range n {
-			if err := fn(); err != nil {
-				b.Fatal(err)
-			}
-		}
-		d := time.Since(start)
-		runtime.ReadMemStats(&after)
-		return d, after.TotalAlloc - before.TotalAlloc, after.Mallocs - before.Mallocs
-	}
-	side(chunk, lib)
-	side(chunk, floor)
-	b.ResetTimer()
-	var tLib, tFloor time.Duration
-	var bLib, bFloor, aLib, aFloor uint64
-	for k, done := 0, 0; done < b.N; k, done = k+1, done+chunk {
-		n := min(chunk, b.N-done)
-		if k%2 == 1 {
-			d, by, a := side(n, floor)
-			tFloor, bFloor, aFloor = tFloor+d, bFloor+by, aFloor+a
-		}
-		d, by, a := side(n, lib)
-		tLib, bLib, aLib = tLib+d, bLib+by, aLib+a
-		if k%2 == 0 {
-			d, by, a = side(n, floor)
-			tFloor, bFloor, aFloor = tFloor+d, bFloor+by, aFloor+a
-		}
-	}
-	n := float64(b.N)
-	b.ReportMetric(float64(tLib)/float64(tFloor), "ratio")
-	b.ReportMetric(float64(bLib)/float64(bFloor), "mem-ratio")
-	b.ReportMetric(float64(aLib)/float64(aFloor), "allocs-ratio")
-	b.ReportMetric(float64(bLib)/n, "lib-B/call")
-	b.ReportMetric(float64(bFloor)/n, "floor-B/call")
-}
-
 // BenchmarkAddBankAccountVsFloor compares Customers.AddBankAccount with
 // the hand-written call, through an in-memory transport and on loopback.
 func BenchmarkAddBankAccountVsFloor(b *testing.B) {
@@ -505,7 +416,7 @@ func BenchmarkAddBankAccountVsFloor(b *testing.B) {
 				return err
 			}
 			var data floorBankAccount
-			if err := floorPost(ctx, hc, url, body, &data); err != nil {
+			if err := floorDo(ctx, hc, http.MethodPost, url, body, &data); err != nil {
 				return err
 			}
 			if data.ID == uuid.Nil {

@@ -67,6 +67,15 @@ func commands() []*command {
 		signCommand(),
 		webhookVerifyCommand(),
 		webhookSendCommand(),
+		// Configuration, rates, limits and EDD.
+		payoutsConfigCommand(),
+		payoutsRateCommand(),
+		payoutsLimitsCommand(),
+		payoutsEDDCommand(),
+		payinsConfigCommand(),
+		payinsRateCommand(),
+		payinsLimitsCommand(),
+		payinsEDDCommand(),
 		// Bank accounts and the organization's webhook URL.
 		customersAddBankCommand(),
 		orgWebhookURLCommand(),
