@@ -654,6 +654,111 @@ func ExamplePayinsService_SaveEDD() {
 	// Output: PROCESSING
 }
 
+func ExamplePayoutsService_CreateQuotation() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+
+	quote, err := client.Payouts.CreateQuotation(ctx, types.CreatePayoutQuotationRequest{
+		Asset: "USDT", Fiat: "INR", SendingAmount: decimal.RequireFromString("10.5"),
+		CustomerID: demo.Customer.ID, BankID: demo.BankAccount.ID,
+		RiskParameters: types.RiskParameters{IPAddress: "203.0.113.9"},
+	})
+	if err != nil {
+		log.Fatal(err) // e.g. errors.Is(err, fiatramp.ErrCustomerUnverified)
+	}
+	fmt.Println(quote.SendingAmount, quote.Asset, "->", quote.ReceivingAmount, quote.Fiat, "valid for", quote.ExpiryTime.Sub(quote.CreatedAt))
+
+	payout, err := client.Payouts.Create(ctx, types.CreatePayoutRequest{
+		QuotationID: quote.ID, CustomerID: demo.Customer.ID, ExchangeOrderID: "EXO-2026-0001",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(payout.Status, payout.ReceivingAmount.Equal(quote.ReceivingAmount))
+	// Output:
+	// 10.5 USDT -> 918.29 INR valid for 5m0s
+	// PROCESSING true
+}
+
+func ExamplePayoutsService_GetQuotation() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+
+	quote, _ := client.Payouts.CreateQuotation(ctx, types.CreatePayoutQuotationRequest{
+		Asset: "usdt", Fiat: "inr", SendingAmount: decimal.NewFromInt(20),
+		CustomerID: demo.Customer.ID, BankID: demo.BankAccount.ID,
+	})
+	before, err := client.Payouts.GetQuotation(ctx, quote.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, _ = client.Payouts.Create(ctx, types.CreatePayoutRequest{QuotationID: quote.ID, CustomerID: demo.Customer.ID})
+	after, _ := client.Payouts.GetQuotation(ctx, quote.ID)
+	fmt.Println(before.Status, "->", after.Status)
+	// Output: UNLINKED -> LINKED
+}
+
+func ExamplePayoutsService_LinkTransfer() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+	payout, _ := client.Payouts.Create(ctx, types.CreatePayoutRequest{
+		QuotationID: demo.Quotations[0].ID, CustomerID: demo.Customer.ID, ExchangeOrderID: "EXO-2026-0002",
+	})
+
+	link, err := client.Payouts.LinkTransfer(ctx, types.LinkTransferRequest{
+		ExchangeOrderID: "EXO-2026-0002", ExchangeTransferID: "770011223344",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fetched, _ := client.Payouts.Get(ctx, payout.ID)
+	fmt.Println(link.ExchangeOrderID, link.ExchangeTransferID, fetched.ExchangeTransferID)
+	// Output: EXO-2026-0002 770011223344 770011223344
+}
+
+func ExamplePayoutsService_History() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+	for i, q := range demo.Quotations[:2] {
+		_, _ = client.Payouts.Create(ctx, types.CreatePayoutRequest{
+			QuotationID: q.ID, CustomerID: demo.Customer.ID, ClientReferenceID: fmt.Sprintf("ref-%d", i),
+		})
+	}
+
+	// Every payout of the customer, page after page, one page in memory.
+	today := sb.Now().UTC()
+	filter := types.PayoutHistoryFilter{CustomerID: demo.Customer.ID, StartDate: today, EndDate: today}
+	for payout, err := range client.Payouts.History(ctx, filter) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(*payout.ClientReferenceID, payout.Status)
+	}
+	// A range with one end is refused before sending.
+	_, err := client.Payouts.ListHistory(ctx, types.PayoutHistoryFilter{StartDate: today})
+	fmt.Println(errors.Is(err, fiatramp.ErrInvalidRequest))
+	// Output:
+	// ref-0 PROCESSING
+	// ref-1 PROCESSING
+	// true
+}
+
 // The organization's webhook URL: every event from now on goes there.
 func ExampleOrganizationService_SetWebhookURL() {
 	srv := demoService()

@@ -119,6 +119,11 @@ const (
 	opPayinsLimits
 	opPayoutsSaveEDD
 	opPayinsSaveEDD
+	// Payout quotations and history.
+	opPayoutsCreateQuotation
+	opPayoutsGetQuotation
+	opPayoutsLinkTransfer
+	opPayoutsListHistory
 	// Bank accounts and the organization's webhook URL.
 	opCustomersAddBankAccount
 	opOrganizationSetWebhookURL
@@ -265,6 +270,29 @@ var operations = [numOperations]opRow{
 		name: "Payins.SaveEDD", method: http.MethodPost, path: renBase + "/payin/edd/save",
 		safety: SafetyCreate, result: eddKnownBy(),
 	},
+	// Payout quotations and history.
+	opPayoutsCreateQuotation: {
+		name: "Payouts.CreateQuotation", method: http.MethodPost, path: posBase + "/payout/quotation",
+		safety: SafetyCreate, result: payoutQuotationKnownBy(),
+	},
+	opPayoutsGetQuotation: {
+		name: "Payouts.GetQuotation", method: http.MethodGet, path: posBase + "/payout/quotation/{quotation_id}",
+		safety: SafetyRead, result: payoutQuotationKnownBy(),
+	},
+	opPayoutsLinkTransfer: {
+		name: "Payouts.LinkTransfer", method: http.MethodPatch, path: posBase + "/payout/update-transfer-id",
+		safety: SafetyUpdate,
+		result: requires(
+			need("exchange_order_id", func(l *types.TransferLink) bool { return l.ExchangeOrderID == "" }),
+			need("exchange_transfer_id", func(l *types.TransferLink) bool { return l.ExchangeTransferID == "" })),
+	},
+	opPayoutsListHistory: {
+		name: "Payouts.ListHistory", method: http.MethodGet, path: posBase + "/payout/history",
+		safety: SafetyRead, helpers: []string{"History", "ListHistoryPage"},
+		// results may be [] but must be there: a page without it cannot
+		// say "no payouts".
+		result: requires(need("results", func(p *types.PayoutPage) bool { return p.Results == nil })),
+	},
 	// Bank accounts and the organization's webhook URL.
 	opCustomersAddBankAccount: {
 		name: "Customers.AddBankAccount", method: http.MethodPost, path: cmsBase + "/bank/create",
@@ -281,6 +309,12 @@ var operations = [numOperations]opRow{
 		safety: SafetyUpdate,
 		result: requires(need("webhook_url", func(u *types.WebhookURL) bool { return *u == "" })),
 	},
+}
+
+// payoutQuotationKnownBy is what a payout quotation, created or fetched,
+// is known by.
+func payoutQuotationKnownBy() resultRule {
+	return requires(need("id", func(q *types.PayoutQuotation) bool { return q.ID == uuid.Nil }))
 }
 
 // payoutKnownBy is what a payout, created or fetched, is known by.

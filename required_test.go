@@ -290,6 +290,48 @@ func requiredOps() []requiredOp {
 			},
 			check: func(t *testing.T, got any) { assert.Equal(t, types.EDDProcessing, got.(*types.EDD).Status) },
 		},
+		// Payout quotations and history.
+		{
+			name: "Payouts.CreateQuotation", method: http.MethodPost, path: "/pos/api/v1/payout/quotation", status: 201,
+			body: `{"asset":"usdt","bank_id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","fiat":"inr","risk_parameters":{"law_enforcement_agency_report":false,"suspicious_activity_report":false},"sending_amount":"12.5"}`,
+			data: []member{{key: "id", value: q(quotationID), required: true, id: true}, {key: "rate", value: `88.5`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.CreateQuotation(ctx, types.CreatePayoutQuotationRequest{Asset: "USDT", Fiat: "INR",
+					SendingAmount: decimal.RequireFromString("12.5"), CustomerID: customerID, BankID: bankID})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, quotationID, got.(*types.PayoutQuotation).ID) },
+		},
+		{
+			name: "Payouts.GetQuotation", method: http.MethodGet, path: "/pos/api/v1/payout/quotation/" + quotationID.String(), status: 200,
+			data: []member{{key: "id", value: q(quotationID), required: true, id: true}, {key: "status", value: `"LINKED"`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.GetQuotation(ctx, quotationID)
+			},
+			check: func(t *testing.T, got any) {
+				assert.Equal(t, types.QuotationLinked, got.(*types.PayoutQuotation).Status)
+			},
+		},
+		{
+			name: "Payouts.LinkTransfer", method: http.MethodPatch, path: "/pos/api/v1/payout/update-transfer-id", status: 200,
+			body: `{"exchange_order_id":"EXO1","exchange_transfer_id":"778899"}`,
+			data: []member{{key: "exchange_order_id", value: `"EXO1"`, required: true}, {key: "exchange_transfer_id", value: `"778899"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.LinkTransfer(ctx, types.LinkTransferRequest{ExchangeOrderID: "EXO1", ExchangeTransferID: "778899"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, "778899", got.(*types.TransferLink).ExchangeTransferID) },
+		},
+		{
+			name: "Payouts.ListHistory", method: http.MethodGet, path: "/pos/api/v1/payout/history", status: 200,
+			data: []member{{key: "count", value: `0`}, {key: "results", value: `[]`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.ListHistory(ctx, types.PayoutHistoryFilter{})
+			},
+			check: func(t *testing.T, got any) {
+				p := got.(*types.PayoutPage)
+				assert.NotNil(t, p.Results)
+				assert.Empty(t, p.Results)
+			},
+		},
 		// Bank accounts and the organization's webhook URL.
 		{
 			name: "Customers.AddBankAccount", method: http.MethodPost, path: "/cms/api/v1/bank/create", status: 200,

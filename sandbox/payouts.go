@@ -43,7 +43,8 @@ const (
 )
 
 // createPayout is POST /pos/api/v1/payout/initiate: a standard payout,
-// funded on chain, so nothing is reserved. Its refusals are those of
+// funded on chain, so nothing is reserved. An optional transaction_hash
+// (the on-chain model) is stored on the payout. Its refusals are those of
 // claimable, plus an exchange_order_id held by a PROCESSING or SUCCESS
 // payout.
 func (s *Sandbox) createPayout(rq *request) reply {
@@ -51,6 +52,7 @@ func (s *Sandbox) createPayout(rq *request) reply {
 	qid, cid := f.uuid("quotation_id"), f.uuid("customer_id")
 	order := optionalString(f, "exchange_order_id")
 	ref := optionalString(f, "client_reference_id")
+	hash := optionalString(f, "transaction_hash") // the on-chain model's deposit
 	if bad := f.refused(); bad != nil {
 		return *bad
 	}
@@ -65,6 +67,7 @@ func (s *Sandbox) createPayout(rq *request) reply {
 		return *bad
 	}
 	p := s.newPayout(rq, PayoutStandard, q, ref, order)
+	p.TransactionHash = hash
 	return success(http.StatusCreated, poMsgInitiated, payoutCreatedOf(p))
 }
 
@@ -209,7 +212,9 @@ func (s *Sandbox) simulatePayoutStatus(rq *request) reply {
 	case types.PayoutSuccess:
 		utr := fmt.Sprintf("%012d", s.rng.Uint64N(1e12))
 		p.UTR = &utr
-		p.ExchangeTransferID = fmt.Sprintf("EXT%012d", s.rng.Uint64N(1e12))
+		if p.ExchangeTransferID == "" { // a linked transfer id stays
+			p.ExchangeTransferID = fmt.Sprintf("EXT%012d", s.rng.Uint64N(1e12))
+		}
 	case types.PayoutFailed, types.PayoutRefunded:
 		reason := poMsgSimulatedFailure
 		p.FailureReason = &reason

@@ -43,6 +43,7 @@ func operations() []operation {
 		{http.MethodPost, DefaultRemittancePayoutPath, (*Sandbox).createRemittancePayout},
 		{http.MethodGet, posBase + "/payout/balance", (*Sandbox).getBalance},
 		{http.MethodPatch, posBase + "/payout/mock-payout-status", (*Sandbox).simulatePayoutStatus},
+		{http.MethodGet, posBase + "/payout/history", (*Sandbox).payoutHistory}, // before {payout_id}
 		{http.MethodGet, posBase + "/payout/{payout_id}", (*Sandbox).getPayout},
 		{http.MethodPost, cmsBase + "/wallet/add", (*Sandbox).addWalletOp},
 		{http.MethodPatch, cmsBase + "/kyc/mock-kyc-status", (*Sandbox).simulateKYCStatus},
@@ -63,6 +64,10 @@ func operations() []operation {
 		{http.MethodGet, renBase + "/payin/limits/{customer_id}", (*Sandbox).getPayinLimits},
 		{http.MethodPost, renBase + "/payout/edd/save", (*Sandbox).savePayoutEDD},
 		{http.MethodPost, renBase + "/payin/edd/save", (*Sandbox).savePayinEDD},
+		// Payout quotations and history.
+		{http.MethodPost, posBase + "/payout/quotation", (*Sandbox).createPayoutQuotation},
+		{http.MethodGet, posBase + "/payout/quotation/{quotation_id}", (*Sandbox).getPayoutQuotation},
+		{http.MethodPatch, posBase + "/payout/update-transfer-id", (*Sandbox).linkTransfer},
 		// Bank accounts and the organization's webhook URL.
 		{http.MethodPost, cmsBase + "/bank/create", (*Sandbox).addBankAccountOp},
 	}

@@ -126,6 +126,20 @@ type Settings struct {
 	// payout limits, a payin EDD both (undocumented by the service;
 	// default 10; less than 1 takes the default).
 	EDDLimitMultiplier int64
+	// Payout quotations and history.
+	//
+	// PayoutQuotationLifetime is how long a payout quotation created
+	// through POST /pos/api/v1/payout/quotation lives before it is
+	// EXPIRED (the service's examples: 5 minutes).
+	PayoutQuotationLifetime time.Duration
+	// MinPayoutAmount is the smallest sending_amount, in crypto units, a
+	// payout quotation accepts (undocumented by the service; default 1).
+	MinPayoutAmount decimal.Decimal
+	// PayoutServiceFee is the service's fee on a payout quotation, as a
+	// fraction of its fiat value (undocumented by the service; default
+	// 0.01), and PayoutGSTRate the GST charged on that fee (default 0.18).
+	PayoutServiceFee decimal.Decimal
+	PayoutGSTRate    decimal.Decimal
 	// BankVerificationDelay, when positive, makes a bank account added
 	// through the interface verify itself that long after it was added,
 	// on the sandbox clock: VERIFIED, or FAILED with INVALID_IFSC or
@@ -181,6 +195,11 @@ func DefaultSettings() Settings {
 		PayoutLimits:          defaultPayoutLimits(),
 		PayinLimits:           defaultPayinLimits(),
 		EDDLimitMultiplier:    10,
+		// Payout quotations and history.
+		PayoutQuotationLifetime: 5 * time.Minute,
+		MinPayoutAmount:         decimal.NewFromInt(1),
+		PayoutServiceFee:        decimal.RequireFromString("0.01"),
+		PayoutGSTRate:           decimal.RequireFromString("0.18"),
 	}
 }
 
@@ -258,6 +277,9 @@ func New(opts ...Option) *Sandbox {
 	}
 	if st.DeliveryLogSize <= 0 {
 		st.DeliveryLogSize = def.DeliveryLogSize
+	}
+	if st.PayoutQuotationLifetime <= 0 {
+		st.PayoutQuotationLifetime = def.PayoutQuotationLifetime
 	}
 	rates := make(map[string]decimal.Decimal, len(st.Rates))
 	for k, v := range st.Rates {
@@ -400,6 +422,10 @@ type quotation struct {
 	Quotation
 	organizationID uuid.UUID
 	payoutID       uuid.UUID // uuid.Nil until a payout is linked
+	// orderID and createdAt are set for a quotation created through the
+	// API; a fixture's are derived when it is fetched.
+	orderID   uuid.UUID
+	createdAt time.Time
 }
 
 // payinQuotation is a payin quotation's state.

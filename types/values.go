@@ -396,6 +396,24 @@ func decodeStrings(fv reflect.Value, raw []byte) error {
 	return nil
 }
 
+// maxListPresize bounds how many items decodeList makes room for before
+// decoding any: a hostile array of a million tiny items that are not what
+// the slice holds must fail on its first item without a large allocation.
+const maxListPresize = 1024
+
+// listCap is the capacity decodeList starts with: the number of items of
+// the array raw (a scan, no decoding), up to maxListPresize, so that a page
+// is decoded into one allocation rather than a chain of doublings.
+func listCap(raw []byte) int {
+	n := 0
+	for it := jsonscan.NewArrayIter(raw); n < maxListPresize; n++ {
+		if _, ok := it.Next(); !ok {
+			break
+		}
+	}
+	return n
+}
+
 // decodeList reads an array into the slice fv, item by item in one pass,
 // as encoding/json would: null gives nil, [] an empty slice, anything but
 // an array a type error. An item is decoded by its own UnmarshalJSON when
@@ -410,7 +428,7 @@ func decodeList(fv reflect.Value, raw []byte) error {
 		return typeError(raw, fv.Type())
 	}
 	zero := reflect.Zero(fv.Type().Elem())
-	list := reflect.MakeSlice(fv.Type(), 0, 4)
+	list := reflect.MakeSlice(fv.Type(), 0, listCap(raw))
 	it := jsonscan.NewArrayIter(raw)
 	for {
 		item, ok := it.Next()

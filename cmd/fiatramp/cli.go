@@ -76,6 +76,11 @@ func commands() []*command {
 		payinsRateCommand(),
 		payinsLimitsCommand(),
 		payinsEDDCommand(),
+		// Payout quotations and history.
+		payoutsQuoteCommand(),
+		payoutsQuotationCommand(),
+		payoutsLinkTransferCommand(),
+		payoutsHistoryCommand(),
 		// Bank accounts and the organization's webhook URL.
 		customersAddBankCommand(),
 		orgWebhookURLCommand(),

@@ -27,6 +27,10 @@
 //	fiatramp payouts limits CUSTOMER_ID | payins limits CUSTOMER_ID
 //	fiatramp payouts edd -customer ID -source S [-bank-statement URL]... [-itr URL]... -declare
 //	fiatramp payins edd (the payout EDD's flags) [-purpose P] [-purpose-doc URL]... [-p2p]
+//	fiatramp payouts quote -customer ID -bank ID -amount N [-asset A] [-fiat F] [-network N]
+//	fiatramp payouts quotation QUOTATION_ID
+//	fiatramp payouts link-transfer -exchange-order ID -transfer ID
+//	fiatramp payouts history [-status S] [-customer ID] [-from YYYY-MM-DD -to YYYY-MM-DD]
 //	fiatramp customers add-bank -customer ID (-account N -ifsc IFSC -name NAME | -vpa VPA)
 //	fiatramp org webhook-url URL
 //	fiatramp help [COMMAND]
@@ -181,6 +185,10 @@ Usage:
 	fiatramp payins rate [flags]            the indicative rate of a payin (-asset, -fiat)
 	fiatramp payins limits CUSTOMER_ID      what a customer may still pay in today
 	fiatramp payins edd [flags]             save a customer's enhanced due diligence for payins
+	fiatramp payouts quote [flags]          create a payout quotation
+	fiatramp payouts quotation QUOTATION_ID fetch a payout quotation and its status
+	fiatramp payouts link-transfer [flags]  record a payout's exchange transfer id
+	fiatramp payouts history [flags]        stream the payout history, one JSON object a line
 	fiatramp customers add-bank [flags]     add a bank account or UPI address to a customer
 	fiatramp org webhook-url URL            register the organization's webhook URL
 	fiatramp help [COMMAND]                 this help, or a command's flags and an example
