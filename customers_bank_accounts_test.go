@@ -1,7 +1,11 @@
 package fiatramp_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -455,7 +459,7 @@ func BenchmarkAddBankAccountVsFloor(b *testing.B) {
 				return err
 			}
 			var data floorBankAccount
-			if err := floorDo(ctx, hc, http.MethodPost, url, body, &data); err != nil {
+			if err := floorPost(ctx, hc, url, body, &data); err != nil {
 				return err
 			}
 			if data.ID == uuid.Nil {
