@@ -1,18 +1,13 @@
 package fiatramp_test
 
 import (
-	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"testing"
 	"time"
 
@@ -402,44 +397,6 @@ type floorBankAccount struct {
 	FailureReason     *string   `json:"failure_reason"`
 }
 
-// floorPost is the hand-written signed POST of body to url, decoding the
-// envelope's data into data.
-func floorPost(ctx context.Context, hc *http.Client, url string, body []byte, data any) error {
-	ts := strconv.FormatInt(time.Now().Unix(), 10)
-	mac := hmac.New(sha256.New, []byte(testSecret))
-	mac.Write([]byte(testKey + "|" + ts + "|"))
-	mac.Write(body)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("X-API-KEY", testKey)
-	req.Header.Set("X-TIMESTAMP", ts)
-	req.Header.Set("X-SIGNATURE", base64.StdEncoding.EncodeToString(mac.Sum(nil)))
-	resp, err := hc.Do(req)
-	if err != nil {
-		return err
-	}
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, fiatramp.DefaultMaxResponseBytes))
-	_ = resp.Body.Close()
-	if err != nil {
-		return err
-	}
-	env := struct {
-		Status bool `json:"status"`
-		Data   any  `json:"data"`
-	}{Data: data}
-	if err := json.Unmarshal(raw, &env); err != nil {
-		return err
-	}
-	if !env.Status {
-		return errors.New("floor: refused")
-	}
-	return nil
-}
-
 // BenchmarkAddBankAccountVsFloor compares Customers.AddBankAccount with
 // the hand-written call, through an in-memory transport and on loopback.
 func BenchmarkAddBankAccountVsFloor(b *testing.B) {
@@ -459,7 +416,7 @@ func BenchmarkAddBankAccountVsFloor(b *testing.B) {
 				return err
 			}
 			var data floorBankAccount
-			if err := floorPost(ctx, hc, url, body, &data); err != nil {
+			if err := floorDo(ctx, hc, http.MethodPost, url, body, &data); err != nil {
 				return err
 			}
 			if data.ID == uuid.Nil {

@@ -105,7 +105,7 @@ func BenchmarkSetWebhookURLVsFloor(b *testing.B) {
 				return err
 			}
 			var got string
-			if err := floorPost(ctx, hc, url, body, &got); err != nil {
+			if err := floorDo(ctx, hc, http.MethodPost, url, body, &got); err != nil {
 				return err
 			}
 			if got != u {
