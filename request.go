@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/fiatramp/fiatramp-go/types"
 )
 
 // RequestOption changes one call: pass it as the last arguments of any
@@ -29,7 +31,8 @@ type requestConfig struct {
 	response   *Response
 	retry      *RetryPolicy // from WithCallRetry
 	timeout    time.Duration
-	timeoutSet bool // WithCallTimeout
+	timeoutSet bool                    // WithCallTimeout
+	kycRules   *types.KYCConfiguration // CheckKYCRules
 }
 
 // Response is the HTTP response of one call, as received.
