@@ -105,6 +105,14 @@ type Settings struct {
 	// it drops the oldest from the log, while DeliveryCounts goes on
 	// counting every delivery. Zero or less takes the default.
 	DeliveryLogSize int
+
+	// KYCAutoDecision, when positive, decides a customer's KYC by itself
+	// this long (on the sandbox clock) after its KYC data or an update:
+	// VERIFIED, or FAILED with KYCAutoFailureReason when that is set, with
+	// the CUSTOMER webhook. Zero (the default) leaves the decision to the
+	// KYC simulation.
+	KYCAutoDecision      time.Duration
+	KYCAutoFailureReason types.KYCFailureReason
 }
 
 // DepositAccount is where payin deposit instructions send the customer's
@@ -187,6 +195,8 @@ type Sandbox struct {
 	stats  Stats
 
 	deliveries *deliverer // webhook queue, with its own lock
+
+	people *people // customer indexes and automatic KYC decisions; nil until the first customer
 }
 
 // New returns an empty Sandbox with DefaultSettings changed by opts. Add
@@ -302,6 +312,7 @@ func (s *Sandbox) SetTime(t time.Time) {
 	s.mu.Lock()
 	s.frozen, s.at = true, t
 	s.mu.Unlock()
+	s.settleKYC()
 	s.wakeDeliveries()
 }
 
@@ -317,6 +328,7 @@ func (s *Sandbox) Advance(d time.Duration) {
 		s.offset += d
 	}
 	s.mu.Unlock()
+	s.settleKYC()
 	s.wakeDeliveries()
 }
 
@@ -345,7 +357,8 @@ type customer struct {
 	banks []uuid.UUID // in creation order, for the bank list
 	// quoted is the payin amount quoted per UTC day (yyyy-mm-dd), for the
 	// daily onramp limit.
-	quoted map[string]decimal.Decimal
+	quoted  map[string]decimal.Decimal
+	profile profile // what the customer operations keep (customers.go)
 }
 
 // bankAccount is a bank account's state.
@@ -401,6 +414,7 @@ func (s *Sandbox) Reset() {
 	s.payinQuotations = map[uuid.UUID]*payinQuotation{}
 	s.faults = nil
 	s.stats = Stats{}
+	s.stopKYC()
 	s.mu.Unlock()
 
 	d := s.deliveries
