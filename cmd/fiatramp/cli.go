@@ -67,6 +67,16 @@ func commands() []*command {
 		signCommand(),
 		webhookVerifyCommand(),
 		webhookSendCommand(),
+		// Customers and KYC.
+		customersCreateCommand(),
+		customersGetCommand(),
+		customersListCommand(),
+		kycAddCommand(),
+		kycUpdateTaxCommand(),
+		kycUpdateDocumentCommand(),
+		kycUpdateSelfieCommand(),
+		kycUpdateAdditionalCommand(),
+		kycResetCommand(),
 	}
 }
 

@@ -22,6 +22,15 @@
 //	fiatramp call METHOD PATH [BODY | @FILE | -]
 //	fiatramp webhook verify [-key K] [-secret-file F] [-now N] [DELIVERY_FILE]
 //	fiatramp webhook send [-type T] [-event E] [-id ID] [-metadata JSON] URL
+//	fiatramp customers create -name N -email E -phone P -country C [-reference REF]
+//	fiatramp customers get CUSTOMER_ID
+//	fiatramp customers list [-from DD-MM-YYYY] [-to DD-MM-YYYY]
+//	fiatramp kyc add [-check-rules] -data @FILE
+//	fiatramp kyc update-tax -customer ID -tax-number N
+//	fiatramp kyc update-document -data @FILE
+//	fiatramp kyc update-selfie -customer ID -selfie-url URL
+//	fiatramp kyc update-additional -customer ID -info KEY=VALUE... [-check-rules]
+//	fiatramp kyc reset [--yes] CUSTOMER_ID
 //	fiatramp help [COMMAND]
 //
 // The commands that call the service take their credentials from
@@ -164,6 +173,15 @@ Usage:
 	fiatramp call METHOD PATH [BODY]        any operation, signed
 	fiatramp webhook verify [DELIVERY_FILE] check a captured webhook delivery, print its event
 	fiatramp webhook send URL               send a signed test event to a local receiver
+	fiatramp customers create [flags]       create a customer (UNVERIFIED until KYC)
+	fiatramp customers get CUSTOMER_ID      a customer, its KYC status
+	fiatramp customers list [flags]         every customer, all pages
+	fiatramp kyc add -data FILE             submit a customer's KYC data
+	fiatramp kyc update-tax [flags]         replace the tax number (3 updates in all)
+	fiatramp kyc update-document [flags]    replace the identity document
+	fiatramp kyc update-selfie [flags]      replace the selfie
+	fiatramp kyc update-additional [flags]  replace the additional information
+	fiatramp kyc reset CUSTOMER_ID          reset a VERIFIED customer's KYC (asks first, or --yes)
 	fiatramp help [COMMAND]                 this help, or a command's flags and an example
 
 The commands that call the service read FIATRAMP_API_KEY, FIATRAMP_API_SECRET
