@@ -1,11 +1,22 @@
 package fiatramp_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/google/uuid"
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -88,4 +99,172 @@ func TestCustomersListFilter(t *testing.T) {
 		}
 		assert.Zero(t, h.mock.GetTotalCallCount())
 	}
+}
+
+// floorSend is the hand-written call a careful caller writes with net/http
+// alone: payload marshalled by encoding/json (a map: keys sorted, compact,
+// so canonical for ASCII text), signed, sent, and the envelope's data
+// decoded into out. A nil payload is a GET, which signs {}.
+func floorSend(ctx context.Context, hc *http.Client, method, url string, payload any, out any) error {
+	signed := []byte("{}")
+	var body io.Reader
+	if payload != nil {
+		raw, err := json.Marshal(payload)
+		if err != nil {
+			return err
+		}
+		signed, body = raw, bytes.NewReader(raw)
+	}
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	mac := hmac.New(sha256.New, []byte(testSecret))
+	mac.Write([]byte(testKey + "|" + ts + "|"))
+	mac.Write(signed)
+	req, err := http.NewRequestWithContext(ctx, method, url, body)
+	if err != nil {
+		return err
+	}
+	if payload != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("X-API-KEY", testKey)
+	req.Header.Set("X-TIMESTAMP", ts)
+	req.Header.Set("X-SIGNATURE", base64.StdEncoding.EncodeToString(mac.Sum(nil)))
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, fiatramp.DefaultMaxResponseBytes))
+	_ = resp.Body.Close()
+	if err != nil {
+		return err
+	}
+	env := struct {
+		Status bool `json:"status"`
+		Data   any  `json:"data"`
+	}{Data: out}
+	if err := json.Unmarshal(raw, &env); err != nil {
+		return err
+	}
+	if !env.Status {
+		return errors.New("floor: refused")
+	}
+	return nil
+}
+
+// floorCustomer and floorKYCResult are what the floor decodes.
+type floorCustomer struct {
+	ID                         uuid.UUID `json:"id"`
+	ClientReferenceID          *string   `json:"client_reference_id"`
+	FullName                   string    `json:"full_name"`
+	Email                      string    `json:"email"`
+	Phone                      string    `json:"phone"`
+	Country                    string    `json:"country"`
+	Type                       string    `json:"type"`
+	Status                     string    `json:"status"`
+	FailureReason              *string   `json:"failure_reason"`
+	DocumentType               *string   `json:"document_type"`
+	NonResidenceStatus         bool      `json:"non_residence_status"`
+	ResidenceAlpha3CountryCode *string   `json:"residence_alpha_3_country_code"`
+}
+
+type floorKYCResult struct {
+	ID            uuid.UUID `json:"id"`
+	Status        string    `json:"status"`
+	FailureReason *string   `json:"failure_reason"`
+}
+
+// compareMemoryWithFloor runs b.N library calls and b.N floor calls,
+// interleaved in chunks in alternating order, and reports the ratio of the
+// bytes they allocate (mem-ratio) and of their times (ratio).
+func compareMemoryWithFloor(b *testing.B, lib, floor func() error) {
+	const chunk = 128
+	side := func(n int, fn func() error) (time.Duration, uint64) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		for i := 0; i < n; i++ {
+			if err := fn(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		d := time.Since(start)
+		runtime.ReadMemStats(&after)
+		return d, after.TotalAlloc - before.TotalAlloc
+	}
+	side(chunk, lib)
+	side(chunk, floor)
+	b.ResetTimer()
+	var tLib, tFloor time.Duration
+	var mLib, mFloor uint64
+	for k, done := 0, 0; done < b.N; k, done = k+1, done+chunk {
+		n := min(chunk, b.N-done)
+		if k%2 == 1 {
+			d, m := side(n, floor)
+			tFloor, mFloor = tFloor+d, mFloor+m
+		}
+		d, m := side(n, lib)
+		tLib, mLib = tLib+d, mLib+m
+		if k%2 == 0 {
+			d, m = side(n, floor)
+			tFloor, mFloor = tFloor+d, mFloor+m
+		}
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(mLib)/float64(mFloor), "mem-ratio")
+	b.ReportMetric(float64(tLib)/float64(tFloor), "ratio")
+	b.ReportMetric(float64(mLib)/n, "lib-B/call")
+	b.ReportMetric(float64(mFloor)/n, "floor-B/call")
+}
+
+// customerAnswer is a fetched customer, as the service sends it.
+var customerAnswer = []byte(ok(`{"id":"` + customerID.String() + `","client_reference_id":"crm-1","full_name":"Asha Rao","email":"asha@example.com","phone":"+919800000001","country":"IND","type":"INDIVIDUAL","status":"VERIFIED","failure_reason":null,"document_type":"PASSPORT","non_residence_status":false,"residence_alpha_3_country_code":null}`))
+
+// BenchmarkCustomersVsFloor compares the memory and time of the customer
+// calls with the hand-written floor, in memory (no network):
+//
+//	go test -run '^$' -bench 'CustomersVsFloor|KYCVsFloor' -benchtime 4000x .
+func BenchmarkCustomersVsFloor(b *testing.B) {
+	ctx := context.Background()
+	base := "http://127.0.0.1:1"
+	req := types.CreateCustomerRequest{FullName: "Asha Rao", Email: "asha@example.com", Phone: "+919800000001", Alpha3CountryCode: "IND", ClientReferenceID: "crm-1"}
+	hc := &http.Client{Transport: memoryTransport{customerAnswer}}
+	c := benchClient(b, base, hc)
+	b.Run("Create", func(b *testing.B) {
+		compareMemoryWithFloor(b, func() error {
+			_, err := c.Customers.Create(ctx, req)
+			return err
+		}, func() error {
+			return floorSend(ctx, hc, http.MethodPost, base+"/cms/api/v1/customer/create", map[string]any{
+				"full_name": req.FullName, "email": req.Email, "phone": req.Phone, "alpha_3_country_code": req.Alpha3CountryCode,
+				"client_reference_id": req.ClientReferenceID, "non_residence_status": false,
+			}, new(floorCustomer))
+		})
+	})
+	b.Run("Get", func(b *testing.B) {
+		compareMemoryWithFloor(b, func() error {
+			_, err := c.Customers.Get(ctx, customerID)
+			return err
+		}, func() error {
+			return floorSend(ctx, hc, http.MethodGet, base+"/cms/api/v1/customer/"+customerID.String(), nil, new(floorCustomer))
+		})
+	})
+	page := []byte(ok(`{"count":2,"next":null,"previous":null,"results":[` + string(customerAnswer[strings.Index(string(customerAnswer), `"data":`)+7:len(customerAnswer)-1]) + `,` +
+		string(customerAnswer[strings.Index(string(customerAnswer), `"data":`)+7:len(customerAnswer)-1]) + `]}`))
+	hcPage := &http.Client{Transport: memoryTransport{page}}
+	cPage := benchClient(b, base, hcPage)
+	b.Run("List", func(b *testing.B) {
+		compareMemoryWithFloor(b, func() error {
+			_, err := cPage.Customers.List(ctx, types.CustomerListFilter{})
+			return err
+		}, func() error {
+			var p struct {
+				Count    int             `json:"count"`
+				Next     *string         `json:"next"`
+				Previous *string         `json:"previous"`
+				Results  []floorCustomer `json:"results"`
+			}
+			return floorSend(ctx, hcPage, http.MethodGet, base+"/cms/api/v1/customer/list", nil, &p)
+		})
+	})
 }

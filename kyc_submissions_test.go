@@ -124,3 +124,57 @@ func TestKYCBodyMapsAreCanonical(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(want), string(got))
 }
+
+// BenchmarkKYCVsFloor compares the memory and time of the KYC submissions
+// with the hand-written floor, in memory (no network); see
+// BenchmarkCustomersVsFloor.
+func BenchmarkKYCVsFloor(b *testing.B) {
+	ctx := context.Background()
+	base := "http://127.0.0.1:1"
+	answer := []byte(ok(`{"id":"` + customerID.String() + `","status":"PROCESSING","failure_reason":null}`))
+	hc := &http.Client{Transport: memoryTransport{answer}}
+	c := benchClient(b, base, hc)
+	add := goodKYC()
+	add.AdditionalInfo = map[string]string{"income_range": "5-10L", "profession": "engineer"}
+	floorAdd := map[string]any{
+		"customer_id": customerID, "full_name": add.FullName, "phone": add.Phone, "full_address": add.FullAddress,
+		"dob": add.DOB, "tax_number": add.TaxNumber, "document_type": add.DocumentType,
+		"document_front_image_url": add.DocumentFrontImageURL, "selfie_verification_status": false,
+		"document_details": map[string]any{"document_number": "A1", "additional_data": map[string]string{}},
+		"additional_info":  add.AdditionalInfo,
+	}
+	doc := types.UpdateDocumentInfoRequest{CustomerID: customerID, FullAddress: "1 Park St", DocumentType: "VOTER_ID",
+		DocumentFrontImageURL: "https://img.example/f.png", DocumentDetails: types.DocumentDetails{DocumentNumber: "V1"}}
+	for _, tc := range []struct {
+		name, method, path string
+		lib                func() error
+		payload            any
+	}{
+		{"AddData", http.MethodPost, "/cms/api/v1/kyc/add-kyc-data", func() error { _, err := c.KYC.AddData(ctx, add); return err }, floorAdd},
+		{"UpdateTaxInfo", http.MethodPatch, "/cms/api/v1/kyc/update-tax-info", func() error {
+			_, err := c.KYC.UpdateTaxInfo(ctx, types.UpdateTaxInfoRequest{CustomerID: customerID, TaxNumber: "ABCDE1234F"})
+			return err
+		}, map[string]any{"customer_id": customerID, "tax_number": "ABCDE1234F"}},
+		{"UpdateDocumentInfo", http.MethodPatch, "/cms/api/v1/kyc/update-document-info", func() error {
+			_, err := c.KYC.UpdateDocumentInfo(ctx, doc)
+			return err
+		}, map[string]any{"customer_id": customerID, "full_address": doc.FullAddress, "document_type": doc.DocumentType,
+			"document_front_image_url": doc.DocumentFrontImageURL, "document_details": map[string]any{"document_number": "V1", "additional_data": map[string]string{}}}},
+		{"UpdateSelfie", http.MethodPatch, "/cms/api/v1/kyc/update-selfie-info", func() error {
+			_, err := c.KYC.UpdateSelfie(ctx, types.UpdateSelfieRequest{CustomerID: customerID, SelfieURL: "https://img.example/s.jpg"})
+			return err
+		}, map[string]any{"customer_id": customerID, "selfie_url": "https://img.example/s.jpg"}},
+		{"UpdateAdditionalInfo", http.MethodPatch, "/cms/api/v1/kyc/update-additional-info", func() error {
+			_, err := c.KYC.UpdateAdditionalInfo(ctx, types.UpdateAdditionalInfoRequest{CustomerID: customerID, AdditionalInfo: add.AdditionalInfo})
+			return err
+		}, map[string]any{"customer_id": customerID, "additional_info": add.AdditionalInfo}},
+		{"Reset", http.MethodPost, "/cms/api/v1/kyc/reset-kyc", func() error { _, err := c.KYC.Reset(ctx, customerID); return err },
+			map[string]any{"customer_id": customerID}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			compareMemoryWithFloor(b, tc.lib, func() error {
+				return floorSend(ctx, hc, tc.method, base+tc.path, tc.payload, new(floorKYCResult))
+			})
+		})
+	}
+}
