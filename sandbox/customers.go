@@ -6,6 +6,7 @@ package sandbox
 // banks.go.
 
 import (
+	"encoding/json"
 	"net/http"
 	"slices"
 	"sort"
@@ -72,6 +73,43 @@ const (
 	// msgInvalidEmail is the REST framework's EmailField refusal.
 	msgInvalidEmail = "Enter a valid email address."
 )
+
+// The err_codes the service documents for the customer and KYC refusals
+// that have one.
+const (
+	CodeDuplicateContact  = "USR_DUPLICATE_CONTACT"
+	CodeInvalidCountry    = "REQ_INVALID_COUNTRY"
+	CodeInvalidDateFormat = "INPUT_INVALID_DATE_FORMAT"
+	CodeInvalidDocType    = "KYC_INVALID_DOC_TYPE"
+	CodeKYCInUse          = "KYC_IN_USE"
+)
+
+// coded answers a refused rule with its documented err_code.
+func coded(code, message string) reply {
+	return refusal(http.StatusBadRequest, code, message, nil)
+}
+
+// onlyErrors reports whether every field error of f is one that ok
+// accepts.
+func onlyErrors(f *fields, ok func(name, msg string) bool) bool {
+	for name, msgs := range f.errs {
+		for _, m := range msgs {
+			if !ok(name, m) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// codedFieldRefusal answers the field errors of f with code instead of
+// REQ_FIELD_MISSING (the message is the first field's first message).
+func codedFieldRefusal(code string, f *fields) reply {
+	rep := fieldRefusal(f.errs)
+	var env envelope
+	_ = json.Unmarshal(rep.body, &env)
+	return refusal(http.StatusBadRequest, code, env.Message, f.errs)
+}
 
 // profile is what a customer created through the API holds besides the
 // fixture's fields (a fixture customer has the zero profile).
@@ -160,14 +198,14 @@ func (s *Sandbox) createCustomer(rq *request) reply {
 		return *rep
 	}
 	if countryOK && !threeLetters(country) || hasResidence && !threeLetters(residence) {
-		return rule(msgInvalidCountry)
+		return coded(CodeInvalidCountry, msgInvalidCountry)
 	}
 	ix := s.index(rq.org.ID)
 	switch {
 	case ix.emails[strings.ToLower(email)] != uuid.Nil:
-		return rule(msgEmailInUse)
+		return coded(CodeDuplicateContact, msgEmailInUse)
 	case ix.phones[phone] != uuid.Nil:
-		return rule(msgPhoneInUse)
+		return coded(CodeDuplicateContact, msgPhoneInUse)
 	case hasRef && ix.refs[ref] != uuid.Nil:
 		return rule(msgReferenceExists)
 	}

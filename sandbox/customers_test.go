@@ -122,17 +122,18 @@ func TestCustomersUnique(t *testing.T) {
 	_, err := e.client.Customers.Create(ctx(t), first)
 	require.NoError(t, err)
 	for _, tc := range []struct {
-		mod func(*types.CreateCustomerRequest)
-		msg string
+		mod      func(*types.CreateCustomerRequest)
+		msg      string
+		sentinel error
 	}{
-		{func(r *types.CreateCustomerRequest) { r.Email = "P1@Example.com" }, "Email already in use"},
-		{func(r *types.CreateCustomerRequest) { r.Phone = first.Phone }, "Phone already in use"},
-		{func(r *types.CreateCustomerRequest) { r.ClientReferenceID = "crm-1" }, "Client Reference ID already exists"},
+		{func(r *types.CreateCustomerRequest) { r.Email = "P1@Example.com" }, "Email already in use", fiatramp.ErrEmailInUse},
+		{func(r *types.CreateCustomerRequest) { r.Phone = first.Phone }, "Phone already in use", fiatramp.ErrPhoneInUse},
+		{func(r *types.CreateCustomerRequest) { r.ClientReferenceID = "crm-1" }, "Client Reference ID already exists", fiatramp.ErrClientReferenceExists},
 	} {
 		req := newPerson(2)
 		tc.mod(&req)
 		_, err := e.client.Customers.Create(ctx(t), req)
-		refused(t, err, http.StatusBadRequest, tc.msg)
+		refused(t, err, http.StatusBadRequest, tc.msg, tc.sentinel)
 	}
 	other := e.clientFor(e.otherOrg(false))
 	_, err = other.Customers.Create(ctx(t), first)
@@ -169,7 +170,7 @@ func TestCustomersRawBadInput(t *testing.T) {
 			apiErr := refused(t, err, http.StatusBadRequest, tc.msg, fiatramp.ErrFieldMissing)
 			assert.Equal(t, map[string][]string{tc.field: {tc.msg}}, apiErr.FieldErrors)
 		} else {
-			refused(t, err, http.StatusBadRequest, tc.msg)
+			refused(t, err, http.StatusBadRequest, tc.msg, fiatramp.ErrInvalidCountry)
 		}
 	}
 	page, err := e.client.Customers.List(ctx(t), types.CustomerListFilter{})

@@ -245,6 +245,26 @@ func (k kycFields) document() (docType, number string) {
 	return docType, number
 }
 
+// kycRefused is the refusal of the KYC fields read so far, or nil: only
+// dates wrong, INPUT_INVALID_DATE_FORMAT; only the document type,
+// KYC_INVALID_DOC_TYPE; otherwise the field errors (REQ_FIELD_MISSING).
+func kycRefused(f *fields) *reply {
+	rep := f.refused()
+	switch {
+	case rep == nil:
+		return nil
+	case onlyErrors(f, func(_, m string) bool { return m == msgDateFormat }):
+		r := codedFieldRefusal(CodeInvalidDateFormat, f)
+		return &r
+	case onlyErrors(f, func(name, m string) bool {
+		return name == "document_type" && strings.HasSuffix(m, "is not a valid choice.")
+	}):
+		r := codedFieldRefusal(CodeInvalidDocType, f)
+		return &r
+	}
+	return rep
+}
+
 // stringValues refuses a member of f that is not a string or null.
 func stringValues(f *fields) {
 	for k, v := range f.m {
@@ -313,7 +333,7 @@ func (s *Sandbox) addKYCData(rq *request) reply {
 	if info := f.object("additional_info", false); info != nil {
 		stringValues(info)
 	}
-	if rep := f.refused(); rep != nil {
+	if rep := kycRefused(f); rep != nil {
 		return *rep
 	}
 	c := s.orgCustomer(rq, id)
@@ -325,7 +345,7 @@ func (s *Sandbox) addKYCData(rq *request) reply {
 	}
 	ix := s.index(rq.org.ID)
 	if inUse(ix.taxes, tax, c.ID) || inUse(ix.docs, docNo, c.ID) {
-		return rule(msgKYCInUse)
+		return coded(CodeKYCInUse, msgKYCInUse)
 	}
 	c.profile.kyc = kycRecord{filed: true, taxNumber: strings.ToUpper(tax), docNo: strings.ToUpper(docNo), docType: docType,
 		decision: c.profile.kyc.decision}
@@ -377,7 +397,7 @@ func (s *Sandbox) updateTaxInfo(rq *request) reply {
 	}
 	return s.update(rq, c, msgLimitExceeded, types.KYCUnverified, func(ix *orgIndex) *reply {
 		if inUse(ix.taxes, tax, c.ID) {
-			r := rule(msgKYCInUse)
+			r := coded(CodeKYCInUse, msgKYCInUse)
 			return &r
 		}
 		delete(ix.taxes, c.profile.kyc.taxNumber)
@@ -394,13 +414,16 @@ func (s *Sandbox) updateDocumentInfo(rq *request) reply {
 	f.str("full_address", true)
 	f.str("phone", false)
 	docType, docNo := kycFields{f}.document()
+	if rep := kycRefused(f); rep != nil {
+		return *rep
+	}
 	c, rep := s.kycCustomer(rq)
 	if rep != nil {
 		return *rep
 	}
 	return s.update(rq, c, msgLimitExceeded, types.KYCUnverified, func(ix *orgIndex) *reply {
 		if inUse(ix.docs, docNo, c.ID) {
-			r := rule(msgKYCInUse)
+			r := coded(CodeKYCInUse, msgKYCInUse)
 			return &r
 		}
 		delete(ix.docs, c.profile.kyc.docNo)

@@ -200,21 +200,21 @@ func TestKYCRefusals(t *testing.T) {
 	require.NoError(t, err)
 
 	_, err = e.client.KYC.AddData(ctx(t), kycData(a.ID, 2))
-	refused(t, err, http.StatusBadRequest, "KYC already exists")
+	refused(t, err, http.StatusBadRequest, "KYC already exists", fiatramp.ErrKYCExists)
 	sameTax := kycData(b.ID, 2)
 	sameTax.TaxNumber = kycData(a.ID, 1).TaxNumber
 	_, err = e.client.KYC.AddData(ctx(t), sameTax)
-	refused(t, err, http.StatusBadRequest, "KYC already in use")
+	refused(t, err, http.StatusBadRequest, "KYC already in use", fiatramp.ErrKYCInUse)
 	sameDoc := kycData(b.ID, 2)
 	sameDoc.DocumentDetails.DocumentNumber = "p0000001" // a's, in another case
 	_, err = e.client.KYC.AddData(ctx(t), sameDoc)
-	refused(t, err, http.StatusBadRequest, "KYC already in use")
+	refused(t, err, http.StatusBadRequest, "KYC already in use", fiatramp.ErrKYCInUse)
 	_, err = e.client.KYC.AddData(ctx(t), kycData(uuid.New(), 3))
 	refused(t, err, http.StatusBadRequest, custNotFound, fiatramp.ErrCustomerNotFound)
 	_, err = e.client.KYC.AddData(ctx(t), kycData(b.ID, 2))
 	require.NoError(t, err)
 	_, err = e.client.KYC.UpdateTaxInfo(ctx(t), types.UpdateTaxInfoRequest{CustomerID: b.ID, TaxNumber: kycData(a.ID, 1).TaxNumber})
-	refused(t, err, http.StatusBadRequest, "KYC already in use")
+	refused(t, err, http.StatusBadRequest, "KYC already in use", fiatramp.ErrKYCInUse)
 
 	// Three updates, of any kind, then the limit.
 	_, err = e.client.KYC.UpdateTaxInfo(ctx(t), types.UpdateTaxInfoRequest{CustomerID: a.ID, TaxNumber: "ZZZZZ0001Z"})
@@ -226,13 +226,13 @@ func TestKYCRefusals(t *testing.T) {
 	_, err = e.client.KYC.UpdateAdditionalInfo(ctx(t), types.UpdateAdditionalInfoRequest{CustomerID: a.ID, AdditionalInfo: map[string]string{"profession": "teacher"}})
 	require.NoError(t, err)
 	_, err = e.client.KYC.UpdateTaxInfo(ctx(t), types.UpdateTaxInfoRequest{CustomerID: a.ID, TaxNumber: "ZZZZZ0002Z"})
-	refused(t, err, http.StatusBadRequest, "Limit exceeded")
+	refused(t, err, http.StatusBadRequest, "Limit exceeded", fiatramp.ErrUpdateLimitExceeded)
 	doc := types.UpdateDocumentInfoRequest{CustomerID: a.ID, FullAddress: "1 Park St", DocumentType: "VOTER_ID",
 		DocumentFrontImageURL: "https://img.example/f.png", DocumentDetails: types.DocumentDetails{DocumentNumber: "V1"}}
 	_, err = e.client.KYC.UpdateDocumentInfo(ctx(t), doc)
-	refused(t, err, http.StatusBadRequest, "Limit exceeded")
+	refused(t, err, http.StatusBadRequest, "Limit exceeded", fiatramp.ErrUpdateLimitExceeded)
 	_, err = e.client.KYC.UpdateSelfie(ctx(t), types.UpdateSelfieRequest{CustomerID: a.ID, SelfieURL: "https://img.example/s2.jpg"})
-	refused(t, err, http.StatusBadRequest, "Kyc update limit exceeded")
+	refused(t, err, http.StatusBadRequest, "Kyc update limit exceeded", fiatramp.ErrUpdateLimitExceeded)
 
 	// Reset only from VERIFIED; updates need KYC data.
 	_, err = e.client.KYC.Reset(ctx(t), b.ID)
@@ -259,20 +259,23 @@ func TestKYCRawBadInput(t *testing.T) {
 		field, key string // key: the member changed (dotted: nested)
 		value      any
 		msg        string
+		code       string
+		sentinel   error
 	}{
-		{"full_name", "full_name", "", "This field may not be blank."},
-		{"dob", "dob", "1990-01-31", dateMsg},
-		{"dob", "dob", "31-13-1990", dateMsg},
-		{"registered_date", "registered_date", "31/01/2020", dateMsg},
-		{"document_front_image_url", "document_front_image_url", "img.example/f.png", "Enter a valid URL."},
-		{"selfie_url", "selfie_url", "ftp://img.example/s.jpg", "Enter a valid URL."},
-		{"document_type", "document_type", "LIBRARY_CARD", `"LIBRARY_CARD" is not a valid choice.`},
-		{"document_details.document_number", "document_details", map[string]any{"document_number": ""}, "This field may not be blank."},
+		{"full_name", "full_name", "", "This field may not be blank.", "REQ_FIELD_MISSING", fiatramp.ErrFieldMissing},
+		{"dob", "dob", "1990-01-31", dateMsg, "INPUT_INVALID_DATE_FORMAT", fiatramp.ErrInvalidDateFormat},
+		{"dob", "dob", "31-13-1990", dateMsg, "INPUT_INVALID_DATE_FORMAT", fiatramp.ErrInvalidDateFormat},
+		{"registered_date", "registered_date", "31/01/2020", dateMsg, "INPUT_INVALID_DATE_FORMAT", fiatramp.ErrInvalidDateFormat},
+		{"document_front_image_url", "document_front_image_url", "img.example/f.png", "Enter a valid URL.", "REQ_FIELD_MISSING", fiatramp.ErrFieldMissing},
+		{"selfie_url", "selfie_url", "ftp://img.example/s.jpg", "Enter a valid URL.", "REQ_FIELD_MISSING", fiatramp.ErrFieldMissing},
+		{"document_type", "document_type", "LIBRARY_CARD", `"LIBRARY_CARD" is not a valid choice.`, "KYC_INVALID_DOC_TYPE", fiatramp.ErrInvalidDocumentType},
+		{"document_details.document_number", "document_details", map[string]any{"document_number": ""}, "This field may not be blank.", "REQ_FIELD_MISSING", fiatramp.ErrFieldMissing},
 	} {
 		b := good()
 		b[tc.key] = tc.value
 		err := e.client.Do(ctx(t), http.MethodPost, "/cms/api/v1/kyc/add-kyc-data", b, nil)
-		apiErr := refused(t, err, http.StatusBadRequest, tc.msg, fiatramp.ErrFieldMissing)
+		apiErr := refused(t, err, http.StatusBadRequest, tc.msg, tc.sentinel)
+		assert.Equal(t, tc.code, apiErr.Code, tc.field)
 		assert.Equal(t, map[string][]string{tc.field: {tc.msg}}, apiErr.FieldErrors, tc.field)
 	}
 	err := e.client.Do(ctx(t), http.MethodPatch, "/cms/api/v1/kyc/update-selfie-info", map[string]any{"customer_id": c.ID, "selfie_url": "selfie.jpg"}, nil)
