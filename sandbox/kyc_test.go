@@ -329,3 +329,26 @@ func TestKYCAutoDecision(t *testing.T) {
 		assert.Equal(t, types.KYCFailureTax, reason)
 	})
 }
+
+// TestKYCAutoDecisionOnRunningClock: while the sandbox clock runs with
+// real time, the decision comes by itself once due, without a request or a
+// move of the clock.
+func TestKYCAutoDecisionOnRunningClock(t *testing.T) {
+	sb := sandbox.New(func(s *sandbox.Settings) { s.KYCAutoDecision = 50 * time.Millisecond })
+	t.Cleanup(func() { _ = sb.Close() })
+	demo, err := sb.SeedDemo()
+	require.NoError(t, err)
+	srv, err := sandbox.NewServer(sb)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = srv.Close() })
+	client, err := srv.Client(demo.Organization)
+	require.NoError(t, err)
+	c, err := client.Customers.Create(ctx(t), newPerson(1))
+	require.NoError(t, err)
+	_, err = client.KYC.AddData(ctx(t), kycData(c.ID, 1))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		got, ok := sb.Customer(c.ID)
+		return ok && got.KYCStatus == types.KYCVerified
+	}, 5*time.Second, 10*time.Millisecond)
+}
