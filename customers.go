@@ -21,12 +21,20 @@ type CustomersAPI interface {
 	SimulateBankVerification(ctx context.Context, customerID, bankID uuid.UUID, status types.BankAccountStatus, opts ...RequestOption) (*types.BankVerificationSimulation, error)
 	// Bank accounts.
 	AddBankAccount(ctx context.Context, req types.AddBankAccountRequest, opts ...RequestOption) (*types.BankAccount, error)
+	// Customers and KYC.
+	Create(ctx context.Context, req types.CreateCustomerRequest, opts ...RequestOption) (*types.Customer, error)
+	Get(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.Customer, error)
+	List(ctx context.Context, filter types.CustomerListFilter, opts ...RequestOption) (*types.CustomerPage, error)
+	All(ctx context.Context, filter types.CustomerListFilter, opts ...RequestOption) iter.Seq2[types.Customer, error]
+	ListPage(ctx context.Context, next string, opts ...RequestOption) (*types.CustomerPage, error)
 }
 
 var _ CustomersAPI = (*CustomersService)(nil)
 
-// CustomersService manages a customer's crypto wallets and reads their
-// bank accounts: POST /cms/api/v1/wallet/add, GET
+// CustomersService creates, fetches and lists customers (POST
+// /cms/api/v1/customer/create, GET /cms/api/v1/customer/{customer_id},
+// GET /cms/api/v1/customer/list), manages a customer's crypto wallets and
+// reads their bank accounts: POST /cms/api/v1/wallet/add, GET
 // /cms/api/v1/bank/{customer_id}/{bank_id} and GET
 // /cms/api/v1/bank/list/{customer_id}. A customer that does not exist or
 // belongs to another organization is refused with ErrCustomerNotFound.

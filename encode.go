@@ -24,8 +24,9 @@ import (
 // value is written: uuid.UUID as its string, string types escaped, bool,
 // decimal.Decimal as a string of exactly its own digits (2600.50 stays
 // "2600.50", no exponent, whatever decimal's package-level switches say),
-// a []string as an array of strings ([] when nil) and a struct as a
-// nested object. The tag option fiatramp:"lower" sends a
+// a []string as an array of strings ([] when nil), a struct as a nested
+// object and a map[string]string as an object of strings in key order ({}
+// for a nil map). The tag option fiatramp:"lower" sends a
 // string in lower case.
 
 // The request bodies, one encoder per request type.
@@ -39,6 +40,14 @@ var (
 	payinStatusBody            = compileBody[payinStatusRequest]()
 	kycStatusBody              = compileBody[kycStatusRequest]()
 	bankStatusBody             = compileBody[bankVerificationRequest]()
+	// Customers and KYC.
+	createCustomerBody       = compileBody[types.CreateCustomerRequest]()
+	addKYCDataBody           = compileBody[types.AddKYCDataRequest]()
+	updateTaxInfoBody        = compileBody[types.UpdateTaxInfoRequest]()
+	updateDocumentInfoBody   = compileBody[types.UpdateDocumentInfoRequest]()
+	updateSelfieBody         = compileBody[types.UpdateSelfieRequest]()
+	updateAdditionalInfoBody = compileBody[types.UpdateAdditionalInfoRequest]()
+	resetKYCBody             = compileBody[resetKYCRequest]()
 )
 
 // payoutStatusRequest is the body of the sandbox payout status simulation.
@@ -76,7 +85,8 @@ const (
 	bodyBool
 	bodyDecimal
 	bodyNested
-	bodyStrings // []string, written as an array ([] when nil)
+	bodyStrings   // []string, written as an array ([] when nil)
+	bodyStringMap // map[string]string: an object, keys in code-point order, {} for nil
 )
 
 // bodyMember is one member of a body, in the order it is written.
@@ -138,6 +148,8 @@ func compileBodyObject(t reflect.Type) *bodyObject {
 		case f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.String:
 			m.kind = bodyStrings
 			obj.size += 2
+		case f.Type == reflect.TypeFor[map[string]string]():
+			m.kind = bodyStringMap
 		case f.Type.Kind() == reflect.Struct:
 			m.kind = bodyNested
 			m.sub = compileBodyObject(f.Type)
@@ -184,6 +196,11 @@ func (o *bodyObject) textLen(v reflect.Value) int {
 		case bodyStrings:
 			for i, l := 0, v.Field(m.index); i < l.Len(); i++ {
 				n += l.Index(i).Len() + 3 // quotes and comma
+			}
+		case bodyStringMap:
+			iter := v.Field(m.index).MapRange()
+			for iter.Next() {
+				n += iter.Key().Len() + iter.Value().Len() + 6
 			}
 		}
 	}
@@ -236,7 +253,31 @@ func (o *bodyObject) write(b []byte, v reflect.Value) []byte {
 				b = appendPyString(b, f.Index(i).String())
 			}
 			b = append(b, ']')
+		case bodyStringMap:
+			b = appendStringMap(b, f)
 		}
+	}
+	return append(b, '}')
+}
+
+// appendStringMap appends a map[string]string as a JSON object, its keys
+// in code-point order (UTF-8 byte order is code-point order), as canonical
+// JSON wants; a nil map is {}.
+func appendStringMap(b []byte, f reflect.Value) []byte {
+	m := f.Interface().(map[string]string)
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendPyString(b, k)
+		b = append(b, ':')
+		b = appendPyString(b, m[k])
 	}
 	return append(b, '}')
 }

@@ -893,3 +893,128 @@ func ExamplePayinsService_History() {
 	// 412345678904 PROCESSING
 	// 412345678905 PROCESSING
 }
+
+func ExampleCustomersService_Create() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+
+	customer, err := client.Customers.Create(ctx, types.CreateCustomerRequest{
+		FullName: "Ravi Kumar", Email: "ravi@example.com", Phone: "+919800000009", Alpha3CountryCode: "IND",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(customer.Status)
+
+	// The same e-mail again is refused by the service.
+	_, err = client.Customers.Create(ctx, types.CreateCustomerRequest{
+		FullName: "Ravi K", Email: "ravi@example.com", Phone: "+919800000010", Alpha3CountryCode: "IND",
+	})
+	var apiErr *fiatramp.APIError
+	if errors.As(err, &apiErr) {
+		fmt.Println(apiErr.Message)
+	}
+
+	// An e-mail without "@" is refused before sending, naming the field.
+	_, err = client.Customers.Create(ctx, types.CreateCustomerRequest{
+		FullName: "Ravi K", Email: "ravi.example.com", Phone: "+919800000010", Alpha3CountryCode: "IND",
+	})
+	var bad *fiatramp.ValidationError
+	if errors.As(err, &bad) {
+		fmt.Println(bad.Field)
+	}
+	// Output:
+	// UNVERIFIED
+	// Email already in use
+	// email
+}
+
+func ExampleCustomersService_All() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+
+	// The zero filter lists every customer; From and To (DD-MM-YYYY) keep
+	// the days asked for.
+	n := 0
+	for _, err := range client.Customers.All(context.Background(), types.CustomerListFilter{}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		n++
+	}
+	fmt.Println(n, "customers")
+	// Output: 2 customers
+}
+
+func ExampleKYCService_AddData() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+
+	customer, err := client.Customers.Create(ctx, types.CreateCustomerRequest{
+		FullName: "Ravi Kumar", Email: "ravi@example.com", Phone: "+919800000009", Alpha3CountryCode: "IND",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	cfg, err := client.KYC.GetConfiguration(ctx, customer.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	req := types.AddKYCDataRequest{
+		CustomerID: customer.ID, FullName: "Ravi Kumar", Phone: "+919800000009", FullAddress: "12 MG Road, Pune",
+		DOB: "31-01-1990", TaxNumber: "ABCDE1234F", DocumentType: "PASSPORT",
+		DocumentFrontImageURL: "https://img.example/front.png",
+		DocumentDetails:       types.DocumentDetails{DocumentNumber: "P1234567"},
+		AdditionalInfo:        map[string]string{"income_range": "5-10L"},
+	}
+	// Checked against the configuration's rules before sending.
+	_, err = client.KYC.AddData(ctx, req, fiatramp.CheckKYCRules(cfg))
+	fmt.Println(err)
+
+	req.AdditionalInfo["profession"] = "engineer"
+	res, err := client.KYC.AddData(ctx, req, fiatramp.CheckKYCRules(cfg))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Status)
+
+	// The sandbox's KYC simulation fails the tax check; the tax update is
+	// the recovery.
+	if _, err := client.KYC.SimulateStatus(ctx, customer.ID, types.KYCTaxVerificationFailed); err != nil {
+		log.Fatal(err)
+	}
+	got, _ := client.Customers.Get(ctx, customer.ID)
+	fmt.Println(got.Status, got.FailureReason, got.FailureReason.IsRecoverable())
+	res, err = client.KYC.UpdateTaxInfo(ctx, types.UpdateTaxInfoRequest{CustomerID: customer.ID, TaxNumber: "ABCDE1235F"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Status)
+	// Output:
+	// fiatramp: invalid request: additional_info.profession: additional_info: "profession" is missing (rule required)
+	// PROCESSING
+	// FAILED TAX_VERIFICATION_FAILED true
+	// UNVERIFIED
+}
+
+func ExampleKYCConfiguration_CheckAdditionalInfo() {
+	var cfg types.KYCConfiguration
+	_ = cfg.UnmarshalJSON([]byte(`{"supported_document_types":["PASSPORT"],
+		"additional_info_required":{"options":["income_range","profession"],"rules":{"type":"anyOf","min_required":1}}}`))
+	fmt.Println(cfg.CheckAdditionalInfo(map[string]string{}))
+	fmt.Println(cfg.CheckAdditionalInfo(map[string]string{"profession": "engineer"}))
+	// Output:
+	// additional_info: 0 of the options given, the rule anyOf needs 1: "income_range" is missing
+	// <nil>
+}

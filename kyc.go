@@ -14,13 +14,23 @@ import (
 type KYCAPI interface {
 	GetConfiguration(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.KYCConfiguration, error)
 	SimulateStatus(ctx context.Context, customerID uuid.UUID, status types.KYCStatus, opts ...RequestOption) (*types.KYCStatusSimulation, error)
+	// Customers and KYC.
+	AddData(ctx context.Context, req types.AddKYCDataRequest, opts ...RequestOption) (*types.KYCResult, error)
+	UpdateTaxInfo(ctx context.Context, req types.UpdateTaxInfoRequest, opts ...RequestOption) (*types.KYCResult, error)
+	UpdateDocumentInfo(ctx context.Context, req types.UpdateDocumentInfoRequest, opts ...RequestOption) (*types.KYCResult, error)
+	UpdateSelfie(ctx context.Context, req types.UpdateSelfieRequest, opts ...RequestOption) (*types.KYCResult, error)
+	UpdateAdditionalInfo(ctx context.Context, req types.UpdateAdditionalInfoRequest, opts ...RequestOption) (*types.KYCResult, error)
+	Reset(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.KYCResult, error)
 }
 
 var _ KYCAPI = (*KYCService)(nil)
 
 // KYCService reads a customer's KYC requirements
-// (GET /cms/api/v1/kyc/configuration/{customer_id}) and, in the sandbox,
-// simulates KYC outcomes (PATCH /cms/api/v1/kyc/mock-kyc-status).
+// (GET /cms/api/v1/kyc/configuration/{customer_id}), submits KYC data
+// (POST /cms/api/v1/kyc/add-kyc-data), updates it (PATCH
+// /cms/api/v1/kyc/update-*-info), resets it (POST
+// /cms/api/v1/kyc/reset-kyc) and, in the sandbox, simulates KYC outcomes
+// (PATCH /cms/api/v1/kyc/mock-kyc-status).
 type KYCService struct{ client *Client }
 
 // GetConfiguration fetches the documents and additional information a

@@ -25,7 +25,17 @@ import (
 //	S.Rs(ctx, ids..., opts...) iter.Seq2[types.RListItem, error]    // every item, page after page
 //	S.ListRsPage(ctx, ids..., next, opts...) (*types.RPage, error) // the page a stored next link points to
 //
-// All three make the call of ListRs's row of the index of operations,
+// For the list of the service's own resource (the customers of
+// Customers), whose noun the service already names, R is dropped:
+//
+//	S.List(ctx, filter, opts...) (*types.RPage, error)           // one page: the first
+//	S.All(ctx, filter, opts...) iter.Seq2[types.RListItem, error] // every item
+//	S.ListPage(ctx, next, opts...) (*types.RPage, error)         // the page of a stored next link
+//
+// where filter (types.CustomerListFilter) becomes the first page's query;
+// ListPage takes none, since the link carries it.
+//
+// All three make the call of ListRs's (List's) row of the index of operations,
 // whose Helpers name the other two; an Observer sees every page under
 // ListRs's name. The mechanism owns what following a link takes: each
 // link must stay under the base address (pageURL), a link that repeats an

@@ -26,10 +26,13 @@ const (
 	// does no harm (a quotation that expires unused, a wallet address sent
 	// again); it is retried like a read.
 	SafetyCreate Safety = "create"
-	// SafetyCreateOnce: the operation moves money and must not run twice
-	// (a payout create). Carrying a client_reference_id, which the service
-	// refuses a second time, it is retried; without one, only while no
-	// attempt can have reached the service. When an attempt may have acted
+	// SafetyCreateOnce: the operation moves money or uses up something
+	// and must not run twice (a payout create; a customer create or KYC
+	// submission, refused as a duplicate once the first acted; a KYC
+	// update, of which a customer has three). A payout create carrying a
+	// client_reference_id, which the service refuses a second time, is
+	// retried; any other, only while no attempt can have reached the
+	// service. When an attempt may have acted
 	// and none settled it, the call ends in an *OutcomeUnknownError.
 	SafetyCreateOnce Safety = "create-once"
 )
@@ -132,6 +135,16 @@ const (
 	opPayinsGet
 	opPayinsListHistory
 	opPayinsLinkTransfer
+	// Customers and KYC.
+	opCustomersCreate
+	opCustomersGet
+	opCustomersList
+	opKYCAddData
+	opKYCUpdateTaxInfo
+	opKYCUpdateDocumentInfo
+	opKYCUpdateSelfie
+	opKYCUpdateAdditionalInfo
+	opKYCReset
 	numOperations
 )
 
@@ -334,6 +347,46 @@ var operations = [numOperations]opRow{
 		safety: SafetyUpdate,
 		result: requires(need("payin_id", func(l *types.PayinTransferLink) bool { return l.PayinID == uuid.Nil })),
 	},
+	// Customers and KYC. Every call that changes a customer is create-once:
+	// a repeated create or KYC submission is refused as a duplicate after
+	// the first acted, and each update uses up one of the customer's three.
+	opCustomersCreate: {
+		name: "Customers.Create", method: http.MethodPost, path: cmsBase + "/customer/create",
+		safety: SafetyCreateOnce, result: customerKnownBy(),
+	},
+	opCustomersGet: {
+		name: "Customers.Get", method: http.MethodGet, path: cmsBase + "/customer/{customer_id}",
+		safety: SafetyRead, result: customerKnownBy(),
+	},
+	opCustomersList: {
+		name: "Customers.List", method: http.MethodGet, path: cmsBase + "/customer/list",
+		safety: SafetyRead, helpers: []string{"All", "ListPage"},
+		result: requires(need("results", func(p *types.CustomerPage) bool { return p.Results == nil })),
+	},
+	opKYCAddData: {
+		name: "KYC.AddData", method: http.MethodPost, path: cmsBase + "/kyc/add-kyc-data",
+		safety: SafetyCreateOnce, result: kycResultKnownBy(),
+	},
+	opKYCUpdateTaxInfo: {
+		name: "KYC.UpdateTaxInfo", method: http.MethodPatch, path: cmsBase + "/kyc/update-tax-info",
+		safety: SafetyCreateOnce, result: kycResultKnownBy(),
+	},
+	opKYCUpdateDocumentInfo: {
+		name: "KYC.UpdateDocumentInfo", method: http.MethodPatch, path: cmsBase + "/kyc/update-document-info",
+		safety: SafetyCreateOnce, result: kycResultKnownBy(),
+	},
+	opKYCUpdateSelfie: {
+		name: "KYC.UpdateSelfie", method: http.MethodPatch, path: cmsBase + "/kyc/update-selfie-info",
+		safety: SafetyCreateOnce, result: kycResultKnownBy(),
+	},
+	opKYCUpdateAdditionalInfo: {
+		name: "KYC.UpdateAdditionalInfo", method: http.MethodPatch, path: cmsBase + "/kyc/update-additional-info",
+		safety: SafetyCreateOnce, result: kycResultKnownBy(),
+	},
+	opKYCReset: {
+		name: "KYC.Reset", method: http.MethodPost, path: cmsBase + "/kyc/reset-kyc",
+		safety: SafetyCreateOnce, result: kycResultKnownBy(),
+	},
 }
 
 // payoutQuotationKnownBy is what a payout quotation, created or fetched,
@@ -347,6 +400,21 @@ func payinKnownBy() resultRule {
 	return requires(
 		need("id", func(p *types.Payin) bool { return p.ID == uuid.Nil }),
 		need("status", func(p *types.Payin) bool { return p.Status == "" }))
+}
+
+// customerKnownBy is what a customer, created or fetched, is known by.
+func customerKnownBy() resultRule {
+	return requires(
+		need("id", func(c *types.Customer) bool { return c.ID == uuid.Nil }),
+		need("status", func(c *types.Customer) bool { return c.Status == "" }))
+}
+
+// kycResultKnownBy is what the answer of a KYC submission, update or
+// reset is known by.
+func kycResultKnownBy() resultRule {
+	return requires(
+		need("id", func(r *types.KYCResult) bool { return r.ID == uuid.Nil }),
+		need("status", func(r *types.KYCResult) bool { return r.Status == "" }))
 }
 
 // payoutKnownBy is what a payout, created or fetched, is known by.

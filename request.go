@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/fiatramp/fiatramp-go/types"
 )
 
 // RequestOption changes one call: pass it as the last arguments of any
@@ -36,6 +38,7 @@ type requestConfig struct {
 	// attempts, when set, counts the call's attempts (reconciliation
 	// reports its requests).
 	attempts *int
+	kycRules *types.KYCConfiguration // CheckKYCRules
 }
 
 // Response is the HTTP response of one call, as received.

@@ -511,7 +511,7 @@ func TestClockSkewWithoutCorrection(t *testing.T) {
 			var apiErr *fiatramp.APIError
 			require.ErrorAs(t, err, &apiErr)
 			assert.Equal(t, http.StatusUnauthorized, apiErr.StatusCode)
-			assert.Equal(t, sandbox.CodeTimestampExpired, apiErr.Code)
+			assert.Equal(t, sandbox.CodeUnauthorized, apiErr.Code)
 
 			msg := err.Error()
 			assert.Contains(t, msg, "clock skew")

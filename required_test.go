@@ -389,6 +389,90 @@ func requiredOps() []requiredOp {
 			},
 			check: func(t *testing.T, got any) { assert.Equal(t, "https://hooks.example.com/fiatramp", *got.(*string)) },
 		},
+		// Customers and KYC.
+		{
+			name: "Customers.Create", method: http.MethodPost, path: "/cms/api/v1/customer/create", create: true, status: 200,
+			body: `{"alpha_3_country_code":"IND","client_reference_id":"cust-1","email":"asha@example.com","full_name":"Asha Rao","non_residence_status":false,"phone":"+919800000001"}`,
+			data: []member{{key: "id", value: q(customerID), required: true, id: true}, {key: "status", value: `"UNVERIFIED"`, required: true}, {key: "email", value: `"asha@example.com"`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Customers.Create(ctx, types.CreateCustomerRequest{FullName: "Asha Rao", Email: "asha@example.com", Phone: "+919800000001",
+					Alpha3CountryCode: "IND", ClientReferenceID: "cust-1"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, types.KYCUnverified, got.(*types.Customer).Status) },
+		},
+		{
+			name: "Customers.Get", method: http.MethodGet, path: "/cms/api/v1/customer/" + customerID.String(), status: 200,
+			data:  []member{{key: "id", value: q(customerID), required: true, id: true}, {key: "status", value: `"VERIFIED"`, required: true}},
+			call:  func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Customers.Get(ctx, customerID) },
+			check: func(t *testing.T, got any) { assert.Equal(t, types.KYCVerified, got.(*types.Customer).Status) },
+		},
+		{
+			name: "Customers.List", method: http.MethodGet, path: "/cms/api/v1/customer/list", status: 200,
+			data: []member{{key: "count", value: `0`}, {key: "results", value: `[]`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Customers.List(ctx, types.CustomerListFilter{})
+			},
+			check: func(t *testing.T, got any) { assert.NotNil(t, got.(*types.CustomerPage).Results) },
+		},
+		{
+			name: "KYC.AddData", method: http.MethodPost, path: "/cms/api/v1/kyc/add-kyc-data", create: true, status: 200,
+			body: `{"additional_info":{"income_range":"5-10L","profession":"engineer"},"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","dob":"31-01-1990","document_details":{"additional_data":{},"document_number":"A1234567"},"document_front_image_url":"https://img.example/front.png","document_type":"PASSPORT","full_address":"12 MG Road, Pune","full_name":"Asha Rao","phone":"+919800000001","selfie_verification_status":true,"tax_number":"ABCDE1234F"}`,
+			data: []member{{key: "id", value: q(customerID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}, {key: "failure_reason", value: `null`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.KYC.AddData(ctx, types.AddKYCDataRequest{CustomerID: customerID, FullName: "Asha Rao", Phone: "+919800000001",
+					FullAddress: "12 MG Road, Pune", DOB: "31-01-1990", TaxNumber: "ABCDE1234F", DocumentType: "PASSPORT",
+					DocumentFrontImageURL: "https://img.example/front.png", DocumentDetails: types.DocumentDetails{DocumentNumber: "A1234567"},
+					SelfieVerificationStatus: true, AdditionalInfo: map[string]string{"profession": "engineer", "income_range": "5-10L"}})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, customerID, got.(*types.KYCResult).ID) },
+		},
+		{
+			name: "KYC.UpdateTaxInfo", method: http.MethodPatch, path: "/cms/api/v1/kyc/update-tax-info", create: true, status: 200,
+			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","tax_number":"ABCDE1234G"}`,
+			data: []member{{key: "id", value: q(customerID), required: true, id: true}, {key: "status", value: `"UNVERIFIED"`, required: true}, {key: "failure_reason", value: `null`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.KYC.UpdateTaxInfo(ctx, types.UpdateTaxInfoRequest{CustomerID: customerID, TaxNumber: "ABCDE1234G"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, customerID, got.(*types.KYCResult).ID) },
+		},
+		{
+			name: "KYC.UpdateDocumentInfo", method: http.MethodPatch, path: "/cms/api/v1/kyc/update-document-info", create: true, status: 200,
+			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","document_back_image_url":"https://img.example/b.png","document_details":{"additional_data":{"issued":"2020"},"document_number":"V99"},"document_front_image_url":"https://img.example/f.png","document_type":"VOTER_ID","full_address":"1 Park St","phone":"+919800000002"}`,
+			data: []member{{key: "id", value: q(customerID), required: true, id: true}, {key: "status", value: `"UNVERIFIED"`, required: true}, {key: "failure_reason", value: `null`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.KYC.UpdateDocumentInfo(ctx, types.UpdateDocumentInfoRequest{CustomerID: customerID, FullAddress: "1 Park St", DocumentType: "VOTER_ID",
+					DocumentFrontImageURL: "https://img.example/f.png", DocumentBackImageURL: "https://img.example/b.png",
+					DocumentDetails: types.DocumentDetails{DocumentNumber: "V99", AdditionalData: map[string]string{"issued": "2020"}}, Phone: "+919800000002"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, customerID, got.(*types.KYCResult).ID) },
+		},
+		{
+			name: "KYC.UpdateSelfie", method: http.MethodPatch, path: "/cms/api/v1/kyc/update-selfie-info", create: true, status: 200,
+			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","selfie_url":"https://img.example/s.jpg"}`,
+			data: []member{{key: "id", value: q(customerID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}, {key: "failure_reason", value: `null`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.KYC.UpdateSelfie(ctx, types.UpdateSelfieRequest{CustomerID: customerID, SelfieURL: "https://img.example/s.jpg"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, customerID, got.(*types.KYCResult).ID) },
+		},
+		{
+			name: "KYC.UpdateAdditionalInfo", method: http.MethodPatch, path: "/cms/api/v1/kyc/update-additional-info", create: true, status: 200,
+			body: `{"additional_info":{"profession":"teacher"},"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01"}`,
+			data: []member{{key: "id", value: q(customerID), required: true, id: true}, {key: "status", value: `"UNVERIFIED"`, required: true}, {key: "failure_reason", value: `null`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.KYC.UpdateAdditionalInfo(ctx, types.UpdateAdditionalInfoRequest{CustomerID: customerID, AdditionalInfo: map[string]string{"profession": "teacher"}})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, customerID, got.(*types.KYCResult).ID) },
+		},
+		{
+			name: "KYC.Reset", method: http.MethodPost, path: "/cms/api/v1/kyc/reset-kyc", create: true, status: 200,
+			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01"}`,
+			data: []member{{key: "id", value: q(customerID), required: true, id: true}, {key: "status", value: `"UNVERIFIED"`, required: true}, {key: "failure_reason", value: `null`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.KYC.Reset(ctx, customerID)
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, customerID, got.(*types.KYCResult).ID) },
+		},
 	}
 }
 

@@ -14,16 +14,32 @@ import (
 	"time"
 )
 
-// Authentication err_codes (the service's interface description leaves the
-// status and body of an authentication failure out; its later edition
-// answers 401 with an err_code starting AUTH_).
+// Authentication err_codes: the three the service documents, each answered
+// with HTTP 401. The message tells the cases apart: a missing header names
+// it; an unknown key, a timestamp that is not Unix seconds and one outside
+// the window are AUTH_UNAUTHORIZED ("Invalid API key.", "X-TIMESTAMP must
+// be a Unix time in seconds.", "Request timestamp is outside the allowed
+// window..."); a body not in canonical form, which no signature can cover,
+// and a wrong signature are AUTH_INVALID_SIGNATURE.
 const (
-	CodeMissingHeader    = "AUTH_MISSING_HEADER"
-	CodeInvalidAPIKey    = "AUTH_INVALID_API_KEY"
-	CodeInvalidTimestamp = "AUTH_INVALID_TIMESTAMP"
-	CodeTimestampExpired = "AUTH_TIMESTAMP_EXPIRED"
-	CodeBodyNotCanonical = "AUTH_BODY_NOT_CANONICAL"
+	CodeMissingHeaders   = "AUTH_MISSING_HEADERS"
 	CodeInvalidSignature = "AUTH_INVALID_SIGNATURE"
+	CodeUnauthorized     = "AUTH_UNAUTHORIZED"
+)
+
+// The earlier names of the authentication err_codes, each now the
+// documented code it is answered with.
+const (
+	// Deprecated: use CodeMissingHeaders.
+	CodeMissingHeader = CodeMissingHeaders
+	// Deprecated: use CodeUnauthorized.
+	CodeInvalidAPIKey = CodeUnauthorized
+	// Deprecated: use CodeUnauthorized.
+	CodeInvalidTimestamp = CodeUnauthorized
+	// Deprecated: use CodeUnauthorized.
+	CodeTimestampExpired = CodeUnauthorized
+	// Deprecated: use CodeInvalidSignature.
+	CodeBodyNotCanonical = CodeInvalidSignature
 )
 
 // credentials are the signature inputs of an authenticated request.
@@ -38,27 +54,27 @@ type credentials struct {
 func (s *Sandbox) authenticate(r *http.Request, now time.Time) (*org, credentials, reply) {
 	for _, h := range []string{"X-API-KEY", "X-TIMESTAMP", "X-SIGNATURE"} {
 		if r.Header.Get(h) == "" {
-			return nil, credentials{}, unauthorized(CodeMissingHeader, "Authentication header "+h+" is missing.")
+			return nil, credentials{}, unauthorized(CodeMissingHeaders, "Authentication header "+h+" is missing.")
 		}
 	}
 	key, stamp, sig := r.Header.Get("X-API-KEY"), r.Header.Get("X-TIMESTAMP"), r.Header.Get("X-SIGNATURE")
 	o, ok := s.keys[key]
 	if !ok {
-		return nil, credentials{}, unauthorized(CodeInvalidAPIKey, "Invalid API key.")
+		return nil, credentials{}, unauthorized(CodeUnauthorized, "Invalid API key.")
 	}
 	// Plain decimal digits only: the signature covers the header as sent,
 	// so "+17..." or "017..." would sign a different string than the one
 	// the sandbox rebuilds from the number.
 	ts, err := strconv.ParseInt(stamp, 10, 64)
 	if err != nil || strconv.FormatInt(ts, 10) != stamp {
-		return nil, credentials{}, unauthorized(CodeInvalidTimestamp, "X-TIMESTAMP must be a Unix time in seconds.")
+		return nil, credentials{}, unauthorized(CodeUnauthorized, "X-TIMESTAMP must be a Unix time in seconds.")
 	}
 	// Whole seconds on both sides: the header has no fraction, so a
 	// timestamp exactly TimestampWindow away is inside the window whatever
 	// the fraction of the sandbox clock.
 	window := int64(s.settings.TimestampWindow / time.Second)
 	if server := now.Unix(); ts < server-window || ts > server+window {
-		return nil, credentials{}, unauthorized(CodeTimestampExpired, fmt.Sprintf(
+		return nil, credentials{}, unauthorized(CodeUnauthorized, fmt.Sprintf(
 			"Request timestamp is outside the allowed window of %d seconds (server time %d).",
 			window, now.Unix()))
 	}

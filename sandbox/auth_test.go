@@ -361,7 +361,7 @@ func TestAuthMissingHeader(t *testing.T) {
 		t.Run(h, func(t *testing.T) {
 			rq := authGet(e)
 			rq.omit = h
-			authRefused(t, authSend(t, e, rq), sandbox.CodeMissingHeader, "Authentication header "+h+" is missing.")
+			authRefused(t, authSend(t, e, rq), sandbox.CodeMissingHeaders, "Authentication header "+h+" is missing.")
 
 			// Empty counts as missing.
 			rq = authGet(e)
@@ -373,12 +373,12 @@ func TestAuthMissingHeader(t *testing.T) {
 			case "X-SIGNATURE":
 				rq.sig = " "
 			}
-			authRefused(t, authSend(t, e, rq), sandbox.CodeMissingHeader, "Authentication header "+h+" is missing.")
+			authRefused(t, authSend(t, e, rq), sandbox.CodeMissingHeaders, "Authentication header "+h+" is missing.")
 
 			// A POST too, before its body is looked at.
 			rq = authWallet(`not json`)
 			rq.omit = h
-			authRefused(t, authSend(t, e, rq), sandbox.CodeMissingHeader, "Authentication header "+h+" is missing.")
+			authRefused(t, authSend(t, e, rq), sandbox.CodeMissingHeaders, "Authentication header "+h+" is missing.")
 		})
 	}
 	// All three missing: the first is named.
@@ -387,24 +387,24 @@ func TestAuthMissingHeader(t *testing.T) {
 	raw, _ := io.ReadAll(resp.Body)
 	_ = resp.Body.Close()
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
-	assert.JSONEq(t, `{"status":false,"message":"Authentication header X-API-KEY is missing.","err_code":"AUTH_MISSING_HEADER","data":null}`, string(raw))
+	assert.JSONEq(t, `{"status":false,"message":"Authentication header X-API-KEY is missing.","err_code":"AUTH_MISSING_HEADERS","data":null}`, string(raw))
 }
 
 func TestAuthUnknownKey(t *testing.T) {
 	e := newEnv(t)
 	rq := authGet(e)
 	rq.key = "sbx_key_nobody"
-	authRefused(t, authSend(t, e, rq), sandbox.CodeInvalidAPIKey, "Invalid API key.")
+	authRefused(t, authSend(t, e, rq), sandbox.CodeUnauthorized, "Invalid API key.")
 
 	// Keys are case-sensitive.
 	rq.key = strings.ToUpper(e.org.APIKey)
-	authRefused(t, authSend(t, e, rq), sandbox.CodeInvalidAPIKey, "Invalid API key.")
+	authRefused(t, authSend(t, e, rq), sandbox.CodeUnauthorized, "Invalid API key.")
 
 	c, err := e.srv.Client(sandbox.Organization{APIKey: "sbx_key_nobody", APISecret: e.org.APISecret}, fiatramp.WithClock(e.sb.Now))
 	require.NoError(t, err)
 	_, err = c.KYC.GetConfiguration(ctx(t), e.cust.ID)
 	apiErr := refused(t, err, http.StatusUnauthorized, "Invalid API key.", fiatramp.ErrUnauthorized)
-	assert.Equal(t, sandbox.CodeInvalidAPIKey, apiErr.Code)
+	assert.Equal(t, sandbox.CodeUnauthorized, apiErr.Code)
 }
 
 func TestAuthInvalidTimestamp(t *testing.T) {
@@ -416,12 +416,12 @@ func TestAuthInvalidTimestamp(t *testing.T) {
 	} {
 		rq := authGet(e)
 		rq.stamp = stamp
-		authRefused(t, authSend(t, e, rq), sandbox.CodeInvalidTimestamp, "X-TIMESTAMP must be a Unix time in seconds.")
+		authRefused(t, authSend(t, e, rq), sandbox.CodeUnauthorized, "X-TIMESTAMP must be a Unix time in seconds.")
 	}
 	// Milliseconds are a number, but far from now.
 	rq := authGet(e)
 	rq.stamp = now + "000"
-	authRefused(t, authSend(t, e, rq), sandbox.CodeTimestampExpired, "")
+	authRefused(t, authSend(t, e, rq), sandbox.CodeUnauthorized, "")
 }
 
 // The window is 300 seconds either way, inclusive, in whole seconds.
@@ -440,7 +440,7 @@ func TestAuthTimestampWindow(t *testing.T) {
 		apiErr := refused(t, err, http.StatusUnauthorized,
 			"Request timestamp is outside the allowed window of 300 seconds (server time "+strconv.FormatInt(epoch.Unix(), 10)+").",
 			fiatramp.ErrUnauthorized)
-		assert.Equal(t, sandbox.CodeTimestampExpired, apiErr.Code, "skew %v", skew)
+		assert.Equal(t, sandbox.CodeUnauthorized, apiErr.Code, "skew %v", skew)
 	}
 
 	// The sandbox clock is the one that counts: a client stuck at epoch
@@ -464,7 +464,7 @@ func TestAuthTimestampWindow(t *testing.T) {
 	for _, d := range []int64{-301, 301} {
 		rq := authGet(e)
 		rq.stamp = strconv.FormatInt(epoch.Unix()+d, 10)
-		authRefused(t, authSend(t, e, rq), sandbox.CodeTimestampExpired, "")
+		authRefused(t, authSend(t, e, rq), sandbox.CodeUnauthorized, "")
 	}
 
 	// The window is a setting.
@@ -473,7 +473,7 @@ func TestAuthTimestampWindow(t *testing.T) {
 	rq.stamp = strconv.FormatInt(epoch.Unix()-10, 10)
 	authOK(t, authSend(t, e2, rq), http.StatusOK)
 	rq.stamp = strconv.FormatInt(epoch.Unix()-11, 10)
-	authRefused(t, authSend(t, e2, rq), sandbox.CodeTimestampExpired,
+	authRefused(t, authSend(t, e2, rq), sandbox.CodeUnauthorized,
 		"Request timestamp is outside the allowed window of 10 seconds (server time "+strconv.FormatInt(epoch.Unix(), 10)+").")
 }
 
@@ -542,7 +542,7 @@ func TestAuthBodyNotCanonical(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			// Correctly signed over its own raw bytes, yet refused.
-			authRefused(t, authSend(t, e, authWallet(body)), sandbox.CodeBodyNotCanonical,
+			authRefused(t, authSend(t, e, authWallet(body)), sandbox.CodeInvalidSignature,
 				"Request body is not in canonical form: keys sorted, no whitespace, non-ASCII escaped.")
 			canonical, err := fiatramp.CanonicalizeJSON([]byte(body))
 			require.NoError(t, err)
@@ -565,7 +565,7 @@ func TestAuthBodyNotCanonical(t *testing.T) {
 	// such whatever was signed.
 	rq := authWallet(`{"customer_id":"` + id + `", "wallet_address":"TNc12"}`)
 	rq.signed = []byte(`{"customer_id":"` + id + `","wallet_address":"TNc12"}`)
-	authRefused(t, authSend(t, e, rq), sandbox.CodeBodyNotCanonical, "")
+	authRefused(t, authSend(t, e, rq), sandbox.CodeInvalidSignature, "")
 	rq = authWallet(`{"customer_id":"` + id + `","wallet_address":"TNc13"}`)
 	rq.signed = []byte(`{"customer_id":"` + id + `","wallet_address":"TNc14"}`)
 	authRefused(t, authSend(t, e, rq), sandbox.CodeInvalidSignature, "Invalid Signature")
@@ -574,7 +574,7 @@ func TestAuthBodyNotCanonical(t *testing.T) {
 func TestAuthInvalidJSONBody(t *testing.T) {
 	e := newEnv(t)
 	for _, body := range []string{`{"customer_id":`, `{customer_id:1}`, `{"a":1}{"b":2}`, `'x'`, "\xff"} {
-		authRefused(t, authSend(t, e, authWallet(body)), sandbox.CodeBodyNotCanonical, "Request body is not valid JSON.")
+		authRefused(t, authSend(t, e, authWallet(body)), sandbox.CodeInvalidSignature, "Request body is not valid JSON.")
 	}
 
 	// Canonical JSON that is not an object passes authentication and is

@@ -1,11 +1,22 @@
 package sandbox
 
 // Customers: finding the customer a request names, within the request's
-// organization. The operations on a customer's wallets, KYC and bank
-// accounts are in wallets.go, kyc.go and banks.go.
+// organization, and the customer operations. The operations on a
+// customer's wallets, KYC and bank accounts are in wallets.go, kyc.go and
+// banks.go.
 
 import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
 	"github.com/google/uuid"
+
+	"github.com/fiatramp/fiatramp-go/types"
 )
 
 // msgCustomerNotFound refuses a customer that is absent or another
@@ -43,4 +54,311 @@ func (s *Sandbox) pathCustomer(rq *request, param string) *customer {
 		return nil
 	}
 	return s.orgCustomer(rq, id)
+}
+
+// The customer operations: create (POST /cms/api/v1/customer/create),
+// fetch (GET /cms/api/v1/customer/{customer_id}) and list (GET
+// /cms/api/v1/customer/list), with the indexes that keep email, phone,
+// client_reference_id, tax number and document number unique within an
+// organization, and the list in creation order, so that a fetch is a map
+// lookup and a page a slice of the list, whatever the number of
+// customers.
+
+// Messages of the customer operations, in the service's words.
+const (
+	msgEmailInUse      = "Email already in use"
+	msgPhoneInUse      = "Phone already in use"
+	msgReferenceExists = "Client Reference ID already exists"
+	msgInvalidCountry  = "Invalid country code"
+	// msgInvalidEmail is the REST framework's EmailField refusal.
+	msgInvalidEmail = "Enter a valid email address."
+)
+
+// The err_codes the service documents for the customer and KYC refusals
+// that have one.
+const (
+	CodeDuplicateContact  = "USR_DUPLICATE_CONTACT"
+	CodeInvalidCountry    = "REQ_INVALID_COUNTRY"
+	CodeInvalidDateFormat = "INPUT_INVALID_DATE_FORMAT"
+	CodeInvalidDocType    = "KYC_INVALID_DOC_TYPE"
+	CodeKYCInUse          = "KYC_IN_USE"
+)
+
+// coded answers a refused rule with its documented err_code.
+func coded(code, message string) reply {
+	return refusal(http.StatusBadRequest, code, message, nil)
+}
+
+// onlyErrors reports whether every field error of f is one that ok
+// accepts.
+func onlyErrors(f *fields, ok func(name, msg string) bool) bool {
+	for name, msgs := range f.errs {
+		for _, m := range msgs {
+			if !ok(name, m) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// codedFieldRefusal answers the field errors of f with code instead of
+// REQ_FIELD_MISSING (the message is the first field's first message).
+func codedFieldRefusal(code string, f *fields) reply {
+	rep := fieldRefusal(f.errs)
+	var env envelope
+	_ = json.Unmarshal(rep.body, &env)
+	return refusal(http.StatusBadRequest, code, env.Message, f.errs)
+}
+
+// profile is what a customer created through the API holds besides the
+// fixture's fields (a fixture customer has the zero profile).
+type profile struct {
+	email, phone, ref, country, residence string
+	nonResident                           bool
+	created                               time.Time
+	kyc                                   kycRecord
+}
+
+// orgIndex is one organization's customers: in creation order (the list),
+// and by each value that must be unique.
+type orgIndex struct {
+	order                             []*customer
+	emails, phones, refs, taxes, docs map[string]uuid.UUID
+}
+
+// index returns the index of organization id, creating it; s.mu is held.
+func (s *Sandbox) index(id uuid.UUID) *orgIndex {
+	if s.people == nil {
+		s.people = &people{orgs: map[uuid.UUID]*orgIndex{}}
+	}
+	ix := s.people.orgs[id]
+	if ix == nil {
+		ix = &orgIndex{
+			emails: map[string]uuid.UUID{}, phones: map[string]uuid.UUID{}, refs: map[string]uuid.UUID{},
+			taxes: map[string]uuid.UUID{}, docs: map[string]uuid.UUID{},
+		}
+		s.people.orgs[id] = ix
+	}
+	return ix
+}
+
+// indexCustomer adds c to its organization's list, in order of creation
+// time (a clock moved backwards inserts it where its time belongs); s.mu is
+// held.
+func (s *Sandbox) indexCustomer(c *customer, now time.Time) {
+	c.profile.created = now
+	ix := s.index(c.OrganizationID)
+	i := len(ix.order)
+	if i > 0 && ix.order[i-1].profile.created.After(now) {
+		i = sort.Search(len(ix.order), func(k int) bool { return ix.order[k].profile.created.After(now) })
+	}
+	ix.order = slices.Insert(ix.order, i, c)
+}
+
+// threeLetters reports whether code is three ASCII letters.
+func threeLetters(code string) bool {
+	if len(code) != 3 {
+		return false
+	}
+	for i := 0; i < 3; i++ {
+		if c := code[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// validEmail is the sandbox's own, loose e-mail rule: one "@" with text on
+// both sides, a dot in the domain, no white space.
+func validEmail(s string) bool {
+	local, domain, ok := strings.Cut(s, "@")
+	return ok && local != "" && strings.Contains(domain, ".") && !strings.HasPrefix(domain, ".") &&
+		!strings.HasSuffix(domain, ".") && !strings.ContainsAny(s, " \t\r\n") && !strings.Contains(domain, "@")
+}
+
+// createCustomer is POST /cms/api/v1/customer/create: full_name, email,
+// phone and alpha_3_country_code required, client_reference_id,
+// non_residence_status and residence_alpha_3_country_code optional. Email,
+// phone and client_reference_id are unique within the organization. The
+// customer starts UNVERIFIED; no webhook is sent.
+func (s *Sandbox) createCustomer(rq *request) reply {
+	f := rq.body
+	name, _ := f.str("full_name", true)
+	email, ok := f.str("email", true)
+	if ok && !validEmail(email) {
+		f.fail("email", msgInvalidEmail)
+	}
+	phone, _ := f.str("phone", true)
+	country, countryOK := f.str("alpha_3_country_code", true)
+	ref, hasRef := f.str("client_reference_id", false)
+	nonResident := f.boolean("non_residence_status")
+	residence, hasResidence := f.str("residence_alpha_3_country_code", false)
+	if rep := f.refused(); rep != nil {
+		return *rep
+	}
+	if countryOK && !threeLetters(country) || hasResidence && !threeLetters(residence) {
+		return coded(CodeInvalidCountry, msgInvalidCountry)
+	}
+	ix := s.index(rq.org.ID)
+	switch {
+	case ix.emails[strings.ToLower(email)] != uuid.Nil:
+		return coded(CodeDuplicateContact, msgEmailInUse)
+	case ix.phones[phone] != uuid.Nil:
+		return coded(CodeDuplicateContact, msgPhoneInUse)
+	case hasRef && ix.refs[ref] != uuid.Nil:
+		return rule(msgReferenceExists)
+	}
+	c := &customer{Customer: Customer{ID: uuid.New(), OrganizationID: rq.org.ID, Name: name, KYCStatus: types.KYCUnverified}}
+	c.profile = profile{
+		email: email, phone: phone, ref: ref, country: strings.ToUpper(country),
+		residence: strings.ToUpper(residence), nonResident: nonResident,
+	}
+	s.customers[c.ID] = c
+	s.indexCustomer(c, rq.now)
+	ix.emails[strings.ToLower(email)], ix.phones[phone] = c.ID, c.ID
+	if hasRef {
+		ix.refs[ref] = c.ID
+	}
+	return success(http.StatusCreated, "Customer created successfully", newCustomerJSON(c))
+}
+
+// customerJSON is a customer as create answers it; customerFetchJSON adds
+// what a fetch and the list show.
+type customerJSON struct {
+	ID                uuid.UUID       `json:"id"`
+	ClientReferenceID *string         `json:"client_reference_id"`
+	FullName          string          `json:"full_name"`
+	Email             *string         `json:"email"`
+	Phone             *string         `json:"phone"`
+	Country           *string         `json:"country"`
+	Type              string          `json:"type"`
+	Status            types.KYCStatus `json:"status"`
+	FailureReason     *string         `json:"failure_reason"`
+	DocumentType      *string         `json:"document_type"`
+}
+
+type customerFetchJSON struct {
+	customerJSON
+	NonResidenceStatus         bool    `json:"non_residence_status"`
+	ResidenceAlpha3CountryCode *string `json:"residence_alpha_3_country_code"`
+}
+
+// newCustomerJSON shows c. A status the KYC simulation set to
+// TAX_VERIFICATION_FAILED or DOCUMENT_VERIFICATION_FAILED shows as FAILED
+// with that failure_reason, as the service shows a failed customer.
+func newCustomerJSON(c *customer) customerJSON {
+	p := &c.profile
+	out := customerJSON{
+		ID: c.ID, ClientReferenceID: nullable(p.ref), FullName: c.Name,
+		Email: nullable(p.email), Phone: nullable(p.phone), Country: nullable(p.country),
+		Type: "INDIVIDUAL", Status: c.KYCStatus, DocumentType: nullable(p.kyc.docType),
+	}
+	if out.Country == nil {
+		ind := "IND"
+		out.Country = &ind
+	}
+	switch c.KYCStatus {
+	case types.KYCTaxVerificationFailed, types.KYCDocumentVerificationFailed:
+		out.Status, out.FailureReason = types.KYCFailed, nullable(string(c.KYCStatus))
+	case types.KYCFailed:
+		out.FailureReason = nullable(string(p.kyc.failure))
+	}
+	return out
+}
+
+func newCustomerFetchJSON(c *customer) customerFetchJSON {
+	return customerFetchJSON{newCustomerJSON(c), c.profile.nonResident, nullable(c.profile.residence)}
+}
+
+// getCustomer is GET /cms/api/v1/customer/{customer_id}; an absent or
+// foreign customer is refused "Customer not found or access denied".
+func (s *Sandbox) getCustomer(rq *request) reply {
+	s.settleKYCLocked(rq.now)
+	c := s.pathCustomer(rq, rq.params[0])
+	if c == nil {
+		return rule(msgCustomerNotFound)
+	}
+	return success(http.StatusOK, "Customer fetched successfully", newCustomerFetchJSON(c))
+}
+
+// customerPage is the data of the customer list.
+type customerPage struct {
+	Count    int                 `json:"count"`
+	Next     *string             `json:"next"`
+	Previous *string             `json:"previous"`
+	Results  []customerFetchJSON `json:"results"`
+}
+
+// Query parameters of the customer list: the page (1-based, as the bank
+// list) and the date filter, whose names the service does not document;
+// the sandbox reads the names the client sends by default.
+const (
+	customerListFrom = "start_date"
+	customerListTo   = "end_date"
+)
+
+// listCustomers is GET /cms/api/v1/customer/list: the organization's
+// customers in creation order, Settings.PageSize a page, `page` 1-based.
+// start_date and end_date (DD-MM-YYYY, both optional) keep the customers
+// created on those days and between them (sandbox clock, UTC); a date in
+// another form is a field error. Finding a page costs the same whatever
+// the number of customers: the list is kept in creation order, so the
+// date bounds are found by binary search and the page is a slice of it.
+func (s *Sandbox) listCustomers(rq *request) reply {
+	s.settleKYCLocked(rq.now)
+	q := rq.r.URL.Query()
+	page := 1
+	if q.Has("page") {
+		n, err := strconv.Atoi(q.Get("page"))
+		if err != nil || n < 1 {
+			return refusal(http.StatusNotFound, "", msgInvalidPage, nil)
+		}
+		page = n
+	}
+	order := s.index(rq.org.ID).order
+	errs := map[string][]string{}
+	if v := q.Get(customerListFrom); v != "" {
+		day, err := time.Parse(dateLayout, v)
+		if err != nil {
+			errs[customerListFrom] = []string{msgDateFormat}
+		}
+		i := sort.Search(len(order), func(k int) bool { return !order[k].profile.created.UTC().Before(day) })
+		order = order[i:]
+	}
+	if v := q.Get(customerListTo); v != "" {
+		day, err := time.Parse(dateLayout, v)
+		if err != nil {
+			errs[customerListTo] = []string{msgDateFormat}
+		}
+		end := day.AddDate(0, 0, 1)
+		i := sort.Search(len(order), func(k int) bool { return !order[k].profile.created.UTC().Before(end) })
+		order = order[:i]
+	}
+	if len(errs) > 0 {
+		return fieldRefusal(errs)
+	}
+	size := s.settings.PageSize
+	if page > 1 && page-1 >= (len(order)+size-1)/size {
+		return refusal(http.StatusNotFound, "", msgInvalidPage, nil)
+	}
+	start := (page - 1) * size
+	end := min(start+size, len(order))
+	data := customerPage{Count: len(order), Results: make([]customerFetchJSON, 0, end-start)}
+	for _, c := range order[start:end] {
+		data.Results = append(data.Results, newCustomerFetchJSON(c))
+	}
+	base := s.pageBase(rq.r)
+	link := func(n int) *string {
+		q.Set("page", strconv.Itoa(n))
+		u := base + "?" + q.Encode()
+		return &u
+	}
+	if end < len(order) {
+		data.Next = link(page + 1)
+	}
+	if page > 1 {
+		data.Previous = link(page - 1)
+	}
+	return success(http.StatusOK, "Customers fetched successfully", data)
 }

@@ -52,7 +52,7 @@
 // Shared on purpose:
 //
 //   - Canonical JSON: fiatramp.CanonicalizeJSON decides whether a request
-//     body is in canonical form (else AUTH_BODY_NOT_CANONICAL) and writes
+//     body is in canonical form (else AUTH_INVALID_SIGNATURE) and writes
 //     the webhook bodies. It is the one reference of the rule, checked
 //     byte for byte against Python's json.dumps(sort_keys=True,
 //     separators=(",", ":")) by the root package's differential tests and

@@ -329,7 +329,9 @@ func (s *Sandbox) AddCustomer(c Customer) (Customer, error) {
 	if !c.KYCStatus.IsKnown() {
 		return Customer{}, fixtureError("customer", "unknown KYC status %q", c.KYCStatus)
 	}
-	s.customers[c.ID] = &customer{Customer: c, quoted: map[string]decimal.Decimal{}}
+	cust := &customer{Customer: c}
+	s.customers[c.ID] = cust
+	s.indexCustomer(cust, s.now())
 	return c, nil
 }
 

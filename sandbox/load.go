@@ -279,6 +279,9 @@ func (s *Sandbox) removeOrganizations(orgs []Organization) {
 		gone[o.ID] = true
 		delete(s.orgs, o.ID)
 		delete(s.keys, o.APIKey)
+		if s.people != nil {
+			delete(s.people.orgs, o.ID) // the customer list and its indexes
+		}
 	}
 	goneCustomers := map[uuid.UUID]bool{}
 	for id, c := range s.customers {

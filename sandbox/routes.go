@@ -75,6 +75,16 @@ func operations() []operation {
 		{http.MethodGet, pisBase + "/payin/history", (*Sandbox).listPayinHistory},
 		{http.MethodPatch, pisBase + "/payin/update-transfer-id", (*Sandbox).linkPayinTransfer},
 		{http.MethodGet, pisBase + "/payin/{payin_id}", (*Sandbox).getPayin},
+		// Customers and KYC.
+		{http.MethodPost, cmsBase + "/customer/create", (*Sandbox).createCustomer},
+		{http.MethodGet, cmsBase + "/customer/list", (*Sandbox).listCustomers},
+		{http.MethodGet, cmsBase + "/customer/{customer_id}", (*Sandbox).getCustomer},
+		{http.MethodPost, cmsBase + "/kyc/add-kyc-data", (*Sandbox).addKYCData},
+		{http.MethodPatch, cmsBase + "/kyc/update-tax-info", (*Sandbox).updateTaxInfo},
+		{http.MethodPatch, cmsBase + "/kyc/update-document-info", (*Sandbox).updateDocumentInfo},
+		{http.MethodPatch, cmsBase + "/kyc/update-selfie-info", (*Sandbox).updateSelfie},
+		{http.MethodPatch, cmsBase + "/kyc/update-additional-info", (*Sandbox).updateAdditionalInfo},
+		{http.MethodPost, cmsBase + "/kyc/reset-kyc", (*Sandbox).resetKYC},
 	}
 }
 

@@ -146,7 +146,7 @@ func TestRoutesReachEveryClientOperation(t *testing.T) {
 		rec := httptest.NewRecorder()
 		sb.ServeHTTP(rec, httptest.NewRequest(op.HTTPMethod, path, nil))
 		assert.Equal(t, http.StatusUnauthorized, rec.Code, "%s: %s %s: %s", op.Name, op.HTTPMethod, path, rec.Body)
-		assert.Contains(t, rec.Body.String(), sandbox.CodeMissingHeader, op.Name)
+		assert.Contains(t, rec.Body.String(), sandbox.CodeMissingHeaders, op.Name)
 
 		other := http.MethodDelete
 		rec = httptest.NewRecorder()

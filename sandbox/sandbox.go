@@ -144,6 +144,13 @@ type Settings struct {
 	// the BANK webhook. Zero (the default) leaves it PROCESSING until the
 	// bank verification simulation moves it.
 	BankVerificationDelay time.Duration
+	// KYCAutoDecision, when positive, decides a customer's KYC by itself
+	// this long (on the sandbox clock) after its KYC data or an update:
+	// VERIFIED, or FAILED with KYCAutoFailureReason when that is set, with
+	// the CUSTOMER webhook. Zero (the default) leaves the decision to the
+	// KYC simulation.
+	KYCAutoDecision      time.Duration
+	KYCAutoFailureReason types.KYCFailureReason
 }
 
 // DepositAccount is where payin deposit instructions send the customer's
@@ -238,7 +245,8 @@ type Sandbox struct {
 
 	deliveries *deliverer // webhook queue, with its own lock
 
-	ren *renState // limits used and EDDs; nil until first needed
+	ren    *renState // limits used and EDDs; nil until first needed
+	people *people   // customer indexes and automatic KYC decisions; nil until the first customer
 }
 
 // New returns an empty Sandbox with DefaultSettings changed by opts. Add
@@ -361,6 +369,7 @@ func (s *Sandbox) SetTime(t time.Time) {
 	s.frozen, s.at = true, t
 	s.settleDueBanks()
 	s.mu.Unlock()
+	s.settleKYC()
 	s.wakeDeliveries()
 }
 
@@ -377,6 +386,7 @@ func (s *Sandbox) Advance(d time.Duration) {
 	}
 	s.settleDueBanks()
 	s.mu.Unlock()
+	s.settleKYC()
 	s.wakeDeliveries()
 }
 
@@ -405,7 +415,8 @@ type customer struct {
 	banks []uuid.UUID // in creation order, for the bank list
 	// quoted is the payin amount quoted per UTC day (yyyy-mm-dd), for the
 	// daily onramp limit.
-	quoted map[string]decimal.Decimal
+	quoted  map[string]decimal.Decimal
+	profile profile // what the customer operations keep (customers.go)
 }
 
 // bankAccount is a bank account's state.
@@ -473,6 +484,7 @@ func (s *Sandbox) Reset() {
 	s.faults = nil
 	s.stats = Stats{}
 	s.ren = nil
+	s.stopKYC()
 	s.mu.Unlock()
 
 	d := s.deliveries

@@ -112,7 +112,7 @@ func (s *Sandbox) serve(r *http.Request, raw []byte) reply {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.keys[cred.key] != o { // removed meanwhile (a failed Load undone)
-		return unauthorized(CodeInvalidAPIKey, "Invalid API key.")
+		return unauthorized(CodeUnauthorized, "Invalid API key.")
 	}
 	rq := &request{r: r, org: o, now: s.now(), params: params, body: newFields(in.body)}
 	return rt.handle(s, rq)
@@ -147,11 +147,11 @@ func (s *Sandbox) parse(r *http.Request, raw []byte) *parsedBody {
 	canonical, err := fiatramp.CanonicalizeJSON(raw)
 	switch {
 	case err != nil:
-		rep := unauthorized(CodeBodyNotCanonical, "Request body is not valid JSON.")
+		rep := unauthorized(CodeInvalidSignature, "Request body is not valid JSON.")
 		in.notCanonical = &rep
 		return in
 	case !bytes.Equal(canonical, raw):
-		rep := unauthorized(CodeBodyNotCanonical, "Request body is not in canonical form: keys sorted, no whitespace, non-ASCII escaped.")
+		rep := unauthorized(CodeInvalidSignature, "Request body is not in canonical form: keys sorted, no whitespace, non-ASCII escaped.")
 		in.notCanonical = &rep
 		return in
 	}

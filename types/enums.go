@@ -408,3 +408,54 @@ func (r PayinRefundReason) IsKnown() bool {
 func payinRefundReasonList() [3]PayinRefundReason {
 	return [...]PayinRefundReason{PayinRefundIncorrectAmount, PayinRefundNonWhitelistedAccount, PayinRefundThirdPartyPayment}
 }
+
+// Customers and KYC.
+
+// KYCFailureReason says why a customer's KYC failed, as failure_reason.
+// The first three are recoverable by the matching KYC update (tax,
+// document, selfie); KYC_FAILED is final (the customer must contact
+// support). A value not listed here decodes unchanged; see IsKnown.
+type KYCFailureReason string
+
+// KYC failure reasons.
+const (
+	// KYCFailureDocument: the identity document did not verify; recover
+	// with KYCService.UpdateDocumentInfo.
+	KYCFailureDocument KYCFailureReason = "DOCUMENT_VERIFICATION_FAILED"
+	// KYCFailureTax: the tax number did not verify; recover with
+	// KYCService.UpdateTaxInfo.
+	KYCFailureTax KYCFailureReason = "TAX_VERIFICATION_FAILED"
+	// KYCFailureSelfie: the selfie did not verify; recover with
+	// KYCService.UpdateSelfie.
+	KYCFailureSelfie KYCFailureReason = "SELFIE_VERIFICATION_FAILED"
+	// KYCFailureFinal: KYC failed for good; no update recovers it.
+	KYCFailureFinal KYCFailureReason = "KYC_FAILED"
+)
+
+// Values returns every KYC failure reason: DOCUMENT_VERIFICATION_FAILED,
+// TAX_VERIFICATION_FAILED, SELFIE_VERIFICATION_FAILED, KYC_FAILED. The
+// slice is new on every call.
+func (KYCFailureReason) Values() []KYCFailureReason {
+	l := kycFailureReasonList()
+	return l[:]
+}
+
+// IsKnown reports whether r is one of the failure reasons of Values
+// (compared exactly, case-sensitively).
+func (r KYCFailureReason) IsKnown() bool {
+	l := kycFailureReasonList()
+	return slices.Contains(l[:], r)
+}
+
+// IsRecoverable reports whether an update can recover a customer that
+// failed for r: document, tax and selfie failures can; KYC_FAILED and
+// unknown reasons cannot.
+func (r KYCFailureReason) IsRecoverable() bool {
+	return r == KYCFailureDocument || r == KYCFailureTax || r == KYCFailureSelfie
+}
+
+// kycFailureReasonList is every KYCFailureReason value, in a fixed order:
+// the one list from which Values and IsKnown derive.
+func kycFailureReasonList() [4]KYCFailureReason {
+	return [...]KYCFailureReason{KYCFailureDocument, KYCFailureTax, KYCFailureSelfie, KYCFailureFinal}
+}

@@ -2,6 +2,10 @@ package types
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
 )
 
 // KYCConfiguration is what a customer's KYC needs: the identity documents
@@ -98,4 +102,187 @@ var infoRequirementPlan = compilePlan[InfoRequirement]()
 // false. null leaves q unchanged; on error q is unchanged.
 func (q *InfoRequirement) UnmarshalJSON(data []byte) error {
 	return decode(infoRequirementPlan, q, data)
+}
+
+// DocumentDetails is the document_details object of KYC data and of a
+// document update: the document's number and any further details the
+// document type carries, as text.
+type DocumentDetails struct {
+	// DocumentNumber is the number printed on the document (required).
+	DocumentNumber string `json:"document_number"`
+	// AdditionalData holds further details of the document, key to text;
+	// sent as an object, {} when empty.
+	AdditionalData map[string]string `json:"additional_data"`
+}
+
+// AddKYCDataRequest is the body of add KYC data, POST
+// /cms/api/v1/kyc/add-kyc-data. Dates are DD-MM-YYYY; URLs are absolute
+// http or https. The client refuses before sending an empty customer_id,
+// full_name, phone, full_address, tax_number, document_type or document
+// number, a date in another form and a URL that is not absolute http(s).
+type AddKYCDataRequest struct {
+	CustomerID  uuid.UUID `json:"customer_id"`
+	FullName    string    `json:"full_name"`
+	Phone       string    `json:"phone"`
+	FullAddress string    `json:"full_address"`
+	// DOB is the date of birth, DD-MM-YYYY.
+	DOB string `json:"dob"`
+	// RegisteredDate is the registration date, DD-MM-YYYY (optional; left
+	// out when empty).
+	RegisteredDate string `json:"registered_date,omitempty"`
+	// TaxNumber is the tax id (PAN in India); one customer's only.
+	TaxNumber string `json:"tax_number"`
+	// DocumentType is one of the configuration's SupportedDocumentTypes.
+	DocumentType string `json:"document_type"`
+	// DocumentFrontImageURL and DocumentBackImageURL are the document's
+	// images; the back is optional (left out when empty).
+	DocumentFrontImageURL string          `json:"document_front_image_url"`
+	DocumentBackImageURL  string          `json:"document_back_image_url,omitempty"`
+	DocumentDetails       DocumentDetails `json:"document_details"`
+	// SelfieURL is the customer's selfie (optional; left out when empty).
+	SelfieURL string `json:"selfie_url,omitempty"`
+	// SelfieVerificationStatus says whether the selfie was verified by the
+	// caller.
+	SelfieVerificationStatus bool `json:"selfie_verification_status"`
+	// AdditionalInfo answers the configuration's additional information,
+	// keyed by its options (income_range, profession); {} when empty.
+	AdditionalInfo map[string]string `json:"additional_info"`
+}
+
+// UpdateTaxInfoRequest is the body of PATCH /cms/api/v1/kyc/update-tax-info.
+type UpdateTaxInfoRequest struct {
+	CustomerID uuid.UUID `json:"customer_id"`
+	TaxNumber  string    `json:"tax_number"`
+}
+
+// UpdateDocumentInfoRequest is the body of PATCH
+// /cms/api/v1/kyc/update-document-info.
+type UpdateDocumentInfoRequest struct {
+	CustomerID            uuid.UUID       `json:"customer_id"`
+	FullAddress           string          `json:"full_address"`
+	DocumentType          string          `json:"document_type"`
+	DocumentFrontImageURL string          `json:"document_front_image_url"`
+	DocumentBackImageURL  string          `json:"document_back_image_url,omitempty"`
+	DocumentDetails       DocumentDetails `json:"document_details"`
+	// Phone is sent when set (left out when empty).
+	Phone string `json:"phone,omitempty"`
+}
+
+// UpdateSelfieRequest is the body of PATCH /cms/api/v1/kyc/update-selfie-info.
+type UpdateSelfieRequest struct {
+	CustomerID uuid.UUID `json:"customer_id"`
+	SelfieURL  string    `json:"selfie_url"`
+}
+
+// UpdateAdditionalInfoRequest is the body of PATCH
+// /cms/api/v1/kyc/update-additional-info.
+type UpdateAdditionalInfoRequest struct {
+	CustomerID     uuid.UUID         `json:"customer_id"`
+	AdditionalInfo map[string]string `json:"additional_info"`
+}
+
+// KYCResult is the answer of add KYC data, of each KYC update and of the
+// KYC reset: the customer's id and KYC status, and why it failed.
+type KYCResult struct {
+	// ID is the customer's id.
+	ID uuid.UUID `json:"id"`
+	// Status is the customer's KYC status after the call: PROCESSING after
+	// KYC data or a selfie update, UNVERIFIED after another update or a
+	// reset.
+	Status KYCStatus `json:"status"`
+	// FailureReason is "" when null or absent.
+	FailureReason KYCFailureReason `json:"failure_reason"`
+	// Raw is a copy of the exact JSON object this was decoded from.
+	Raw json.RawMessage `json:"-" fiatramp:"raw"`
+}
+
+var kycResultPlan = compilePlan[KYCResult]()
+
+// UnmarshalJSON decodes {id, status, failure_reason} and keeps a copy of
+// data in Raw. null leaves r unchanged; on error r is unchanged.
+func (r *KYCResult) UnmarshalJSON(data []byte) error { return decode(kycResultPlan, r, data) }
+
+// MissingInfoError is what CheckAdditionalInfo returns: the additional
+// information the configuration asks for that info lacks. Option names
+// the first option missing, in the configuration's order.
+type MissingInfoError struct {
+	// Option is the missing option, e.g. "profession".
+	Option string
+	// Rule is the rule that asks for it: "allOf", "anyOf", "min_required"
+	// or "required".
+	Rule string
+	// Need and Have are how many options the rule needs and how many info
+	// gives (for anyOf and min_required).
+	Need, Have int
+}
+
+// Error says which option is missing and by which rule.
+func (e *MissingInfoError) Error() string {
+	if e.Rule == "anyOf" || e.Rule == "min_required" {
+		return fmt.Sprintf("additional_info: %d of the options given, the rule %s needs %d: %q is missing",
+			e.Have, e.Rule, e.Need, e.Option)
+	}
+	return fmt.Sprintf("additional_info: %q is missing (rule %s)", e.Option, e.Rule)
+}
+
+// CheckAdditionalInfo checks info, the additional_info of KYC data or of
+// an update, against the configuration's rules, before it is sent: every
+// option a requirement marks required must be given; with rules.type
+// allOf, every option; with anyOf, at least one; and at least
+// rules.min_required of the options in any case. An option counts as given
+// when its value is not blank. Keys that are not options are not checked
+// (the service may know more than the configuration lists). It returns nil
+// or a *MissingInfoError naming the first missing option, in the order of
+// Options.
+func (c *KYCConfiguration) CheckAdditionalInfo(info map[string]string) error {
+	a := &c.AdditionalInfoRequired
+	given := func(opt string) bool { return strings.TrimSpace(info[opt]) != "" }
+	firstMissing := func() string {
+		for _, o := range a.Options {
+			if !given(o) {
+				return o
+			}
+		}
+		return ""
+	}
+	have := 0
+	for _, o := range a.Options {
+		if given(o) {
+			have++
+		}
+	}
+	for _, o := range a.Options {
+		if req, ok := a.requirement(o); ok && req.Required && !given(o) {
+			return &MissingInfoError{Option: o, Rule: "required"}
+		}
+	}
+	switch a.Rules.Type {
+	case "allOf":
+		if m := firstMissing(); m != "" {
+			return &MissingInfoError{Option: m, Rule: "allOf", Need: len(a.Options), Have: have}
+		}
+	case "anyOf":
+		if have == 0 && len(a.Options) > 0 {
+			return &MissingInfoError{Option: a.Options[0], Rule: "anyOf", Need: 1, Have: 0}
+		}
+	}
+	if need := min(a.Rules.MinRequired, len(a.Options)); have < need {
+		return &MissingInfoError{Option: firstMissing(), Rule: "min_required", Need: need, Have: have}
+	}
+	return nil
+}
+
+// requirement returns the requirement object of option o, if the
+// configuration has one.
+func (a *AdditionalInfoRequired) requirement(o string) (InfoRequirement, bool) {
+	if r, ok := a.Fields[o]; ok {
+		return r, true
+	}
+	switch {
+	case o == "income_range" && a.IncomeRange != nil:
+		return *a.IncomeRange, true
+	case o == "profession" && a.Profession != nil:
+		return *a.Profession, true
+	}
+	return InfoRequirement{}, false
 }

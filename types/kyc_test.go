@@ -101,3 +101,55 @@ func FuzzAdditionalInfoRequired(f *testing.F) {
 func BenchmarkDecodeKYCConfiguration(b *testing.B) {
 	benchDecode[types.KYCConfiguration](b, []byte(kycConfigurationJSON))
 }
+
+func TestKYCConfigurationCheckAdditionalInfo(t *testing.T) {
+	cfg := func(rule string, min int, required ...string) *types.KYCConfiguration {
+		c := &types.KYCConfiguration{AdditionalInfoRequired: types.AdditionalInfoRequired{
+			Options: []string{"income_range", "profession", "source_of_funds"},
+			Rules:   types.AdditionalInfoRules{Type: rule, MinRequired: min},
+		}}
+		for _, r := range required {
+			if c.AdditionalInfoRequired.Fields == nil {
+				c.AdditionalInfoRequired.Fields = map[string]types.InfoRequirement{}
+			}
+			c.AdditionalInfoRequired.Fields[r] = types.InfoRequirement{Type: "string", Required: true}
+		}
+		return c
+	}
+	all := map[string]string{"income_range": "5-10L", "profession": "engineer", "source_of_funds": "salary"}
+	for name, tc := range map[string]struct {
+		cfg     *types.KYCConfiguration
+		info    map[string]string
+		missing string // "" when it passes
+		rule    string
+	}{
+		"allOf, all given":          {cfg("allOf", 0), all, "", ""},
+		"allOf, one blank":          {cfg("allOf", 0), map[string]string{"income_range": "x", "profession": " ", "source_of_funds": "y"}, "profession", "allOf"},
+		"anyOf, one given":          {cfg("anyOf", 0), map[string]string{"source_of_funds": "salary"}, "", ""},
+		"anyOf, none given":         {cfg("anyOf", 0), map[string]string{"other": "x"}, "income_range", "anyOf"},
+		"anyOf, min_required 2":     {cfg("anyOf", 2), map[string]string{"profession": "x"}, "income_range", "min_required"},
+		"min_required beyond all":   {cfg("anyOf", 9), all, "", ""},
+		"required option missing":   {cfg("anyOf", 1, "source_of_funds"), map[string]string{"profession": "x"}, "source_of_funds", "required"},
+		"unknown rule, nothing min": {cfg("oneOf", 0), nil, "", ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			err := tc.cfg.CheckAdditionalInfo(tc.info)
+			if tc.missing == "" {
+				require.NoError(t, err)
+				return
+			}
+			var m *types.MissingInfoError
+			require.ErrorAs(t, err, &m)
+			require.Equal(t, tc.missing, m.Option)
+			require.Equal(t, tc.rule, m.Rule)
+			require.Contains(t, err.Error(), `"`+tc.missing+`"`)
+		})
+	}
+	// The documented requirement objects count as well as Fields.
+	c := cfg("anyOf", 0)
+	c.AdditionalInfoRequired.Profession = &types.InfoRequirement{Required: true}
+	err := c.CheckAdditionalInfo(map[string]string{"income_range": "x"})
+	var m *types.MissingInfoError
+	require.ErrorAs(t, err, &m)
+	require.Equal(t, "profession", m.Option)
+}

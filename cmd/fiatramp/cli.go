@@ -90,6 +90,16 @@ func commands() []*command {
 		// Bank accounts and the organization's webhook URL.
 		customersAddBankCommand(),
 		orgWebhookURLCommand(),
+		// Customers and KYC.
+		customersCreateCommand(),
+		customersGetCommand(),
+		customersListCommand(),
+		kycAddCommand(),
+		kycUpdateTaxCommand(),
+		kycUpdateDocumentCommand(),
+		kycUpdateSelfieCommand(),
+		kycUpdateAdditionalCommand(),
+		kycResetCommand(),
 	}
 }
 

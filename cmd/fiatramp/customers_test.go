@@ -55,3 +55,40 @@ func TestCLICustomersBanks(t *testing.T) {
 	assert.Empty(t, r.stdout, "no partial list")
 	assert.Contains(t, r.stderr, "sentinel: ErrCustomerNotFound")
 }
+
+func TestCLICustomersCreateGetList(t *testing.T) {
+	w := newWorld(t)
+	r := cli(t, w.env, "", "customers", "create", "-name", "Ravi Kumar", "-email", "ravi@example.com", "-phone", "+919800000009", "-country", "IND", "-reference", "crm-9")
+	require.Equal(t, 0, r.code, r)
+	var c map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &c))
+	assert.Equal(t, "UNVERIFIED", c["status"])
+	id := c["id"].(string)
+	reqs := w.requests()
+	require.Len(t, reqs, 1)
+	assert.Equal(t, "/cms/api/v1/customer/create", reqs[0].Path)
+	w.checkSigned(t, reqs[0])
+
+	r = cli(t, w.env, "", "customers", "get", "-o", "table", id)
+	require.Equal(t, 0, r.code, r)
+	assert.Regexp(t, `(?m)^status +UNVERIFIED$`, r.stdout)
+	assert.Regexp(t, `(?m)^email +ravi@example\.com$`, r.stdout)
+
+	r = cli(t, w.env, "", "customers", "list")
+	require.Equal(t, 0, r.code, r)
+	var items []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &items))
+	assert.Equal(t, id, items[len(items)-1]["id"], "the newest last")
+
+	// Bad input: refused before sending, exit 2... or by the service, exit 1.
+	w.requests() // drained
+	r = cli(t, w.env, "", "customers", "create", "-name", "X", "-email", "x.example.com", "-phone", "1", "-country", "IND")
+	assert.Equal(t, 2, r.code, r)
+	assert.Contains(t, r.stderr, "email")
+	r = cli(t, w.env, "", "customers", "list", "-from", "2026-01-01")
+	assert.Equal(t, 2, r.code, r)
+	assert.Empty(t, w.requests(), "nothing sent")
+	r = cli(t, w.env, "", "customers", "create", "-name", "Ravi", "-email", "RAVI@example.com", "-phone", "+91", "-country", "IND")
+	assert.Equal(t, 1, r.code, r)
+	assert.Contains(t, r.stderr, "Email already in use")
+}

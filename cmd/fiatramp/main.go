@@ -38,6 +38,15 @@
 //	fiatramp payouts history [-status S] [-customer ID] [-from YYYY-MM-DD -to YYYY-MM-DD]
 //	fiatramp customers add-bank -customer ID (-account N -ifsc IFSC -name NAME | -vpa VPA)
 //	fiatramp org webhook-url URL
+//	fiatramp customers create -name N -email E -phone P -country C [-reference REF]
+//	fiatramp customers get CUSTOMER_ID
+//	fiatramp customers list [-from DD-MM-YYYY] [-to DD-MM-YYYY]
+//	fiatramp kyc add [-check-rules] -data @FILE
+//	fiatramp kyc update-tax -customer ID -tax-number N
+//	fiatramp kyc update-document -data @FILE
+//	fiatramp kyc update-selfie -customer ID -selfie-url URL
+//	fiatramp kyc update-additional -customer ID -info KEY=VALUE... [-check-rules]
+//	fiatramp kyc reset [--yes] CUSTOMER_ID
 //	fiatramp help [COMMAND]
 //
 // The commands that call the service take their credentials from
@@ -201,6 +210,15 @@ Usage:
 	fiatramp payouts history [flags]        stream the payout history, one JSON object a line
 	fiatramp customers add-bank [flags]     add a bank account or UPI address to a customer
 	fiatramp org webhook-url URL            register the organization's webhook URL
+	fiatramp customers create [flags]       create a customer (UNVERIFIED until KYC)
+	fiatramp customers get CUSTOMER_ID      a customer, its KYC status
+	fiatramp customers list [flags]         every customer, all pages
+	fiatramp kyc add -data FILE             submit a customer's KYC data
+	fiatramp kyc update-tax [flags]         replace the tax number (3 updates in all)
+	fiatramp kyc update-document [flags]    replace the identity document
+	fiatramp kyc update-selfie [flags]      replace the selfie
+	fiatramp kyc update-additional [flags]  replace the additional information
+	fiatramp kyc reset CUSTOMER_ID          reset a VERIFIED customer's KYC (asks first, or --yes)
 	fiatramp help [COMMAND]                 this help, or a command's flags and an example
 
 The commands that call the service read FIATRAMP_API_KEY, FIATRAMP_API_SECRET

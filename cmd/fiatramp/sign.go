@@ -402,7 +402,7 @@ func (in *signInput) report() (*signReport, error) {
 	if in.captured != nil {
 		for _, h := range []string{"X-API-KEY", "X-TIMESTAMP", "X-SIGNATURE"} {
 			if in.captured.header.Get(h) == "" {
-				findings = append(findings, "header "+h+" is missing (AUTH_MISSING_HEADER)")
+				findings = append(findings, "header "+h+" is missing (AUTH_MISSING_HEADERS)")
 			}
 		}
 		if k := in.captured.header.Get("X-Api-Key"); k != "" && in.envKey != "" && k != in.envKey && in.key == k {
@@ -413,22 +413,22 @@ func (in *signInput) report() (*signReport, error) {
 	switch {
 	case in.timestamp == "":
 	case !tsPlain:
-		findings = append(findings, fmt.Sprintf("X-TIMESTAMP %s is not Unix seconds in plain digits (AUTH_INVALID_TIMESTAMP)", strconv.Quote(in.timestamp)))
+		findings = append(findings, fmt.Sprintf("X-TIMESTAMP %s is not Unix seconds in plain digits (AUTH_UNAUTHORIZED: a malformed timestamp)", strconv.Quote(in.timestamp)))
 	case in.checkWindow && (ts < in.now-signatureWindow || ts > in.now+signatureWindow):
 		d, dir := in.now-ts, "behind"
 		if d < 0 {
 			d, dir = -d, "ahead of"
 		}
-		findings = append(findings, fmt.Sprintf("X-TIMESTAMP %d is %d s %s the clock (%d): outside the %d-second window (AUTH_TIMESTAMP_EXPIRED)%s; %s",
+		findings = append(findings, fmt.Sprintf("X-TIMESTAMP %d is %d s %s the clock (%d): outside the %d-second window (AUTH_UNAUTHORIZED: an expired timestamp)%s; %s",
 			ts, d, dir, in.now, signatureWindow, millisecondsHint(ts), skewRemedy))
 	case !in.checkWindow && ts >= millisecondsFrom:
-		findings = append(findings, fmt.Sprintf("X-TIMESTAMP %d is outside any window of the service's clock (AUTH_TIMESTAMP_EXPIRED)%s", ts, millisecondsHint(ts)))
+		findings = append(findings, fmt.Sprintf("X-TIMESTAMP %d is outside any window of the service's clock (AUTH_UNAUTHORIZED: an expired timestamp)%s", ts, millisecondsHint(ts)))
 	}
 	if canonErr != nil {
-		findings = append(findings, fmt.Sprintf("the body is not one JSON document (AUTH_BODY_NOT_CANONICAL): %v", canonErr))
+		findings = append(findings, fmt.Sprintf("the body is not one JSON document (AUTH_INVALID_SIGNATURE: no signature covers a body that is not JSON): %v", canonErr))
 	} else if notCanonical != "" {
 		findings = append(findings, strings.Replace(notCanonical, "\n",
-			" (the sandbox answers AUTH_BODY_NOT_CANONICAL; send exactly the canonical bytes you sign)\n", 1))
+			" (the sandbox answers AUTH_INVALID_SIGNATURE, \"Request body is not in canonical form\"; send exactly the canonical bytes you sign)\n", 1))
 	}
 	sigOK := in.given != "" && canonical != nil && hmac.Equal([]byte(in.given), []byte(r.Signature))
 	switch {

@@ -225,7 +225,7 @@ func TestSignCompare(t *testing.T) {
 	r = signCLI(t, signEnv, canonical, "-timestamp", testTS, "-now", "1700000400", "-compare", right)
 	assert.Equal(t, 1, r.code, r)
 	assert.Equal(t, "MISMATCH: X-TIMESTAMP 1700000000 is 400 s behind the clock (1700000400): outside the 300-second window "+
-		"(AUTH_TIMESTAMP_EXPIRED); correct the signer's clock, or sign with the service's time "+
+		"(AUTH_UNAUTHORIZED: an expired timestamp); correct the signer's clock, or sign with the service's time "+
 		"(fiatramp sign -timestamp SECONDS; the sandbox's clock: GET /_sandbox/clock)", line(t, r.stdout, "verdict"))
 	r = signCLI(t, signEnv, canonical, "-timestamp", testTS, "-now", "1699999699", "-compare", right)
 	assert.Equal(t, 1, r.code, r)
@@ -242,12 +242,12 @@ func TestSignCompare(t *testing.T) {
 	ms := "1700000000000"
 	r = signCLI(t, signEnv, canonical, "-timestamp", ms, "-compare", b64(hmacOf(testSecret, testKey, ms, canonical)))
 	assert.Equal(t, 1, r.code, r)
-	assert.Equal(t, "MISMATCH: X-TIMESTAMP 1700000000000 is outside any window of the service's clock (AUTH_TIMESTAMP_EXPIRED): "+
+	assert.Equal(t, "MISMATCH: X-TIMESTAMP 1700000000000 is outside any window of the service's clock (AUTH_UNAUTHORIZED: an expired timestamp): "+
 		"it has 13 digits, like Unix milliseconds; X-TIMESTAMP is seconds", line(t, r.stdout, "verdict"))
 	r = signCLI(t, signEnv, canonical, "-timestamp", ms, "-now", testTS, "-compare", b64(hmacOf(testSecret, testKey, ms, canonical)))
 	assert.Equal(t, 1, r.code, r)
 	assert.Contains(t, line(t, r.stdout, "verdict"), "is 1698300000000 s ahead of the clock (1700000000): outside the 300-second window "+
-		"(AUTH_TIMESTAMP_EXPIRED): it has 13 digits, like Unix milliseconds; X-TIMESTAMP is seconds; correct the signer's clock")
+		"(AUTH_UNAUTHORIZED: an expired timestamp): it has 13 digits, like Unix milliseconds; X-TIMESTAMP is seconds; correct the signer's clock")
 
 	// A body that is not canonical: where, and both forms; the signature
 	// over its canonical form is right.
@@ -308,7 +308,7 @@ func TestSignCapturedRequest(t *testing.T) {
 	// A missing header comes first.
 	r = signCLI(t, env, "POST /x HTTP/1.1\nX-API-KEY: "+testKey+"\nX-TIMESTAMP: "+testTS+"\n\n"+canonical, "-request", "-", "-now", testTS)
 	assert.Equal(t, 1, r.code, r)
-	assert.Equal(t, "MISMATCH: header X-SIGNATURE is missing (AUTH_MISSING_HEADER)", line(t, r.stdout, "verdict"))
+	assert.Equal(t, "MISMATCH: header X-SIGNATURE is missing (AUTH_MISSING_HEADERS)", line(t, r.stdout, "verdict"))
 
 	// The request's key is not the one of the environment: said.
 	r = signCLI(t, append(env, fiatramp.EnvAPIKey+"=sbx_key_other"), good, "-request", "-", "-now", testTS)
@@ -339,8 +339,8 @@ X-API-KEY:       sbx_key_example
 X-TIMESTAMP:     1700000000
 X-SIGNATURE:     tSh+MVOWW3ZTzp2wO9tIn0sTIzR6SKPsDESoVwRrhww=
 given signature: 9+UGyQGcXF+zUP986HbhBR7+RcY2CbGMVYNjPLOR3Fw=
-verdict:         MISMATCH: the body is not canonical: first difference at byte offset 2: sent 'b', canonical 'a' (the sandbox answers AUTH_BODY_NOT_CANONICAL; send exactly the canonical bytes you sign)
-  1. the body is not canonical: first difference at byte offset 2: sent 'b', canonical 'a' (the sandbox answers AUTH_BODY_NOT_CANONICAL; send exactly the canonical bytes you sign)
+verdict:         MISMATCH: the body is not canonical: first difference at byte offset 2: sent 'b', canonical 'a' (the sandbox answers AUTH_INVALID_SIGNATURE, "Request body is not in canonical form"; send exactly the canonical bytes you sign)
+  1. the body is not canonical: first difference at byte offset 2: sent 'b', canonical 'a' (the sandbox answers AUTH_INVALID_SIGNATURE, "Request body is not in canonical form"; send exactly the canonical bytes you sign)
        sent:      {"b": 1, "a": "x"}
                     ^
        canonical: {"a":"x","b":1}
