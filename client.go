@@ -20,6 +20,7 @@ type Client struct {
 	Payins    *PayinsService
 	Customers *CustomersService
 	KYC       *KYCService
+	Widget    *WidgetService
 
 	cfg   config
 	clock *clockOffset // shared by copies of the Client
@@ -77,6 +78,7 @@ func New(apiKey, apiSecret string, opts ...Option) (*Client, error) {
 	c.Payins = &PayinsService{client: c}
 	c.Customers = &CustomersService{client: c}
 	c.KYC = &KYCService{client: c}
+	c.Widget = &WidgetService{client: c}
 	return c, nil
 }
 

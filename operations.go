@@ -110,6 +110,9 @@ const (
 	opCustomersSimulateBankVerification
 	opKYCGetConfiguration
 	opKYCSimulateStatus
+	// The hosted KYC link and the hosted widget.
+	opKYCGenerateLink
+	opWidgetInitialize
 	numOperations
 )
 
@@ -219,6 +222,19 @@ var operations = [numOperations]opRow{
 		result: requires(
 			need("id", func(s *types.KYCStatusSimulation) bool { return s.ID == uuid.Nil }),
 			need("status", func(s *types.KYCStatusSimulation) bool { return s.Status == "" })),
+	},
+	// The hosted KYC link and the hosted widget.
+	opKYCGenerateLink: {
+		name: "KYC.GenerateLink", method: http.MethodPost, path: cmsBase + "/kyc/generate-link",
+		// A spare link does no harm: the customer follows one of them.
+		safety: SafetyCreate,
+		result: requires(need("url", func(l *types.KYCLink) bool { return l.URL == "" })),
+	},
+	opWidgetInitialize: {
+		name: "Widget.Initialize", method: http.MethodPost, path: "/widget/initialize",
+		// A spare session expires unused after 30 minutes.
+		safety: SafetyCreate,
+		result: requires(need("widget_link", func(w *types.Widget) bool { return w.WidgetLink == "" })),
 	},
 }
 

@@ -249,6 +249,7 @@ func controlOps() []controlOp {
 		{method: "POST", path: p + "/deliveries/deliver-due", goAPI: "Sandbox.DeliverDue, Sandbox.NextDeliveryDue", serve: (*control).deliverDue},
 		{method: "GET", path: p + "/stats", goAPI: "Sandbox.Stats", serve: (*control).stats},
 		{method: "GET", path: p + "/settings", goAPI: "Sandbox.Settings", serve: (*control).settings},
+		{method: "GET", path: p + "/organizations/{}/widget-sessions", goAPI: "Sandbox.WidgetSessions", serve: (*control).widgetSessions},
 	}
 }
 

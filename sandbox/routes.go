@@ -53,6 +53,9 @@ func operations() []operation {
 		{http.MethodGet, pisBase + "/payin/quotation/{quotation_id}", (*Sandbox).getPayinQuotation},
 		{http.MethodPatch, pisBase + "/payin/mock-payin-status", (*Sandbox).simulatePayinStatus},
 		{http.MethodPost, orgBase + "/organizations/api-webhooks", (*Sandbox).registerWebhook},
+		// The hosted KYC link and the hosted widget.
+		{http.MethodPost, cmsBase + "/kyc/generate-link", (*Sandbox).generateKYCLink},
+		{http.MethodPost, "/widget/initialize", (*Sandbox).initializeWidget},
 	}
 }
 

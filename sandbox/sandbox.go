@@ -182,6 +182,7 @@ type Sandbox struct {
 	payouts         map[uuid.UUID]*payout
 	payoutsCreated  int // numbers payouts in creation order, for Payouts
 	payinQuotations map[uuid.UUID]*payinQuotation
+	hosted          hostedState // the hosted pages' tokens (pages.go)
 
 	faults []*faultRule
 	stats  Stats
@@ -399,6 +400,7 @@ func (s *Sandbox) Reset() {
 	s.payouts = map[uuid.UUID]*payout{}
 	s.payoutsCreated = 0
 	s.payinQuotations = map[uuid.UUID]*payinQuotation{}
+	s.hosted = hostedState{}
 	s.faults = nil
 	s.stats = Stats{}
 	s.mu.Unlock()
