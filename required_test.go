@@ -239,7 +239,9 @@ func requiredOps() []requiredOp {
 				return c.Widget.Initialize(ctx, types.WidgetRequest{AssetCode: "USDT", FiatAmount: decimal.RequireFromString("2600.50"),
 					FiatCurrency: "INR", FlowType: types.WidgetFlowBuy, NetworkCode: "TRON", PaymentMethod: types.PaymentMethodUPI, WalletAddress: "TXyz"})
 			},
-			check: func(t *testing.T, got any) { assert.Equal(t, "https://widget.example/?token=t0k3n", got.(*types.Widget).WidgetLink) },
+			check: func(t *testing.T, got any) {
+				assert.Equal(t, "https://widget.example/?token=t0k3n", got.(*types.Widget).WidgetLink)
+			},
 		},
 	}
 }
