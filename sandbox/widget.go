@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"net/url"
 	"slices"
 	"time"
 
@@ -171,15 +172,21 @@ func (s *Sandbox) widgetPage(r *http.Request, token string, now time.Time) page 
 	if r.Method != http.MethodPost {
 		return page{status: http.StatusOK, body: render(widgetTemplate, data)}
 	}
+	// Back to this page, by the path the request arrived with (a sandbox
+	// mounted under a prefix keeps it).
+	self := r.URL.EscapedPath()
+	if u, err := url.ParseRequestURI(r.RequestURI); err == nil && r.RequestURI != "" {
+		self = u.EscapedPath()
+	}
 	switch action := r.PostForm.Get("action"); {
 	case state != WidgetOpen:
 		data.Error = "This order is already " + string(state) + "."
 	case action == "complete":
 		w.State = WidgetCompleted
-		return page{redirect: r.URL.Path}
+		return page{redirect: self}
 	case action == "abandon":
 		w.State = WidgetAbandoned
-		return page{redirect: r.URL.Path}
+		return page{redirect: self}
 	default:
 		data.Error = "Choose complete or abandon."
 	}
