@@ -8,10 +8,12 @@ package sandbox
 // bytes from crypto/rand), never by the API key or secret, which no page
 // shows. Its forms POST back to the same URL with the token in a hidden
 // field, which must match the URL's: a form on another site cannot know
-// it, and a request whose Origin names another host is refused. Every
-// value shown goes through html/template, which escapes it for its
-// context. The answers are not cached and send no Referer, so the token
-// does not leak to the page a KYC decision redirects to.
+// it, and a request whose Origin names another host (or is "null") is
+// refused. Every value shown goes through html/template, which escapes it
+// for its context. The answers are not cached and send a Referer only to
+// the sandbox itself (Referrer-Policy same-origin: with no-referrer,
+// browsers send the forms' Origin as "null"), so the token does not leak
+// to the page a KYC decision redirects to.
 
 import (
 	"bytes"
@@ -119,7 +121,7 @@ func (s *Sandbox) serveHosted(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
-	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'")
@@ -167,7 +169,8 @@ func (s *Sandbox) serveHosted(w http.ResponseWriter, r *http.Request) {
 }
 
 // sameOrigin reports whether a form's request came from the sandbox's own
-// pages: an Origin header, when sent, must name the request's host.
+// pages: an Origin header, when sent, must name the request's host; an
+// opaque origin ("null") is refused.
 func sameOrigin(r *http.Request) bool {
 	o := r.Header.Get("Origin")
 	if o == "" {

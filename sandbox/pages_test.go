@@ -33,7 +33,7 @@ func getPage(t *testing.T, link string) (int, string) {
 	require.NoError(t, err)
 	if resp.StatusCode != http.StatusSeeOther {
 		assert.Equal(t, "text/html; charset=utf-8", resp.Header.Get("Content-Type"))
-		assert.Equal(t, "no-referrer", resp.Header.Get("Referrer-Policy"))
+		assert.Equal(t, "same-origin", resp.Header.Get("Referrer-Policy"), "no Referer, so no token, to another site")
 		assert.Contains(t, resp.Header.Get("Content-Security-Policy"), "default-src 'none'")
 	}
 	return resp.StatusCode, string(b)

@@ -152,8 +152,10 @@ func (c *control) widgetSessions(_ *http.Request, params []string, _ []byte) (in
 type widgetPageData struct {
 	Token string
 	WidgetSession
-	Now   time.Time
-	Error string
+	// Amount is FiatAmount with the digits it was sent with (2600.50
+	// stays 2600.50).
+	Amount string
+	Error  string
 }
 
 // widgetPage shows the widget page of token or acts on its form (complete
@@ -168,7 +170,8 @@ func (s *Sandbox) widgetPage(r *http.Request, token string, now time.Time) page 
 	if state == WidgetExpired {
 		return page{status: http.StatusGone, body: errorPage("Link expired", "This widget link's token has expired: it is valid 30 minutes.")}
 	}
-	data := widgetPageData{Token: token, WidgetSession: w.WidgetSession, Now: now}
+	data := widgetPageData{Token: token, WidgetSession: w.WidgetSession,
+		Amount: w.FiatAmount.StringFixed(max(0, -w.FiatAmount.Exponent()))}
 	if r.Method != http.MethodPost {
 		return page{status: http.StatusOK, body: render(widgetTemplate, data)}
 	}
@@ -197,7 +200,7 @@ var widgetTemplate = template.Must(template.New("widget").Parse(pageHead + `
 <h1>Widget order</h1>
 <table>
 <tr><th>Flow</th><td id="flow-type">{{.FlowType}}</td></tr>
-<tr><th>Amount</th><td id="fiat-amount">{{.FiatAmount}} {{.FiatCurrency}}</td></tr>
+<tr><th>Amount</th><td id="fiat-amount">{{.Amount}} {{.FiatCurrency}}</td></tr>
 <tr><th>Asset</th><td id="asset">{{.AssetCode}} on {{.NetworkCode}}</td></tr>
 <tr><th>Payment method</th><td id="payment-method">{{.PaymentMethod}}</td></tr>
 <tr><th>Wallet</th><td><code id="wallet-address">{{.WalletAddress}}</code></td></tr>
