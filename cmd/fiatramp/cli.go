@@ -67,6 +67,9 @@ func commands() []*command {
 		signCommand(),
 		webhookVerifyCommand(),
 		webhookSendCommand(),
+		// The hosted KYC link and the hosted widget.
+		kycLinkCommand(),
+		widgetInitCommand(),
 	}
 }
 

@@ -22,6 +22,8 @@
 //	fiatramp call METHOD PATH [BODY | @FILE | -]
 //	fiatramp webhook verify [-key K] [-secret-file F] [-now N] [DELIVERY_FILE]
 //	fiatramp webhook send [-type T] [-event E] [-id ID] [-metadata JSON] URL
+//	fiatramp kyc link -redirect URL CUSTOMER_ID
+//	fiatramp widget init -amount N -network CODE -method M -wallet ADDRESS
 //	fiatramp help [COMMAND]
 //
 // The commands that call the service take their credentials from
@@ -164,6 +166,8 @@ Usage:
 	fiatramp call METHOD PATH [BODY]        any operation, signed
 	fiatramp webhook verify [DELIVERY_FILE] check a captured webhook delivery, print its event
 	fiatramp webhook send URL               send a signed test event to a local receiver
+	fiatramp kyc link CUSTOMER_ID           a hosted KYC page link for a customer
+	fiatramp widget init [flags]            open a hosted widget session for an order
 	fiatramp help [COMMAND]                 this help, or a command's flags and an example
 
 The commands that call the service read FIATRAMP_API_KEY, FIATRAMP_API_SECRET
