@@ -2,6 +2,8 @@ package fiatramp_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -90,4 +92,46 @@ func TestKYCGenerateLinkSandbox(t *testing.T) {
 
 	_, err = client.KYC.GenerateLink(ctx, types.KYCLinkRequest{CustomerID: uuid.New(), RedirectURL: "https://shop.example/"})
 	require.ErrorIs(t, err, fiatramp.ErrCustomerNotFound)
+}
+
+// BenchmarkKYCGenerateLinkVsFloor compares KYC.GenerateLink with the
+// hand-written floor (floorPost), interleaved, through an in-memory
+// transport.
+func BenchmarkKYCGenerateLinkVsFloor(b *testing.B) {
+	ctx := context.Background()
+	answer := []byte(`{"status":true,"message":"KYC link generated successfully","data":{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","url":"https://kyc.example/k/4f1c9e2a7b"}}`)
+	hc := &http.Client{Transport: memoryTransport{answer}}
+	c := benchClient(b, "http://127.0.0.1:1", hc)
+	req := types.KYCLinkRequest{CustomerID: customerID, RedirectURL: "https://shop.example/kyc-done?order=1"}
+	lib := func() error {
+		l, err := c.KYC.GenerateLink(ctx, req)
+		if err == nil && l.URL == "" {
+			err = errors.New("library: no link")
+		}
+		return err
+	}
+	floor := func() error {
+		body, err := json.Marshal(struct {
+			CustomerID  uuid.UUID `json:"customer_id"`
+			RedirectURL string    `json:"redirect_url"`
+		}{req.CustomerID, req.RedirectURL})
+		if err != nil {
+			return err
+		}
+		var env struct {
+			Status bool `json:"status"`
+			Data   struct {
+				CustomerID uuid.UUID `json:"customer_id"`
+				URL        string    `json:"url"`
+			} `json:"data"`
+		}
+		if err := floorPost(ctx, hc, "http://127.0.0.1:1/cms/api/v1/kyc/generate-link", body, &env); err != nil {
+			return err
+		}
+		if !env.Status || env.Data.URL == "" {
+			return errors.New("floor: no link")
+		}
+		return nil
+	}
+	compareWithFloor(b, 1, lib, floor)
 }
