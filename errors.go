@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -44,7 +45,7 @@ var (
 	// saying a quotation expired.
 	ErrQuotationExpired = errors.New("fiatramp: quotation expired")
 	// ErrQuotationAlreadyLinked matches "Quotation is already linked to
-	// another payout".
+	// another payout" (and "... to another payin").
 	ErrQuotationAlreadyLinked = errors.New("fiatramp: quotation already linked to another payout")
 	// ErrExchangeOrderInUse matches "Exchange Order ID already linked to a
 	// payout that is either processing or successful".
@@ -119,6 +120,97 @@ var (
 	// the service's differ by more than 300 seconds. As a 401 it matches
 	// ErrUnauthorized too. WithClockCorrection mends it.
 	ErrClockSkew = errors.New("fiatramp: clock skew")
+
+	// Every refusal the service documents (errors issue 18).
+
+	// ErrNotFound matches anything the service says is absent or not the
+	// caller's: HTTP 404, err_code NOT_FOUND, USR_NOT_FOUND and
+	// AUTH_ORG_MISMATCH (a record of another organization, sent as a 400:
+	// "not yours" is "not found", never ErrUnauthorized), and every 4xx
+	// message saying "not found" ("Customer not found or access denied",
+	// "Quotation is not found", ...). The specific sentinels
+	// (ErrCustomerNotFound, ErrQuotationNotFound, ...) match alongside it
+	// when the message, the field or the err_code names the resource.
+	ErrNotFound = errors.New("fiatramp: not found or not this organization's")
+	// ErrPayoutNotFound matches AUTH_ORG_MISMATCH for a payout (its message
+	// or field names the payout).
+	ErrPayoutNotFound = errors.New("fiatramp: payout not found or access denied")
+	// ErrPayinNotFound matches AUTH_ORG_MISMATCH for a payin (its message
+	// or field names the payin).
+	ErrPayinNotFound = errors.New("fiatramp: payin not found or access denied")
+	// ErrServiceTimeout matches err_code NET_TIMEOUT, which the service
+	// sends as a 400 when it gave up on a request: a create it answers so
+	// may have taken effect (the library returns an *OutcomeUnknownError),
+	// a read is retried.
+	ErrServiceTimeout = errors.New("fiatramp: service timed out")
+	// ErrServiceUnknown matches err_code UNKNOWN_ERROR, sent as a 400 and
+	// treated like ErrServiceTimeout.
+	ErrServiceUnknown = errors.New("fiatramp: service failed with an unknown error")
+	// ErrUPIUnsupported matches "UPI is not supported" (a payout quotation
+	// for a UPI id: payouts go to bank accounts only).
+	ErrUPIUnsupported = errors.New("fiatramp: UPI is not supported")
+	// ErrEDDNotRequired matches "EDD not required".
+	ErrEDDNotRequired = errors.New("fiatramp: enhanced due diligence not required")
+	// ErrUTRInUse matches "UTR is already linked to another payin".
+	ErrUTRInUse = errors.New("fiatramp: UTR already linked to another payin")
+	// ErrUTRInvalid matches "Invalid UTR format" (a UTR has 12 characters).
+	ErrUTRInvalid = errors.New("fiatramp: invalid UTR format")
+	// ErrPayinIDInvalid matches "Payin ID is required." and "Payin ID is
+	// invalid".
+	ErrPayinIDInvalid = errors.New("fiatramp: payin id missing or invalid")
+	// ErrEmailInUse matches "Email already in use" (with
+	// ErrDuplicateContact).
+	ErrEmailInUse = errors.New("fiatramp: email already in use")
+	// ErrPhoneInUse matches "Phone already in use" (with
+	// ErrDuplicateContact).
+	ErrPhoneInUse = errors.New("fiatramp: phone already in use")
+	// ErrDuplicateContact matches err_code USR_DUPLICATE_CONTACT, "Email
+	// already in use" and "Phone already in use".
+	ErrDuplicateContact = errors.New("fiatramp: contact details already in use")
+	// ErrInvalidCountry matches err_code REQ_INVALID_COUNTRY and "Invalid
+	// country code".
+	ErrInvalidCountry = errors.New("fiatramp: invalid country code")
+	// ErrInvalidResidenceCountry matches err_code
+	// REQ_INVALID_RESIDENCE_COUNTRY.
+	ErrInvalidResidenceCountry = errors.New("fiatramp: invalid residence country")
+	// ErrNonResidentUnsupported matches err_code
+	// REQ_NON_RESIDENT_UNSUPPORTED.
+	ErrNonResidentUnsupported = errors.New("fiatramp: non-resident customers not supported")
+	// ErrInputMalformed matches err_codes INPUT_MALFORMED and
+	// INPUT_MALFORMED_ADDITIONAL_INFO.
+	ErrInputMalformed = errors.New("fiatramp: malformed input")
+	// ErrAdditionalInfoMalformed matches err_code
+	// INPUT_MALFORMED_ADDITIONAL_INFO (with ErrInputMalformed).
+	ErrAdditionalInfoMalformed = errors.New("fiatramp: malformed KYC additional info")
+	// ErrInvalidDateFormat matches err_code INPUT_INVALID_DATE_FORMAT.
+	ErrInvalidDateFormat = errors.New("fiatramp: invalid date format")
+	// ErrInvalidDateRange matches a 4xx whose errors are filed under
+	// date_range (a history filter with only one of its dates).
+	ErrInvalidDateRange = errors.New("fiatramp: invalid date range")
+	// ErrInvalidAadhaar matches err_code KYC_INVALID_AADHAAR_INPUT.
+	ErrInvalidAadhaar = errors.New("fiatramp: invalid Aadhaar input")
+	// ErrInvalidDocumentType matches err_code KYC_INVALID_DOC_TYPE.
+	ErrInvalidDocumentType = errors.New("fiatramp: invalid KYC document type")
+	// ErrKYCExists matches "KYC already exists".
+	ErrKYCExists = errors.New("fiatramp: KYC already exists")
+	// ErrKYCInUse matches err_code KYC_IN_USE and "KYC already in use".
+	ErrKYCInUse = errors.New("fiatramp: KYC already in use")
+	// ErrUpdateLimitExceeded matches "Limit exceeded" and "Kyc update limit
+	// exceeded" (at most 3 updates of each kind per customer).
+	ErrUpdateLimitExceeded = errors.New("fiatramp: update limit exceeded")
+	// ErrVPAInUse matches "VPA already in use".
+	ErrVPAInUse = errors.New("fiatramp: VPA already in use")
+	// ErrAccountNumberInUse matches "Account number already in use".
+	ErrAccountNumberInUse = errors.New("fiatramp: account number already in use")
+	// ErrBankAccountLimit matches "Maximum 3 bank account details allowed"
+	// and "Maximum 3 UPI IDs allowed".
+	ErrBankAccountLimit = errors.New("fiatramp: bank account or UPI id limit reached")
+
+	// Reconciliation (errors issue 18).
+
+	// ErrNotCreated matches a *NotCreatedError: a create whose outcome was
+	// unknown until reconciliation proved that nothing holds its reference.
+	ErrNotCreated = errors.New("fiatramp: not created (reconciled)")
 )
 
 // OutcomeUnknownError reports a payout create whose outcome the library
@@ -143,6 +235,16 @@ type OutcomeUnknownError struct {
 	ClientReferenceID string
 	// QuotationID is the quotation of the payout; uuid.Nil for a Do call.
 	QuotationID uuid.UUID
+	// CustomerID is the customer the payout was for (Payouts.Create: the
+	// quotation's customer; payin initiate: the paying customer); uuid.Nil
+	// when the call does not name one.
+	CustomerID uuid.UUID
+	// Started and Ended bound the attempts on the client's clock: the
+	// window in which a payout they created would have been created.
+	Started, Ended time.Time
+	// Unsettled, when the call reconciled on its own (WithReconcile) and
+	// could not settle the outcome, says why.
+	Unsettled string
 	// Method and Path name the operation.
 	Method, Path string
 	// Attempts is the number of attempts made.
@@ -173,12 +275,57 @@ func (e *OutcomeUnknownError) Error() string {
 		b.WriteString(": the operation may have taken effect")
 	}
 	b.WriteString("; reconcile before acting (attempts: " + strconv.Itoa(e.Attempts) + ")")
+	if e.Unsettled != "" {
+		b.WriteString("; reconciliation left it unknown: " + sanitize(e.Unsettled, maxMessageText))
+	}
 	if e.Err != nil {
 		b.WriteString(": ")
 		b.WriteString(e.Err.Error())
 	}
 	return b.String()
 }
+
+// NotCreatedError reports a payout create or payin initiate whose outcome
+// was unknown (an attempt may have reached the service) until the
+// reconciliation WithReconcile asked for proved that nothing holds its
+// reference. Creating again with the same ClientReferenceID is safe: if
+// the lost attempt still lands, the service refuses whichever comes
+// second. A new reference is safe only once the quotation can no longer
+// be used (EXPIRED).
+//
+// Like *OutcomeUnknownError it does not unwrap to the last attempt's
+// error (kept in Err): a refusal met on a retry is no reason to quote
+// again under a new reference.
+type NotCreatedError struct {
+	// ClientReferenceID is the reference the attempts carried.
+	ClientReferenceID string
+	// QuotationID is the quotation of the create.
+	QuotationID uuid.UUID
+	// Reason says what proves it.
+	Reason string
+	// Attempts is the number of attempts the create made.
+	Attempts int
+	// Err is the last attempt's error, for the record.
+	Err error
+}
+
+// Error says that nothing was created and why.
+func (e *NotCreatedError) Error() string {
+	var b strings.Builder
+	b.WriteString("fiatramp: not created: client_reference_id ")
+	b.WriteString(`"` + sanitize(e.ClientReferenceID, maxDetailText) + `"`)
+	if e.QuotationID != uuid.Nil {
+		b.WriteString(" quotation_id " + e.QuotationID.String())
+	}
+	b.WriteString(": " + e.Reason + "; safe to create again with the same reference")
+	if e.Err != nil {
+		b.WriteString(" (last attempt: " + e.Err.Error() + ")")
+	}
+	return b.String()
+}
+
+// Is reports whether target is ErrNotCreated.
+func (e *NotCreatedError) Is(target error) bool { return target == ErrNotCreated }
 
 // maxRawBody caps APIError.RawBody.
 const maxRawBody = 64 << 10

@@ -46,6 +46,36 @@ var allSentinels = []struct {
 	{"ErrClockSkew", ErrClockSkew},
 	{"ErrRedirect", ErrRedirect},
 	{"ErrOutcomeUnknown", ErrOutcomeUnknown},
+	// Every refusal the service documents (errors issue 18).
+	{"ErrNotFound", ErrNotFound},
+	{"ErrPayoutNotFound", ErrPayoutNotFound},
+	{"ErrPayinNotFound", ErrPayinNotFound},
+	{"ErrServiceTimeout", ErrServiceTimeout},
+	{"ErrServiceUnknown", ErrServiceUnknown},
+	{"ErrUPIUnsupported", ErrUPIUnsupported},
+	{"ErrEDDNotRequired", ErrEDDNotRequired},
+	{"ErrUTRInUse", ErrUTRInUse},
+	{"ErrUTRInvalid", ErrUTRInvalid},
+	{"ErrPayinIDInvalid", ErrPayinIDInvalid},
+	{"ErrEmailInUse", ErrEmailInUse},
+	{"ErrPhoneInUse", ErrPhoneInUse},
+	{"ErrDuplicateContact", ErrDuplicateContact},
+	{"ErrInvalidCountry", ErrInvalidCountry},
+	{"ErrInvalidResidenceCountry", ErrInvalidResidenceCountry},
+	{"ErrNonResidentUnsupported", ErrNonResidentUnsupported},
+	{"ErrInputMalformed", ErrInputMalformed},
+	{"ErrAdditionalInfoMalformed", ErrAdditionalInfoMalformed},
+	{"ErrInvalidDateFormat", ErrInvalidDateFormat},
+	{"ErrInvalidDateRange", ErrInvalidDateRange},
+	{"ErrInvalidAadhaar", ErrInvalidAadhaar},
+	{"ErrInvalidDocumentType", ErrInvalidDocumentType},
+	{"ErrKYCExists", ErrKYCExists},
+	{"ErrKYCInUse", ErrKYCInUse},
+	{"ErrUpdateLimitExceeded", ErrUpdateLimitExceeded},
+	{"ErrVPAInUse", ErrVPAInUse},
+	{"ErrAccountNumberInUse", ErrAccountNumberInUse},
+	{"ErrBankAccountLimit", ErrBankAccountLimit},
+	{"ErrNotCreated", ErrNotCreated},
 }
 
 // requireSentinels checks that err matches exactly the sentinels in want
@@ -109,7 +139,7 @@ func TestAPIErrorSection7(t *testing.T) {
 		{"7.1 client reference exists", 400, errBody("Client Reference ID already exists", "", ""),
 			"", "Client Reference ID already exists", []error{ErrClientReferenceExists}},
 		{"7.1 quotation not found", 400, errBody("Quotation is not found", "", ""),
-			"", "Quotation is not found", []error{ErrQuotationNotFound}},
+			"", "Quotation is not found", []error{ErrQuotationNotFound, ErrNotFound}},
 		{"7.1 customer mismatch", 400, errBody("Customer ID does not match with the quotation", "", ""),
 			"", "Customer ID does not match with the quotation", []error{ErrCustomerMismatch}},
 		{"7.1 quotation expired", 400, errBody("Quotation has expired", "", ""),
@@ -164,15 +194,15 @@ func TestAPIErrorSection7(t *testing.T) {
 		{"7.3 quotation id invalid", 400, errBody("Quotation ID is invalid", "", ""),
 			"", "Quotation ID is invalid", []error{ErrQuotationIDInvalid}},
 		{"7.3 customer not found", 400, errBody("Customer not found or access denied", "", ""),
-			"", "Customer not found or access denied", []error{ErrCustomerNotFound}},
+			"", "Customer not found or access denied", []error{ErrCustomerNotFound, ErrNotFound}},
 		{"7.3 customer not found in errors", 400,
 			errBody("Bad request", "", `{"customer":["Customer not found or access denied."]}`),
-			"", "Bad request", []error{ErrCustomerNotFound}},
+			"", "Bad request", []error{ErrCustomerNotFound, ErrNotFound}},
 		{"7.3 bank not found", 400, errBody("Bank not found or access denied", "", ""),
-			"", "Bank not found or access denied", []error{ErrBankNotFound}},
+			"", "Bank not found or access denied", []error{ErrBankNotFound, ErrNotFound}},
 		{"7.3 bank not found in errors", 400,
 			errBody("", "", `{"bank":["Bank not found or access denied."]}`),
-			"", "", []error{ErrBankNotFound}},
+			"", "", []error{ErrBankNotFound, ErrNotFound}},
 		{"7.3 internal server error", 500, errBody("Internal Server Error.", "SYS_INTERNAL_ERROR", `"Internal Server Error."`),
 			"SYS_INTERNAL_ERROR", "Internal Server Error.", []error{ErrInternal}},
 
@@ -208,7 +238,7 @@ func TestAPIErrorSection7(t *testing.T) {
 		{"invalid with stop in errors", 400, errBody("", "", `{"quotation_id":["Quotation ID is invalid."]}`),
 			"", "", []error{ErrQuotationIDInvalid}},
 		{"errors single string value", 400, errBody("Bad request", "", `{"customer":"Customer not found or access denied."}`),
-			"", "Bad request", []error{ErrCustomerNotFound}},
+			"", "Bad request", []error{ErrCustomerNotFound, ErrNotFound}},
 		{"errors string", 400, errBody("Bad request", "", `"Bank account is unverified."`),
 			"", "Bad request", []error{ErrBankUnverified}},
 
@@ -232,7 +262,7 @@ func TestAPIErrorSection7(t *testing.T) {
 			"", "Gateway timeout", []error{ErrUnavailable}},
 
 		// Nothing documented: no sentinel, and no near miss.
-		{"404 DRF", 404, `{"detail":"Not found."}`, "", "Not found.", nil},
+		{"404 DRF", 404, `{"detail":"Not found."}`, "", "Not found.", []error{ErrNotFound}},
 		{"unknown message", 400, errBody("Customer is unverified for this corridor", "", ""),
 			"", "Customer is unverified for this corridor", nil},
 		{"other field text", 400, errBody("Bad request", "", `{"email":["Enter a valid email address."]}`),
@@ -450,4 +480,121 @@ func newAPIError(statusCode int, body []byte, extra map[string]error) *APIError 
 		panic(fmt.Sprint("newAPIError: no *APIError for status ", statusCode))
 	}
 	return e
+}
+
+// TestDocumentedRefusals enumerates every refusal message and err_code the
+// service documents for its payouts, payins, customers, KYC, bank accounts
+// and organization (service-map.md, written from it by hand) and checks
+// that each matches exactly its sentinels, as a message, in `errors` and
+// with its case and full stop changed.
+func TestDocumentedRefusals(t *testing.T) {
+	messages := []struct {
+		operation string
+		message   string
+		want      []error
+	}{
+		{"payout limits", "Customer not found or access denied", []error{ErrCustomerNotFound, ErrNotFound}},
+		{"payout quotation", "Customer is unverified", []error{ErrCustomerUnverified}},
+		{"payout quotation", "Bank account is unverified", []error{ErrBankUnverified}},
+		{"payout quotation", "UPI is not supported", []error{ErrUPIUnsupported}},
+		{"payout quotation", "Entered amount is less than minimum transaction amount", []error{ErrAmountBelowMinimum}},
+		{"fetch payout quotation", "Quotation ID is required.", []error{ErrQuotationIDInvalid}},
+		{"fetch payout quotation", "Quotation ID is invalid", []error{ErrQuotationIDInvalid}},
+		{"payout EDD", "EDD not required", []error{ErrEDDNotRequired}},
+		{"payin initiate", "UTR is already linked to another payin", []error{ErrUTRInUse}},
+		{"payin initiate", "Client Reference ID already exists", []error{ErrClientReferenceExists}},
+		{"payin initiate", "Invalid UTR format", []error{ErrUTRInvalid}},
+		{"payin initiate", "Quotation is not found", []error{ErrQuotationNotFound, ErrNotFound}},
+		{"payin initiate", "Customer ID does not match with the quotation", []error{ErrCustomerMismatch}},
+		{"payin initiate", "Quotation has expired", []error{ErrQuotationExpired}},
+		{"payin initiate", "Quotation is already linked to another payin", []error{ErrQuotationAlreadyLinked}},
+		{"fetch payin", "Payin ID is required.", []error{ErrPayinIDInvalid}},
+		{"fetch payin", "Payin ID is invalid", []error{ErrPayinIDInvalid}},
+		{"create customer", "Email already in use", []error{ErrEmailInUse, ErrDuplicateContact}},
+		{"create customer", "Phone already in use", []error{ErrPhoneInUse, ErrDuplicateContact}},
+		{"create customer", "Invalid country code", []error{ErrInvalidCountry}},
+		{"add KYC data", "KYC already exists", []error{ErrKYCExists}},
+		{"add KYC data", "KYC already in use", []error{ErrKYCInUse}},
+		{"update tax info", "Limit exceeded", []error{ErrUpdateLimitExceeded}},
+		{"update selfie", "Kyc update limit exceeded", []error{ErrUpdateLimitExceeded}},
+		{"add bank account", "VPA already in use", []error{ErrVPAInUse}},
+		{"add bank account", "Maximum 3 UPI IDs allowed", []error{ErrBankAccountLimit}},
+		{"add bank account", "Account number already in use", []error{ErrAccountNumberInUse}},
+		{"add bank account", "Maximum 3 bank account details allowed", []error{ErrBankAccountLimit}},
+		{"register webhook", "Webhook URL is required", []error{ErrFieldMissing}},
+	}
+	for _, m := range messages {
+		t.Run(m.operation+": "+m.message, func(t *testing.T) {
+			requireSentinels(t, newAPIError(400, []byte(errBody(m.message, "", "")), nil), m.want...)
+			shouted := strings.ToUpper(strings.TrimSuffix(m.message, ".")) + "."
+			requireSentinels(t, newAPIError(400, []byte(errBody("Bad request", "", `{"field":["`+shouted+`"]}`)), nil), m.want...)
+			requireSentinels(t, newAPIError(400, []byte(errBody("", "", `"`+strings.ToLower(m.message)+`"`)), nil), m.want...)
+		})
+	}
+
+	codes := []struct {
+		status int
+		code   string
+		want   []error
+	}{
+		{401, "AUTH_UNAUTHORIZED", []error{ErrUnauthorized}},
+		{401, "AUTH_MISSING_HEADERS", []error{ErrUnauthorized}},
+		{401, "AUTH_INVALID_SIGNATURE", []error{ErrUnauthorized}},
+		{404, "NOT_FOUND", []error{ErrNotFound}},
+		{429, "TOO_MANY_REQUESTS", []error{ErrRateLimited}},
+		{500, "SYS_INTERNAL_ERROR", []error{ErrInternal}},
+		{400, "REQ_FIELD_MISSING", []error{ErrFieldMissing}},
+		{400, "INPUT_MALFORMED", []error{ErrInputMalformed}},
+		{400, "INPUT_MALFORMED_ADDITIONAL_INFO", []error{ErrInputMalformed, ErrAdditionalInfoMalformed}},
+		{400, "INPUT_INVALID_DATE_FORMAT", []error{ErrInvalidDateFormat}},
+		{400, "REQ_INVALID_COUNTRY", []error{ErrInvalidCountry}},
+		{400, "REQ_NON_RESIDENT_UNSUPPORTED", []error{ErrNonResidentUnsupported}},
+		{400, "REQ_INVALID_RESIDENCE_COUNTRY", []error{ErrInvalidResidenceCountry}},
+		{400, "USR_DUPLICATE_CONTACT", []error{ErrDuplicateContact}},
+		{400, "USR_NOT_FOUND", []error{ErrCustomerNotFound, ErrNotFound}},
+		{400, "KYC_INVALID_AADHAAR_INPUT", []error{ErrInvalidAadhaar}},
+		{400, "KYC_INVALID_DOC_TYPE", []error{ErrInvalidDocumentType}},
+		{400, "KYC_IN_USE", []error{ErrKYCInUse}},
+		{400, "AUTH_ORG_MISMATCH", []error{ErrNotFound}},
+		{400, "NET_TIMEOUT", []error{ErrServiceTimeout}},
+		{400, "UNKNOWN_ERROR", []error{ErrServiceUnknown}},
+	}
+	for _, c := range codes {
+		t.Run(c.code, func(t *testing.T) {
+			requireSentinels(t, newAPIError(c.status, []byte(errBody("", c.code, "")), nil), c.want...)
+			requireSentinels(t, newAPIError(c.status, []byte(errBody("", strings.ToLower(c.code), "")), nil), c.want...)
+		})
+	}
+
+	// A history filter with one date.
+	requireSentinels(t, newAPIError(400, []byte(errBody("Bad request", "", `{"date_range":["Both start_date and end_date are required."]}`)), nil),
+		ErrInvalidDateRange)
+}
+
+// TestOrgMismatchIsNotFound checks that AUTH_ORG_MISMATCH, a 400 for a
+// record of another organization, reads as "not found" for the resource its
+// message or field names, and never as ErrUnauthorized.
+func TestOrgMismatchIsNotFound(t *testing.T) {
+	tests := []struct {
+		name, message, errs string
+		want                []error
+	}{
+		{"bare", "", "", []error{ErrNotFound}},
+		{"customer", "Customer does not belong to your organization", "", []error{ErrNotFound, ErrCustomerNotFound}},
+		{"quotation", "Quotation belongs to another organization", "", []error{ErrNotFound, ErrQuotationNotFound}},
+		{"bank", "Bank account of another organization", "", []error{ErrNotFound, ErrBankNotFound}},
+		{"payout", "Payout does not belong to your organization", "", []error{ErrNotFound, ErrPayoutNotFound}},
+		{"payin", "Payin does not belong to your organization", "", []error{ErrNotFound, ErrPayinNotFound}},
+		{"by field", "Organization mismatch", `{"customer_id":["Not yours."]}`, []error{ErrNotFound, ErrCustomerNotFound}},
+		{"documented message", "Customer not found or access denied", "", []error{ErrNotFound, ErrCustomerNotFound}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := newAPIError(400, []byte(errBody(tt.message, "AUTH_ORG_MISMATCH", tt.errs)), nil)
+			requireSentinels(t, err, tt.want...)
+			require.NotErrorIs(t, err, ErrUnauthorized)
+		})
+	}
+	// The other AUTH_ codes still mean unauthorized.
+	require.ErrorIs(t, newAPIError(400, []byte(errBody("", "AUTH_UNAUTHORIZED", "")), nil), ErrUnauthorized)
 }

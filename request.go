@@ -30,6 +30,12 @@ type requestConfig struct {
 	retry      *RetryPolicy // from WithCallRetry
 	timeout    time.Duration
 	timeoutSet bool // WithCallTimeout
+	// reconcile: a payout create or payin initiate whose outcome is
+	// unknown reconciles before returning (WithReconcile).
+	reconcile bool
+	// attempts, when set, counts the call's attempts (reconciliation
+	// reports its requests).
+	attempts *int
 }
 
 // Response is the HTTP response of one call, as received.
@@ -202,10 +208,11 @@ type operation struct {
 	// call through Do or to a pagination link, which callInfo names by
 	// its path.
 	row *opRow
-	// reference and quotationID identify a payout create in an
-	// *OutcomeUnknownError.
+	// reference, quotationID and customerID identify a payout create in
+	// an *OutcomeUnknownError.
 	reference   string
 	quotationID uuid.UUID
+	customerID  uuid.UUID
 	timeout     time.Duration    // per attempt (WithTimeout, WithCallTimeout)
 	obs         *callObservation // nil without an Observer
 	retryCost   int              // tokens the last retry took from the budget
@@ -324,8 +331,15 @@ func (c *Client) send(ctx context.Context, op operation, out any, opts []Request
 		defer op.obs.endCall(&err)
 	}
 	var mayHaveActed, corrected bool
+	var started time.Time // the first attempt's signed time
 	for n := 1; ; n++ {
+		if rc.attempts != nil {
+			*rc.attempts++
+		}
 		res := c.attempt(op.obs.attemptContext(ctx, n), &op, signed, payload)
+		if n == 1 {
+			started = res.stamp
+		}
 		if rc.response != nil {
 			*rc.response = Response{StatusCode: res.status, Header: res.header, Body: res.body}
 		}
@@ -342,7 +356,7 @@ func (c *Client) send(ctx context.Context, op operation, out any, opts []Request
 		v := judge(ctx, &res, err)
 		earlier := mayHaveActed
 		mayHaveActed = mayHaveActed || v.acted
-		stop := stopped{op: &op, attempts: n, acted: mayHaveActed, actedBefore: earlier}
+		stop := stopped{op: &op, attempts: n, acted: mayHaveActed, actedBefore: earlier, started: started, ended: res.stamp.Add(res.duration)}
 
 		if c.cfg.correctClock && !corrected && !v.acted && errors.Is(err, ErrClockSkew) && ctx.Err() == nil {
 			if _, ok := res.responseDate(); ok {
@@ -390,6 +404,8 @@ type stopped struct {
 	attempts    int
 	acted       bool
 	actedBefore bool
+	started     time.Time // the first attempt's signed time
+	ended       time.Time // when the last attempt ended, on the same clock
 }
 
 // final returns the call's error, err, or, when an attempt may have acted
@@ -400,9 +416,10 @@ func (s stopped) final(err error) error {
 	}
 	probably := s.actedBefore && (errors.Is(err, ErrClientReferenceExists) || errors.Is(err, ErrQuotationAlreadyLinked))
 	return &OutcomeUnknownError{
-		ClientReferenceID: s.op.reference, QuotationID: s.op.quotationID,
+		ClientReferenceID: s.op.reference, QuotationID: s.op.quotationID, CustomerID: s.op.customerID,
 		Method: s.op.method, Path: s.op.url.Path,
 		Attempts: s.attempts, ProbablyCreated: probably, Err: err,
+		Started: s.started, Ended: s.ended,
 	}
 }
 

@@ -273,18 +273,57 @@ var statusSentinels = [...]struct {
 }{
 	{401, ErrUnauthorized}, {429, ErrRateLimited}, {500, ErrInternal},
 	{502, ErrUnavailable}, {503, ErrUnavailable}, {504, ErrUnavailable},
+	// Every refusal the service documents (errors issue 18).
+	{404, ErrNotFound},
 }
 
 // codeSentinels select a sentinel by the upper-cased err_code: equal to
-// exact, starting with prefix or containing part (whichever is set).
+// exact, starting with prefix or containing part (whichever is set), and
+// not equal to except.
 var codeSentinels = [...]struct {
-	exact, prefix, part string
-	sentinel            error
+	exact, prefix, part, except string
+	sentinel                    error
 }{
 	{exact: "REQ_FIELD_MISSING", sentinel: ErrFieldMissing},
 	{exact: "SYS_INTERNAL_ERROR", sentinel: ErrInternal},
-	{prefix: "AUTH_", sentinel: ErrUnauthorized},
+	{prefix: "AUTH_", except: orgMismatchCode, sentinel: ErrUnauthorized},
 	{part: "TIMESTAMP", sentinel: ErrClockSkew},
+	// Every refusal the service documents (errors issue 18).
+	{exact: "NOT_FOUND", sentinel: ErrNotFound},
+	{exact: "USR_NOT_FOUND", sentinel: ErrNotFound},
+	{exact: "USR_NOT_FOUND", sentinel: ErrCustomerNotFound},
+	{exact: orgMismatchCode, sentinel: ErrNotFound},
+	{exact: "TOO_MANY_REQUESTS", sentinel: ErrRateLimited},
+	{prefix: "INPUT_MALFORMED", sentinel: ErrInputMalformed},
+	{exact: "INPUT_MALFORMED_ADDITIONAL_INFO", sentinel: ErrAdditionalInfoMalformed},
+	{exact: "INPUT_INVALID_DATE_FORMAT", sentinel: ErrInvalidDateFormat},
+	{exact: "REQ_INVALID_COUNTRY", sentinel: ErrInvalidCountry},
+	{exact: "REQ_NON_RESIDENT_UNSUPPORTED", sentinel: ErrNonResidentUnsupported},
+	{exact: "REQ_INVALID_RESIDENCE_COUNTRY", sentinel: ErrInvalidResidenceCountry},
+	{exact: "USR_DUPLICATE_CONTACT", sentinel: ErrDuplicateContact},
+	{exact: "KYC_INVALID_AADHAAR_INPUT", sentinel: ErrInvalidAadhaar},
+	{exact: "KYC_INVALID_DOC_TYPE", sentinel: ErrInvalidDocumentType},
+	{exact: "KYC_IN_USE", sentinel: ErrKYCInUse},
+	{exact: "NET_TIMEOUT", sentinel: ErrServiceTimeout},
+	{exact: "UNKNOWN_ERROR", sentinel: ErrServiceUnknown},
+}
+
+// orgMismatchCode is the err_code of a record of another organization: a
+// 400 meaning "not found", whose resource the message or field names
+// (orgMismatchResources).
+const orgMismatchCode = "AUTH_ORG_MISMATCH"
+
+// orgMismatchResources select, for an orgMismatchCode refusal, the
+// not-found sentinel of the resource a message or field name mentions.
+var orgMismatchResources = [...]struct {
+	word     string
+	sentinel error
+}{
+	{"customer", ErrCustomerNotFound},
+	{"quotation", ErrQuotationNotFound},
+	{"bank", ErrBankNotFound},
+	{"payout", ErrPayoutNotFound},
+	{"payin", ErrPayinNotFound},
 }
 
 // messageSentinels maps the documented messages, normalised
@@ -317,6 +356,26 @@ var messageSentinels = map[string]error{
 	"this field may not be blank":                                                          ErrFieldMissing,
 	"this field may not be null":                                                           ErrFieldMissing,
 	"invalid signature":                                                                    ErrUnauthorized,
+	// Every refusal the service documents (errors issue 18).
+	"quotation is already linked to another payin": ErrQuotationAlreadyLinked,
+	"upi is not supported":                         ErrUPIUnsupported,
+	"edd not required":                             ErrEDDNotRequired,
+	"utr is already linked to another payin":       ErrUTRInUse,
+	"invalid utr format":                           ErrUTRInvalid,
+	"payin id is required":                         ErrPayinIDInvalid,
+	"payin id is invalid":                          ErrPayinIDInvalid,
+	"email already in use":                         ErrEmailInUse,
+	"phone already in use":                         ErrPhoneInUse,
+	"invalid country code":                         ErrInvalidCountry,
+	"kyc already exists":                           ErrKYCExists,
+	"kyc already in use":                           ErrKYCInUse,
+	"limit exceeded":                               ErrUpdateLimitExceeded,
+	"kyc update limit exceeded":                    ErrUpdateLimitExceeded,
+	"vpa already in use":                           ErrVPAInUse,
+	"maximum 3 upi ids allowed":                    ErrBankAccountLimit,
+	"account number already in use":                ErrAccountNumberInUse,
+	"maximum 3 bank account details allowed":       ErrBankAccountLimit,
+	"webhook url is required":                      ErrFieldMissing,
 }
 
 // clause holds when the normalised message contains one of words, or the
@@ -352,6 +411,10 @@ var messagePatterns = [...]struct {
 		{words: []string{"exist", "already", "unique"}},
 	}, sentinel: ErrClientReferenceExists},
 	{all: []clause{{words: []string{"timestamp"}, fields: []string{"x-timestamp", "timestamp"}}}, only4xx: true, sentinel: ErrClockSkew},
+	// Every refusal the service documents (errors issue 18).
+	{all: []clause{{words: []string{"not found"}}}, only4xx: true, sentinel: ErrNotFound},
+	{all: []clause{{words: []string{"email already in use", "phone already in use"}}}, sentinel: ErrDuplicateContact},
+	{all: []clause{{fields: []string{"date_range"}}}, only4xx: true, sentinel: ErrInvalidDateRange},
 }
 
 // sentinelMatcher collects the sentinels of an *APIError's messages.
@@ -359,12 +422,22 @@ type sentinelMatcher struct {
 	matched []error
 	extra   map[string]error
 	is4xx   bool
+	// orgMismatch is set for an orgMismatchCode refusal: its messages and
+	// fields select the resource's not-found sentinel.
+	orgMismatch bool
 }
 
 // match adds the sentinels of one message msg, filed under field (lower
 // case; "" for a top-level message).
 func (s *sentinelMatcher) match(field, msg string) {
 	n := normalizeMessage(msg)
+	if s.orgMismatch {
+		for _, r := range orgMismatchResources {
+			if strings.Contains(n, r.word) || strings.Contains(field, r.word) {
+				s.matched = append(s.matched, r.sentinel)
+			}
+		}
+	}
 	if n == "" {
 		return
 	}
@@ -447,11 +520,15 @@ func buildAPIError(statusCode int, body []byte, env *envelope, problem string, e
 	e.Code = strings.TrimSpace(jsonText(env.ErrCode))
 	code := strings.ToUpper(e.Code)
 	for _, r := range codeSentinels {
+		if r.except != "" && code == r.except {
+			continue
+		}
 		if (r.exact != "" && code == r.exact) || (r.prefix != "" && strings.HasPrefix(code, r.prefix)) ||
 			(r.part != "" && strings.Contains(code, r.part)) {
 			s.matched = append(s.matched, r.sentinel)
 		}
 	}
+	s.orgMismatch = code == orgMismatchCode
 	e.Message = jsonText(env.Message)
 	if e.Message == "" {
 		e.Message = jsonText(env.Detail)

@@ -190,7 +190,7 @@ func TestDecodeResponseNon2xx(t *testing.T) {
 			`fiatramp: HTTP 429: response is not JSON: "Too Many Requests"`},
 		{"redirect", 302, "", nil, false, "fiatramp: HTTP 302: empty response body"},
 		{"zero status", 0, `{}`, nil, false, `fiatramp: HTTP 0: "{}"`},
-		{"null 404", 404, `null`, nil, true, `fiatramp: HTTP 404: response is a JSON null, not an envelope`},
+		{"null 404", 404, `null`, []error{ErrNotFound}, true, `fiatramp: HTTP 404: response is a JSON null, not an envelope`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -242,7 +242,7 @@ func TestDecodeResponseErrorsShapes(t *testing.T) {
 		var apiErr *APIError
 		require.ErrorAs(t, err, &apiErr)
 		require.Equal(t, map[string][]string{"customer": {"Customer not found or access denied."}}, apiErr.FieldErrors)
-		requireSentinels(t, err, ErrCustomerNotFound)
+		requireSentinels(t, err, ErrCustomerNotFound, ErrNotFound)
 	})
 	t.Run("null", func(t *testing.T) {
 		err := decodeResponse(400, []byte(`{"status":false,"message":"Bad","errors":null,"data":null}`), nil, nil)

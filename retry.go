@@ -23,8 +23,10 @@ const (
 )
 
 // RetryPolicy says how often and how patiently a call is tried again after
-// a connection error, an answer of 408, 429, 500, 502, 503 or 504, or an
-// answer whose body was cut off. Other answers, TLS certificate errors and
+// a connection error, an answer of 408, 429, 500, 502, 503 or 504, a
+// refusal with err_code NET_TIMEOUT or UNKNOWN_ERROR (the service gave up
+// on the request; it sends them as 400), or an answer whose body was cut
+// off. Other answers, TLS certificate errors and
 // the caller's own cancellation are never retried. A zero field means its
 // default.
 //
@@ -160,6 +162,11 @@ func judge(parent context.Context, res *attemptResult, err error) verdict {
 		case status == http.StatusTooManyRequests:
 			// A rate limiter refuses before anything runs.
 			return verdict{retry: true}
+		case serviceGaveUp(err) && ((status >= 200 && status <= 299) || (status >= 400 && status <= 499)):
+			// NET_TIMEOUT or UNKNOWN_ERROR: the service gave up on the
+			// request, perhaps after acting on it. It proves no more than a
+			// 5xx does and is treated as one.
+			return verdict{retry: true, acted: true}
 		case status == http.StatusRequestTimeout, status == http.StatusInternalServerError,
 			status == http.StatusBadGateway, status == http.StatusServiceUnavailable,
 			status == http.StatusGatewayTimeout:
@@ -204,6 +211,13 @@ func judge(parent context.Context, res *attemptResult, err error) verdict {
 	// A connection broken after sending, the per-attempt timeout, or an
 	// answer with no valid status (HTTP 000).
 	return verdict{retry: true, acted: true}
+}
+
+// serviceGaveUp reports whether err is the service's own word that it gave
+// up on the request without saying whether it acted: err_code NET_TIMEOUT
+// or UNKNOWN_ERROR, which it sends as a 400.
+func serviceGaveUp(err error) bool {
+	return errors.Is(err, ErrServiceTimeout) || errors.Is(err, ErrServiceUnknown)
 }
 
 // endsEarly reports whether body is JSON text cut short: empty, or valid up

@@ -1678,6 +1678,17 @@ func verdictRows() []verdictRow {
 			cases:   statuses([]int{408, 500, 502, 503, 504}, bodyHTML, nil),
 		},
 		{
+			failure: "400 (or a 2xx with status false) with `err_code` NET_TIMEOUT or UNKNOWN_ERROR: the service gave up on the request",
+			retried: [3]bool{true, true, false},
+			unknown: true,
+			sees:    "`*APIError` matching `ErrServiceTimeout` or `ErrServiceUnknown`",
+			cases: []verdictCase{
+				{name: "NET_TIMEOUT", actions: []action{answer(400, fail("Request timed out", "NET_TIMEOUT", `{}`))}, is: fiatramp.ErrServiceTimeout, status: 400},
+				{name: "UNKNOWN_ERROR", actions: []action{answer(400, fail("Something went wrong", "UNKNOWN_ERROR", `{}`))}, is: fiatramp.ErrServiceUnknown, status: 400},
+				{name: "unknown_error in a 2xx refusal", actions: []action{answer(200, fail("Something went wrong", "unknown_error", `null`))}, is: fiatramp.ErrServiceUnknown, status: 200},
+			},
+		},
+		{
 			failure: "a body broken off while read; a 2xx body that ends early (truncated JSON, empty)",
 			retried: [3]bool{true, true, false},
 			unknown: true,

@@ -33,7 +33,8 @@ import (
 //	brand=SUFFIX   an undocumented decimal member <word>_SUFFIX fills this
 //	               field unless the field's own member is present (Fees)
 //	rest           a map receiving every member no other field takes, when its
-//	               value fits the map's element type (Fees.Other)
+//	               value fits the map's element type (Fees.Other), at most
+//	               MaxOtherMembers entries: one more is a *json.UnmarshalTypeError
 //	fromrest       a pointer set from the rest map's entry of the field's name
 //
 // Whatever the field, when a member repeats its last occurrence alone decides
@@ -465,6 +466,9 @@ func (p *plan) other(v reflect.Value, fr *frame, key, raw []byte) error {
 			delete(*amounts(rest), string(key))
 			return skip(v.Type(), raw)
 		}
+		if set && restFull(rest, key) {
+			return tooManyOthers(v.Type(), rest.Type())
+		}
 		setAmount(rest, key, d, set)
 		return nil
 	}
@@ -484,6 +488,9 @@ func (p *plan) other(v reflect.Value, fr *frame, key, raw []byte) error {
 			v.Field(view).SetZero()
 		}
 		return skip(v.Type(), raw)
+	}
+	if restFull(rest, key) {
+		return tooManyOthers(v.Type(), rest.Type())
 	}
 	var ptr, e reflect.Value
 	if view >= 0 {
@@ -564,6 +571,36 @@ func amounts(rest reflect.Value) *map[string]decimal.Decimal {
 
 // setAmount stores a member bound for a rest map of decimals. The last
 // value of a repeated member counts, so null or "" removes an earlier one.
+// MaxOtherMembers is how many entries a map of undocumented members
+// (Fees.Other, PrefundedFees.Other, AdditionalInfoRequired.Fields) holds at
+// most. The service documents ten fee keys and a handful of KYC options; an
+// object with more undocumented members than this is not an answer of the
+// service, and reading it into a map would let whoever answers make every
+// decode cost as much as its body allows. Decoding such an object fails
+// with a *json.UnmarshalTypeError naming the first member over the cap (a
+// client call reports it as a malformed response). A member that repeats
+// counts once; a later null or non-matching value removes its entry.
+const MaxOtherMembers = 64
+
+// restFull reports whether the rest map holds MaxOtherMembers entries and
+// none of them is key's.
+func restFull(rest reflect.Value, key []byte) bool {
+	if rest.Len() < MaxOtherMembers {
+		return false
+	}
+	return !rest.MapIndex(reflect.ValueOf(string(key))).IsValid()
+}
+
+// tooManyOthers is the error of an object with more undocumented members
+// than MaxOtherMembers; the decoder's path adds the member's name.
+func tooManyOthers(t, restType reflect.Type) error {
+	return &json.UnmarshalTypeError{
+		Value:  "object with more than " + strconv.Itoa(MaxOtherMembers) + " undocumented members",
+		Type:   restType,
+		Struct: t.Name(),
+	}
+}
+
 func setAmount(rest reflect.Value, key []byte, d decimal.Decimal, set bool) {
 	m := amounts(rest)
 	if !set {

@@ -9,7 +9,7 @@
 //	                 [-page-size N] [-seed N] [-public-url URL]
 //	                 [-remittance-path PATH] [-quotation-validity 10m]
 //	                 [-read-header-timeout 10s] [-read-timeout 30s]
-//	                 [-write-timeout 60s] [-idle-timeout 2m] [-max-conns 256]
+//	                 [-write-timeout 60s] [-idle-timeout 2m] [-max-conns 4096]
 //	                 [-control] [-startup-file FILE]
 //	fiatramp sign [-method M] [-timestamp N] [-now N] [-compare SIG | -request FILE] [BODY_FILE]
 //	fiatramp payouts get PAYOUT_ID
@@ -68,8 +68,10 @@
 // -read-header-timeout and the whole request within -read-timeout (a body
 // cut off is answered 408), the answer must be written within
 // -write-timeout, a kept-alive connection is closed after -idle-timeout
-// without a request, and at most -max-conns connections are served at once
-// (more wait to be accepted). 0 turns a limit off.
+// without a request, and at most -max-conns connections are open at once
+// (at the cap a new one closes an idle or slow one; it waits only while
+// every one is being answered). A head or body must also keep arriving at
+// 500 bytes a second once it has taken 5 seconds. 0 turns a limit off.
 //
 // With -control it also serves the control plane under /_sandbox: the
 // sandbox's clock, request and delivery faults, fixtures, reset and state
