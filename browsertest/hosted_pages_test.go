@@ -51,6 +51,13 @@ func findBrowser(t *testing.T) string {
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
 	path := findBrowser(t)
+	// The profile is removed by hand, after the browser has closed: its
+	// helper processes may still write there for a moment, which would
+	// fail t.TempDir's own removal.
+	profile, err := os.MkdirTemp("", "fiatramp-browsertest-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Flag("headless", true),
@@ -61,13 +68,25 @@ func newBrowser(t *testing.T) context.Context {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(800, 600),
 	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx, chromedp.WithErrorf(quietErrorf))
+	t.Cleanup(func() {
+		_ = chromedp.Cancel(ctx) // closes the browser and waits for it
+		cancelCtx()
+		cancelAlloc()
+		for i := 0; i < 50; i++ {
+			if err := os.RemoveAll(profile); err == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("could not remove the browser profile %s", profile)
+	})
 	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	t.Cleanup(cancelTimeout)
 	if err := chromedp.Run(ctx); err != nil { // starts the browser
 		t.Fatalf("starting %s: %v", path, err)
 	}
