@@ -473,6 +473,186 @@ func ExampleWithLogger() {
 	// Output: level=DEBUG msg="fiatramp request" method=GET path=/pos/api/v1/payout/3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34 attempt=1 status=200
 }
 
+// ExamplePayoutsService_Rate asks for the indicative rate of a payout:
+// fiat per unit of asset. The quotation locks the rate a payout is made at.
+func ExamplePayoutsService_Rate() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The query is not signed: a GET signs "{}".
+		fmt.Println(r.Method, r.URL.Path+"?"+r.URL.RawQuery)
+		_, _ = w.Write([]byte(ok(`{"asset":"USDT","fiat":"INR","rate":88.50}`)))
+	}))
+	defer srv.Close()
+	client, _ := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
+
+	rate, err := client.Payouts.Rate(context.Background(), types.RateRequest{Asset: "usdt", Fiat: "inr"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(rate.Asset, rate.Fiat, rate.Rate)
+	// Output:
+	// GET /pos/api/v1/payout/fetch-rate?asset=USDT&fiat=INR
+	// USDT INR 88.5
+}
+
+// exampleSandbox serves a sandbox seeded with the demo organization,
+// changed by opts, and returns a client signing as it.
+func exampleSandbox(opts ...sandbox.Option) (*sandbox.Sandbox, sandbox.Demo, *fiatramp.Client, func()) {
+	sb := sandbox.New(opts...)
+	demo, err := sb.SeedDemo()
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv, err := sandbox.NewServer(sb)
+	if err != nil {
+		log.Fatal(err)
+	}
+	client, err := srv.Client(demo.Organization)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return sb, demo, client, func() { _ = srv.Close() }
+}
+
+// ExamplePayoutsService_Configuration reads what payouts support in INR:
+// the answer is keyed by fiat (or flat, from an older deployment), and
+// Fiat and Limits read either.
+func ExamplePayoutsService_Configuration() {
+	_, _, client, done := exampleSandbox()
+	defer done()
+
+	cfg, err := client.Payouts.Configuration(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	inr, ok := cfg.Fiat("INR")
+	fmt.Println(ok, inr.SupportedAssets)
+	imps, _ := inr.Limits("USDT", "IMPS")
+	fmt.Println("USDT by IMPS:", imps.Min, "to", imps.Max)
+	// Output:
+	// true [usdc usdt]
+	// USDT by IMPS: 10 to 5000
+}
+
+// ExamplePayinsService_Configuration reads what payins support.
+func ExamplePayinsService_Configuration() {
+	_, _, client, done := exampleSandbox()
+	defer done()
+
+	cfg, err := client.Payins.Configuration(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	inr, _ := cfg.Fiat("inr")
+	upi, _ := inr.Limits("usdc", "upi")
+	fmt.Println("USDC by UPI:", upi.Min, "to", upi.Max)
+	// Output: USDC by UPI: 10 to 1000
+}
+
+// ExamplePayinsService_Rate asks for the indicative rate of a payin.
+func ExamplePayinsService_Rate() {
+	_, _, client, done := exampleSandbox()
+	defer done()
+
+	rate, err := client.Payins.Rate(context.Background(), types.RateRequest{Asset: "USDT", Fiat: "INR"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(rate.Asset, rate.Fiat, rate.Rate)
+	// Output: USDT INR 88.5
+}
+
+// ExamplePayoutsService_Limits checks what a customer may still be paid
+// today before quoting a payout.
+func ExamplePayoutsService_Limits() {
+	_, demo, client, done := exampleSandbox()
+	defer done()
+
+	limits, err := client.Payouts.Limits(context.Background(), demo.Customer.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("available:", limits.AvailableLimit, "of", limits.DailyLimit)
+	fmt.Println("EDD required:", limits.IsEDDRequired)
+	// Output:
+	// available: 10000000 of 10000000
+	// EDD required: false
+}
+
+// ExamplePayinsService_Limits checks a customer's payin limits per method.
+func ExamplePayinsService_Limits() {
+	_, demo, client, done := exampleSandbox()
+	defer done()
+
+	limits, err := client.Payins.Limits(context.Background(), demo.Customer.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	pm := limits.PaymentMethodLimits
+	fmt.Println("UPI:", pm.PerTransactionLimit["UPI"], "a payment,", pm.TotalAvailableLimit["UPI"], "left today")
+	// Output: UPI: 100000 a payment, 1000000 left today
+}
+
+// ExamplePayoutsService_SaveEDD: a customer beyond the daily payout limit
+// is refused "EDD required"; an EDD, once verified, lifts the limit.
+func ExamplePayoutsService_SaveEDD() {
+	sb, demo, client, done := exampleSandbox(func(st *sandbox.Settings) {
+		st.PayoutLimits = sandbox.DailyLimits{Daily: decimal.NewFromInt(1000)} // INR 1,000 a day
+	})
+	defer done()
+	ctx := context.Background()
+
+	q, _ := sb.AddQuotation(sandbox.Quotation{CustomerID: demo.Customer.ID, SendingAmount: decimal.NewFromInt(20)}) // INR 1,770
+	_, err := client.Payouts.Create(ctx, types.CreatePayoutRequest{QuotationID: q.ID, CustomerID: demo.Customer.ID})
+	fmt.Println(errors.Is(err, fiatramp.ErrEDDRequired))
+
+	edd, err := client.Payouts.SaveEDD(ctx, types.SavePayoutEDDRequest{
+		CustomerID:        demo.Customer.ID,
+		SourceOfIncome:    types.SourceOfIncomeSalary,
+		BankStatementURLs: []string{"https://files.example/statement-2026-01.pdf"},
+		Declaration:       true,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(edd.Status)
+
+	// The review is the service's; the sandbox's is SetEDDStatus.
+	if err := sb.SetEDDStatus(edd.ID, types.EDDVerified); err != nil {
+		log.Fatal(err)
+	}
+	payout, err := client.Payouts.Create(ctx, types.CreatePayoutRequest{QuotationID: q.ID, CustomerID: demo.Customer.ID})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(payout.Status)
+	// Output:
+	// true
+	// PROCESSING
+	// PROCESSING
+}
+
+// ExamplePayinsService_SaveEDD saves a payin EDD, which, once verified,
+// lifts the customer's payout limits too.
+func ExamplePayinsService_SaveEDD() {
+	sb, demo, client, done := exampleSandbox()
+	defer done()
+	_ = sb.SetCustomerFlags(demo.Customer.ID, sandbox.CustomerFlags{EDDRequired: true})
+
+	edd, err := client.Payins.SaveEDD(context.Background(), types.SavePayinEDDRequest{
+		CustomerID:               demo.Customer.ID,
+		SourceOfIncome:           types.SourceOfIncomeBusiness,
+		ITRReportURLs:            []string{"https://files.example/itr-2025.pdf"},
+		Declaration:              true,
+		Purpose:                  "Investment",
+		SupportingPurposeDocURLs: []string{"https://files.example/purpose.pdf"},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(edd.Status)
+	// Output: PROCESSING
+}
+
 // The hosted KYC link: send the customer to the link; they complete KYC
 // there and come back to the redirect URL, and a CUSTOMER webhook says how
 // it ended. The sandbox's link opens its own page, where a tester approves

@@ -110,6 +110,15 @@ const (
 	opCustomersSimulateBankVerification
 	opKYCGetConfiguration
 	opKYCSimulateStatus
+	// Configuration, rates, limits and EDD.
+	opPayoutsRate
+	opPayinsRate
+	opPayoutsConfiguration
+	opPayinsConfiguration
+	opPayoutsLimits
+	opPayinsLimits
+	opPayoutsSaveEDD
+	opPayinsSaveEDD
 	// The hosted KYC link and the hosted widget.
 	opKYCGenerateLink
 	opWidgetInitialize
@@ -223,6 +232,39 @@ var operations = [numOperations]opRow{
 			need("id", func(s *types.KYCStatusSimulation) bool { return s.ID == uuid.Nil }),
 			need("status", func(s *types.KYCStatusSimulation) bool { return s.Status == "" })),
 	},
+	// Configuration, rates, limits and EDD.
+	opPayoutsRate: {
+		name: "Payouts.Rate", method: http.MethodGet, path: posBase + "/payout/fetch-rate",
+		safety: SafetyRead, result: rateKnownBy(),
+	},
+	opPayinsRate: {
+		name: "Payins.Rate", method: http.MethodGet, path: pisBase + "/payin/fetch-rate",
+		safety: SafetyRead, result: rateKnownBy(),
+	},
+	opPayoutsConfiguration: {
+		name: "Payouts.Configuration", method: http.MethodGet, path: posBase + "/payout/configuration",
+		safety: SafetyRead, result: configurationKnownBy(),
+	},
+	opPayinsConfiguration: {
+		name: "Payins.Configuration", method: http.MethodGet, path: pisBase + "/payin/configuration",
+		safety: SafetyRead, result: configurationKnownBy(),
+	},
+	opPayoutsLimits: {
+		name: "Payouts.Limits", method: http.MethodGet, path: renBase + "/payout/limits/{customer_id}",
+		safety: SafetyRead, result: limitsKnownBy(),
+	},
+	opPayinsLimits: {
+		name: "Payins.Limits", method: http.MethodGet, path: renBase + "/payin/limits/{customer_id}",
+		safety: SafetyRead, result: limitsKnownBy(),
+	},
+	opPayoutsSaveEDD: {
+		name: "Payouts.SaveEDD", method: http.MethodPost, path: renBase + "/payout/edd/save",
+		safety: SafetyCreate, result: eddKnownBy(),
+	},
+	opPayinsSaveEDD: {
+		name: "Payins.SaveEDD", method: http.MethodPost, path: renBase + "/payin/edd/save",
+		safety: SafetyCreate, result: eddKnownBy(),
+	},
 	// The hosted KYC link and the hosted widget.
 	opKYCGenerateLink: {
 		name: "KYC.GenerateLink", method: http.MethodPost, path: cmsBase + "/kyc/generate-link",
@@ -262,6 +304,16 @@ func (id opID) op(args ...string) operation {
 		op.safety = oneShot
 	}
 	return op
+}
+
+// withQuery returns o with query, an encoded query (url.Values.Encode's
+// form, "" for none), after its path; the row keeps the template without
+// it, which names the call. Query parameters are not signed.
+func (o operation) withQuery(query string) operation {
+	if query != "" {
+		o.path += "?" + query
+	}
+	return o
 }
 
 // with returns o carrying payload, its canonical body, signed and sent as

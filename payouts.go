@@ -22,6 +22,10 @@ type PayoutsAPI interface {
 	SimulateStatus(ctx context.Context, payoutID uuid.UUID, status types.PayoutStatus, opts ...RequestOption) (*types.PayoutStatusSimulation, error)
 	Balance(ctx context.Context, opts ...RequestOption) (*types.Balance, error)
 	Wait(ctx context.Context, payoutID uuid.UUID, opts ...WaitOption) (*types.Payout, error)
+	Rate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error)
+	Configuration(ctx context.Context, opts ...RequestOption) (*types.Configuration, error)
+	Limits(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.Limits, error)
+	SaveEDD(ctx context.Context, req types.SavePayoutEDDRequest, opts ...RequestOption) (*types.EDD, error)
 }
 
 var _ PayoutsAPI = (*PayoutsService)(nil)

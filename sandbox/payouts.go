@@ -58,6 +58,9 @@ func (s *Sandbox) createPayout(rq *request) reply {
 	if bad == nil && order != nil && s.orderInUse(rq.org, *order) {
 		bad = refuseRule(poMsgOrderInUse)
 	}
+	if bad == nil {
+		bad = s.consumeLimit(q.CustomerID, limitPayout, types.PaymentMethodIMPS, q.ReceivingAmount, rq.now)
+	}
 	if bad != nil {
 		return *bad
 	}
@@ -88,6 +91,9 @@ func (s *Sandbox) createPrefundedPayout(rq *request) reply {
 	q, bad := s.claimable(rq, ref, qid, receiver, nil)
 	if bad == nil {
 		bad = lacksBalance(rq.org, q)
+	}
+	if bad == nil {
+		bad = s.consumeLimit(q.CustomerID, limitPayout, types.PaymentMethodIMPS, q.ReceivingAmount, rq.now)
 	}
 	if bad != nil {
 		return *bad
@@ -133,6 +139,9 @@ func (s *Sandbox) createRemittancePayout(rq *request) reply {
 	})
 	if bad == nil && rq.org.Prefunded {
 		bad = lacksBalance(rq.org, q)
+	}
+	if bad == nil {
+		bad = s.consumeLimit(q.CustomerID, limitPayout, types.PaymentMethodIMPS, q.ReceivingAmount, rq.now)
 	}
 	if bad != nil {
 		return *bad

@@ -105,6 +105,27 @@ type Settings struct {
 	// it drops the oldest from the log, while DeliveryCounts goes on
 	// counting every delivery. Zero or less takes the default.
 	DeliveryLogSize int
+
+	// Configuration, rates, limits and EDD.
+
+	// CoinLimits are the least and the most one transaction of an asset
+	// may carry, in units of the asset, keyed "ASSET/FIAT" in upper case,
+	// then by payment method; the payout and payin configurations show
+	// them (undocumented by the service; default USDT/INR and USDC/INR:
+	// IMPS 10 to 5,000, UPI 10 to 1,000).
+	CoinLimits map[string]map[types.PaymentMethod]CoinLimit
+	// PayoutLimits and PayinLimits are every customer's daily limits of
+	// payouts and of payins (undocumented by the service; defaults in
+	// DefaultSettings), shown by the limits operations and consumed by
+	// payout creates and payin quotations. Limits whose Daily is not
+	// positive take the default.
+	PayoutLimits DailyLimits
+	PayinLimits  DailyLimits
+	// EDDLimitMultiplier multiplies a customer's daily limits (Daily and
+	// PerMethod) once a VERIFIED EDD lifted them: a payout EDD lifts the
+	// payout limits, a payin EDD both (undocumented by the service;
+	// default 10; less than 1 takes the default).
+	EDDLimitMultiplier int64
 }
 
 // DepositAccount is where payin deposit instructions send the customer's
@@ -149,6 +170,10 @@ func DefaultSettings() Settings {
 		WebhookMaxBackoff:     time.Minute,
 		WebhookWorkers:        4,
 		DeliveryLogSize:       DefaultDeliveryLogSize,
+		CoinLimits:            defaultCoinLimits(),
+		PayoutLimits:          defaultPayoutLimits(),
+		PayinLimits:           defaultPayinLimits(),
+		EDDLimitMultiplier:    10,
 	}
 }
 
@@ -188,6 +213,8 @@ type Sandbox struct {
 	stats  Stats
 
 	deliveries *deliverer // webhook queue, with its own lock
+
+	ren *renState // limits used and EDDs; nil until first needed
 }
 
 // New returns an empty Sandbox with DefaultSettings changed by opts. Add
@@ -230,6 +257,7 @@ func New(opts ...Option) *Sandbox {
 		rates[k] = v
 	}
 	st.Rates = rates
+	settleLimitSettings(&st)
 	seed := st.Seed
 	if seed == 0 {
 		seed = rand.Uint64()
@@ -259,6 +287,7 @@ func (s *Sandbox) Settings() Settings {
 	for k, v := range s.settings.Rates {
 		st.Rates[k] = v
 	}
+	copyLimitSettings(&st)
 	return st
 }
 
@@ -403,6 +432,7 @@ func (s *Sandbox) Reset() {
 	s.hosted = hostedState{}
 	s.faults = nil
 	s.stats = Stats{}
+	s.ren = nil
 	s.mu.Unlock()
 
 	d := s.deliveries

@@ -353,6 +353,37 @@ func TestIsBrandKey(t *testing.T) {
 	}
 }
 
+// Brand-like members (<word>_fee, <word>_gst) beyond the first of their
+// kind land in Other too, and count against the same cap: thousands of them
+// are refused, not read whole into the map.
+func TestFeesOtherCappedForBrandKeys(t *testing.T) {
+	brands := func(n int, tail string) string {
+		var b strings.Builder
+		b.WriteString(`{"tds":1`)
+		for i := range n {
+			b.WriteString(`,"b` + strconv.Itoa(i) + `_fee":"0.5"`)
+		}
+		b.WriteString(tail + "}")
+		return b.String()
+	}
+	// b0_fee fills ServiceFee; the next MaxOtherMembers fit in Other.
+	f := decodeFees(t, brands(types.MaxOtherMembers+1, ""))
+	require.Len(t, f.Other, types.MaxOtherMembers)
+
+	var te *json.UnmarshalTypeError
+	var over types.Fees
+	require.ErrorAs(t, json.Unmarshal([]byte(brands(types.MaxOtherMembers+2, "")), &over), &te)
+	require.Equal(t, "b"+strconv.Itoa(types.MaxOtherMembers+1)+"_fee", te.Field)
+	require.Nil(t, over.Other)
+
+	// With service_fee present the first brand member moves to Other at the
+	// end of the object: one over the cap there is refused as well.
+	var moved types.Fees
+	require.ErrorAs(t, json.Unmarshal([]byte(brands(types.MaxOtherMembers+1, `,"service_fee":"2"`)), &moved), &te)
+	require.Equal(t, "b0_fee", te.Field)
+	require.Nil(t, moved.Other)
+}
+
 // feesWithOthers is a fees object with n undocumented decimal members
 // x0_extra ... x(n-1)_extra.
 func feesWithOthers(n int) string {

@@ -67,6 +67,15 @@ func commands() []*command {
 		signCommand(),
 		webhookVerifyCommand(),
 		webhookSendCommand(),
+		// Configuration, rates, limits and EDD.
+		payoutsConfigCommand(),
+		payoutsRateCommand(),
+		payoutsLimitsCommand(),
+		payoutsEDDCommand(),
+		payinsConfigCommand(),
+		payinsRateCommand(),
+		payinsLimitsCommand(),
+		payinsEDDCommand(),
 		// The hosted KYC link and the hosted widget.
 		kycLinkCommand(),
 		widgetInitCommand(),

@@ -22,6 +22,11 @@
 //	fiatramp call METHOD PATH [BODY | @FILE | -]
 //	fiatramp webhook verify [-key K] [-secret-file F] [-now N] [DELIVERY_FILE]
 //	fiatramp webhook send [-type T] [-event E] [-id ID] [-metadata JSON] URL
+//	fiatramp payouts config | payins config
+//	fiatramp payouts rate -asset A -fiat F [-network N] (payins rate alike)
+//	fiatramp payouts limits CUSTOMER_ID | payins limits CUSTOMER_ID
+//	fiatramp payouts edd -customer ID -source S [-bank-statement URL]... [-itr URL]... -declare
+//	fiatramp payins edd (the payout EDD's flags) [-purpose P] [-purpose-doc URL]... [-p2p]
 //	fiatramp kyc link -redirect URL CUSTOMER_ID
 //	fiatramp widget init -amount N -network CODE -method M -wallet ADDRESS
 //	fiatramp help [COMMAND]
@@ -168,6 +173,14 @@ Usage:
 	fiatramp call METHOD PATH [BODY]        any operation, signed
 	fiatramp webhook verify [DELIVERY_FILE] check a captured webhook delivery, print its event
 	fiatramp webhook send URL               send a signed test event to a local receiver
+	fiatramp payouts config                 what payouts support: assets and limits per fiat
+	fiatramp payouts rate [flags]           the indicative rate of a payout (-asset, -fiat)
+	fiatramp payouts limits CUSTOMER_ID     what a customer may still be paid today
+	fiatramp payouts edd [flags]            save a customer's enhanced due diligence for payouts
+	fiatramp payins config                  what payins support: assets and limits per fiat
+	fiatramp payins rate [flags]            the indicative rate of a payin (-asset, -fiat)
+	fiatramp payins limits CUSTOMER_ID      what a customer may still pay in today
+	fiatramp payins edd [flags]             save a customer's enhanced due diligence for payins
 	fiatramp kyc link CUSTOMER_ID           a hosted KYC page link for a customer
 	fiatramp widget init [flags]            open a hosted widget session for an order
 	fiatramp help [COMMAND]                 this help, or a command's flags and an example
