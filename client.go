@@ -22,6 +22,7 @@ type Client struct {
 	KYC       *KYCService
 	// Organization holds the organization's settings (its webhook URL).
 	Organization *OrganizationService
+	Widget       *WidgetService
 
 	cfg   config
 	clock *clockOffset // shared by copies of the Client
@@ -80,6 +81,7 @@ func New(apiKey, apiSecret string, opts ...Option) (*Client, error) {
 	c.Customers = &CustomersService{client: c}
 	c.KYC = &KYCService{client: c}
 	c.Organization = &OrganizationService{client: c}
+	c.Widget = &WidgetService{client: c}
 	return c, nil
 }
 

@@ -1018,3 +1018,66 @@ func ExampleKYCConfiguration_CheckAdditionalInfo() {
 	// additional_info: 0 of the options given, the rule anyOf needs 1: "income_range" is missing
 	// <nil>
 }
+
+// The hosted KYC link: send the customer to the link; they complete KYC
+// there and come back to the redirect URL, and a CUSTOMER webhook says how
+// it ended. The sandbox's link opens its own page, where a tester approves
+// or declines the customer.
+func ExampleKYCService_GenerateLink() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+
+	link, err := client.KYC.GenerateLink(context.Background(), types.KYCLinkRequest{
+		CustomerID:  demo.PendingCustomer.ID,
+		RedirectURL: "https://shop.example/kyc-done",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(link.CustomerID == demo.PendingCustomer.ID)
+	fmt.Println(strings.HasPrefix(link.URL, client.BaseURL()+sandbox.HostedPrefix+"kyc/"))
+
+	// A redirect URL that is not an absolute http(s) URL is refused
+	// before sending.
+	_, err = client.KYC.GenerateLink(context.Background(), types.KYCLinkRequest{
+		CustomerID: demo.PendingCustomer.ID, RedirectURL: "/kyc-done",
+	})
+	fmt.Println(err)
+	// Output:
+	// true
+	// true
+	// fiatramp: invalid request: redirect_url: must be an absolute http or https URL, got "/kyc-done"
+}
+
+// The hosted widget: a session for one buy order, whose link carries a
+// token valid 30 minutes. The sandbox's link opens its own page, where a
+// tester completes or abandons the order.
+func ExampleWidgetService_Initialize() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+
+	w, err := client.Widget.Initialize(context.Background(), types.WidgetRequest{
+		AssetCode:     "USDT",
+		FiatAmount:    decimal.RequireFromString("2600.50"), // sent as "2600.50"
+		FiatCurrency:  "INR",
+		FlowType:      types.WidgetFlowBuy,
+		NetworkCode:   "TRON",
+		PaymentMethod: types.PaymentMethodUPI,
+		WalletAddress: "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(strings.HasPrefix(w.WidgetLink, client.BaseURL()+sandbox.HostedPrefix+"widget/"))
+	session := sb.WidgetSessions(demo.Organization.ID)[0]
+	fmt.Println(session.State, session.ExpiresAt.Sub(session.CreatedAt))
+	// Output:
+	// true
+	// OPEN 30m0s
+}

@@ -21,6 +21,7 @@ type KYCAPI interface {
 	UpdateSelfie(ctx context.Context, req types.UpdateSelfieRequest, opts ...RequestOption) (*types.KYCResult, error)
 	UpdateAdditionalInfo(ctx context.Context, req types.UpdateAdditionalInfoRequest, opts ...RequestOption) (*types.KYCResult, error)
 	Reset(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.KYCResult, error)
+	GenerateLink(ctx context.Context, req types.KYCLinkRequest, opts ...RequestOption) (*types.KYCLink, error)
 }
 
 var _ KYCAPI = (*KYCService)(nil)

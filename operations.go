@@ -145,6 +145,9 @@ const (
 	opKYCUpdateSelfie
 	opKYCUpdateAdditionalInfo
 	opKYCReset
+	// The hosted KYC link and the hosted widget.
+	opKYCGenerateLink
+	opWidgetInitialize
 	numOperations
 )
 
@@ -386,6 +389,19 @@ var operations = [numOperations]opRow{
 	opKYCReset: {
 		name: "KYC.Reset", method: http.MethodPost, path: cmsBase + "/kyc/reset-kyc",
 		safety: SafetyCreateOnce, result: kycResultKnownBy(),
+	},
+	// The hosted KYC link and the hosted widget.
+	opKYCGenerateLink: {
+		name: "KYC.GenerateLink", method: http.MethodPost, path: cmsBase + "/kyc/generate-link",
+		// A spare link does no harm: the customer follows one of them.
+		safety: SafetyCreate,
+		result: requires(need("url", func(l *types.KYCLink) bool { return l.URL == "" })),
+	},
+	opWidgetInitialize: {
+		name: "Widget.Initialize", method: http.MethodPost, path: "/widget/initialize",
+		// A spare session expires unused after 30 minutes.
+		safety: SafetyCreate,
+		result: requires(need("widget_link", func(w *types.Widget) bool { return w.WidgetLink == "" })),
 	},
 }
 

@@ -35,6 +35,7 @@ var serviceAPIs = map[string]reflect.Type{
 	"KYC":       reflect.TypeFor[fiatramp.KYCAPI](),
 	// Bank accounts and the organization's webhook URL.
 	"Organization": reflect.TypeFor[fiatramp.OrganizationAPI](),
+	"Widget":       reflect.TypeFor[fiatramp.WidgetAPI](),
 }
 
 // indexRows maps every method the index covers, "Service.Method", to the
@@ -85,7 +86,7 @@ func TestOperationsCoverEveryMethod(t *testing.T) {
 // under one of the service's groups, a known safety, the members its
 // result is known by; a create-once operation is a POST.
 func TestOperationsRows(t *testing.T) {
-	template := regexp.MustCompile(`^/(pos|pis|cms|ren|org)/api/v1(/([a-z-]+|\{[a-z_]+\}))+$`)
+	template := regexp.MustCompile(`^/(pos|pis|cms|ren|org)/api/v1(/([a-z-]+|\{[a-z_]+\}))+$|^/widget/initialize$`)
 	seen := make(map[string]string)
 	for _, row := range fiatramp.Operations() {
 		assert.Contains(t, []string{"GET", "POST", "PATCH"}, row.HTTPMethod, row.Name)

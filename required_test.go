@@ -473,6 +473,28 @@ func requiredOps() []requiredOp {
 			},
 			check: func(t *testing.T, got any) { assert.Equal(t, customerID, got.(*types.KYCResult).ID) },
 		},
+		// The hosted KYC link and the hosted widget.
+		{
+			name: "KYC.GenerateLink", method: http.MethodPost, path: "/cms/api/v1/kyc/generate-link", status: 200,
+			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","redirect_url":"https://shop.example/kyc-done"}`,
+			data: []member{{key: "customer_id", value: q(customerID)}, {key: "url", value: `"https://kyc.example/k/t0k3n"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.KYC.GenerateLink(ctx, types.KYCLinkRequest{CustomerID: customerID, RedirectURL: "https://shop.example/kyc-done"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, "https://kyc.example/k/t0k3n", got.(*types.KYCLink).URL) },
+		},
+		{
+			name: "Widget.Initialize", method: http.MethodPost, path: "/widget/initialize", status: 200,
+			body: `{"asset_code":"USDT","fiat_amount":"2600.50","fiat_currency":"INR","flow_type":"buy","network_code":"TRON","payment_method":"UPI","wallet_address":"TXyz"}`,
+			data: []member{{key: "widget_link", value: `"https://widget.example/?token=t0k3n"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Widget.Initialize(ctx, types.WidgetRequest{AssetCode: "USDT", FiatAmount: decimal.RequireFromString("2600.50"),
+					FiatCurrency: "INR", FlowType: types.WidgetFlowBuy, NetworkCode: "TRON", PaymentMethod: types.PaymentMethodUPI, WalletAddress: "TXyz"})
+			},
+			check: func(t *testing.T, got any) {
+				assert.Equal(t, "https://widget.example/?token=t0k3n", got.(*types.Widget).WidgetLink)
+			},
+		},
 	}
 }
 

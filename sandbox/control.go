@@ -252,6 +252,7 @@ func controlOps() []controlOp {
 		// Configuration, rates, limits and EDD.
 		{method: "GET", path: p + "/customers/{}/edds", goAPI: "Sandbox.EDDs", serve: (*control).edds},
 		{method: "PUT", path: p + "/edds/{}/status", goAPI: "Sandbox.SetEDDStatus", serve: (*control).setEDDStatus},
+		{method: "GET", path: p + "/organizations/{}/widget-sessions", goAPI: "Sandbox.WidgetSessions", serve: (*control).widgetSessions},
 	}
 }
 

@@ -85,6 +85,9 @@ func operations() []operation {
 		{http.MethodPatch, cmsBase + "/kyc/update-selfie-info", (*Sandbox).updateSelfie},
 		{http.MethodPatch, cmsBase + "/kyc/update-additional-info", (*Sandbox).updateAdditionalInfo},
 		{http.MethodPost, cmsBase + "/kyc/reset-kyc", (*Sandbox).resetKYC},
+		// The hosted KYC link and the hosted widget.
+		{http.MethodPost, cmsBase + "/kyc/generate-link", (*Sandbox).generateKYCLink},
+		{http.MethodPost, "/widget/initialize", (*Sandbox).initializeWidget},
 	}
 }
 

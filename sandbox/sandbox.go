@@ -239,6 +239,7 @@ type Sandbox struct {
 	payinQuotations map[uuid.UUID]*payinQuotation
 	payins          map[uuid.UUID]*payin // by the payin's own id
 	payinsCreated   int                  // numbers payins in creation order
+	hosted          hostedState          // the hosted pages' tokens (pages.go)
 
 	faults []*faultRule
 	stats  Stats
@@ -481,6 +482,7 @@ func (s *Sandbox) Reset() {
 	s.payoutsCreated = 0
 	s.payinQuotations = map[uuid.UUID]*payinQuotation{}
 	s.payins, s.payinsCreated = map[uuid.UUID]*payin{}, 0
+	s.hosted = hostedState{}
 	s.faults = nil
 	s.stats = Stats{}
 	s.ren = nil

@@ -34,8 +34,13 @@ type handlerFunc func(s *Sandbox, rq *request) reply
 
 // ServeHTTP serves one request of the interface: fault injection first,
 // then authentication (X-API-KEY, X-TIMESTAMP within the window,
-// X-SIGNATURE over the canonical body), then the operation.
+// X-SIGNATURE over the canonical body), then the operation. A path under
+// HostedPrefix is a hosted page instead, reached by its token alone.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, HostedPrefix) {
+		s.serveHosted(w, r) // the hosted pages (pages.go): HTML, by token
+		return
+	}
 	s.mu.Lock()
 	now := s.now()
 	s.stats.Requests++

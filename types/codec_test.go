@@ -197,6 +197,10 @@ func rawOf(v any) json.RawMessage {
 		return v.Raw
 	case *types.KYCStatusSimulation:
 		return v.Raw
+	case *types.KYCLink:
+		return v.Raw
+	case *types.Widget:
+		return v.Raw
 	}
 	panic("no Raw field")
 }

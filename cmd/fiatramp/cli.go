@@ -100,6 +100,9 @@ func commands() []*command {
 		kycUpdateSelfieCommand(),
 		kycUpdateAdditionalCommand(),
 		kycResetCommand(),
+		// The hosted KYC link and the hosted widget.
+		kycLinkCommand(),
+		widgetInitCommand(),
 	}
 }
 

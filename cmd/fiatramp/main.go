@@ -47,6 +47,8 @@
 //	fiatramp kyc update-selfie -customer ID -selfie-url URL
 //	fiatramp kyc update-additional -customer ID -info KEY=VALUE... [-check-rules]
 //	fiatramp kyc reset [--yes] CUSTOMER_ID
+//	fiatramp kyc link -redirect URL CUSTOMER_ID
+//	fiatramp widget init -amount N -network CODE -method M -wallet ADDRESS
 //	fiatramp help [COMMAND]
 //
 // The commands that call the service take their credentials from
@@ -219,6 +221,8 @@ Usage:
 	fiatramp kyc update-selfie [flags]      replace the selfie
 	fiatramp kyc update-additional [flags]  replace the additional information
 	fiatramp kyc reset CUSTOMER_ID          reset a VERIFIED customer's KYC (asks first, or --yes)
+	fiatramp kyc link CUSTOMER_ID           a hosted KYC page link for a customer
+	fiatramp widget init [flags]            open a hosted widget session for an order
 	fiatramp help [COMMAND]                 this help, or a command's flags and an example
 
 The commands that call the service read FIATRAMP_API_KEY, FIATRAMP_API_SECRET

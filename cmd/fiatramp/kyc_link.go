@@ -1,0 +1,57 @@
+package main
+
+// fiatramp kyc link
+
+import (
+	"context"
+	"flag"
+
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+func kycLinkCommand() *command {
+	c := &command{
+		name:    "kyc link",
+		args:    "CUSTOMER_ID",
+		summary: "a hosted KYC page link for a customer",
+		about: `Create a link to the hosted KYC page (POST /cms/api/v1/kyc/generate-link), where
+the customer completes KYC and is then sent to -redirect, an absolute http
+or https URL. The sandbox's link opens its own page, where a tester approves
+or declines the customer.`,
+		example: `fiatramp kyc link -redirect https://shop.example/kyc-done $CUSTOMER | jq -r .url`,
+	}
+	var (
+		cf       callFlags
+		redirect string
+	)
+	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
+		cf.define(fs)
+		fs.StringVar(&redirect, "redirect", "", "redirect_url: where the page sends the customer when done (required)")
+		return func(ctx context.Context, s streams, args []string) error {
+			if err := wantArgs(s, c, args, 1, 1); err != nil {
+				return err
+			}
+			if err := cf.check(s, c); err != nil {
+				return err
+			}
+			id, err := parseID(s, c, c.args, args[0])
+			if err != nil {
+				return err
+			}
+			if redirect == "" {
+				return misuse(s, c, "-redirect is required")
+			}
+			cl, ctx, cancel, err := cf.client(ctx, s, c)
+			if err != nil {
+				return err
+			}
+			defer cancel()
+			l, err := cl.KYC.GenerateLink(ctx, types.KYCLinkRequest{CustomerID: id, RedirectURL: redirect})
+			if err != nil {
+				return err
+			}
+			return cf.print(s, l.Raw, []field{f("customer_id"), f("url")})
+		}
+	}
+	return c
+}

@@ -1,0 +1,219 @@
+package sandbox
+
+// The hosted widget: its initialization (POST /widget/initialize) and the
+// state of its sessions, which the widget page (pages.go) shows and a
+// tester completes or abandons.
+
+import (
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+// WidgetValidity is how long a widget link's token is valid, on the
+// sandbox clock, as the service documents it.
+const WidgetValidity = 30 * time.Minute
+
+// WidgetState is the state of a hosted widget session.
+type WidgetState string
+
+// Widget session states.
+const (
+	// WidgetOpen: initialized, waiting for the tester.
+	WidgetOpen WidgetState = "OPEN"
+	// WidgetCompleted: the tester completed the order.
+	WidgetCompleted WidgetState = "COMPLETED"
+	// WidgetAbandoned: the tester abandoned the order.
+	WidgetAbandoned WidgetState = "ABANDONED"
+	// WidgetExpired: open when its token's 30 minutes ran out.
+	WidgetExpired WidgetState = "EXPIRED"
+)
+
+// WidgetSession is a hosted widget session: the order it was initialized
+// with, its link and its state.
+type WidgetSession struct {
+	OrganizationID uuid.UUID            `json:"organization_id"`
+	Link           string               `json:"widget_link"`
+	AssetCode      string               `json:"asset_code"`
+	FiatAmount     decimal.Decimal      `json:"fiat_amount"`
+	FiatCurrency   string               `json:"fiat_currency"`
+	FlowType       types.WidgetFlowType `json:"flow_type"`
+	NetworkCode    string               `json:"network_code"`
+	PaymentMethod  types.PaymentMethod  `json:"payment_method"`
+	WalletAddress  string               `json:"wallet_address"`
+	CreatedAt      time.Time            `json:"created_at"`
+	ExpiresAt      time.Time            `json:"expires_at"`
+	// State is WidgetExpired for a session left open past ExpiresAt.
+	State WidgetState `json:"state"`
+}
+
+// widgetSession is a widget session's state.
+type widgetSession struct {
+	WidgetSession
+	seq int
+}
+
+// stateAt is the session's state at now: an open session past its expiry
+// has expired.
+func (w *widgetSession) stateAt(now time.Time) WidgetState {
+	if w.State == WidgetOpen && !now.Before(w.ExpiresAt) {
+		return WidgetExpired
+	}
+	return w.State
+}
+
+// initializeWidget is POST /widget/initialize with {asset_code,
+// fiat_amount, fiat_currency, flow_type, network_code, payment_method,
+// wallet_address}, answering {widget_link}: the sandbox's widget page with
+// a token valid WidgetValidity. flow_type is "buy" or "sell", and
+// payment_method one of the payment methods; fiat_amount must be above
+// zero.
+func (s *Sandbox) initializeWidget(rq *request) reply {
+	f := rq.body
+	asset, _ := f.str("asset_code", true)
+	amount := f.decimal("fiat_amount")
+	if _, ok := f.value("fiat_amount"); ok && len(f.errs["fiat_amount"]) == 0 && !amount.IsPositive() {
+		f.fail("fiat_amount", "Ensure this value is greater than 0.")
+	}
+	fiat, _ := f.str("fiat_currency", true)
+	flow, ok := f.str("flow_type", true)
+	if ok && flow != string(types.WidgetFlowBuy) && flow != string(types.WidgetFlowSell) {
+		f.fail("flow_type", fmt.Sprintf("%q is not a valid choice.", flow))
+	}
+	network, _ := f.str("network_code", true)
+	method, ok := f.str("payment_method", true)
+	if ok && !types.PaymentMethod(method).IsKnown() {
+		f.fail("payment_method", fmt.Sprintf("%q is not a valid choice.", method))
+	}
+	wallet, _ := f.str("wallet_address", true)
+	if rep := f.refused(); rep != nil {
+		return *rep
+	}
+	if s.hosted.widgets == nil {
+		s.hosted.widgets = map[string]*widgetSession{}
+	}
+	token := newPageToken()
+	s.hosted.widgetN++
+	link := s.hostedBase(rq.r) + HostedPrefix + "widget/" + token
+	s.hosted.widgets[token] = &widgetSession{seq: s.hosted.widgetN, WidgetSession: WidgetSession{
+		OrganizationID: rq.org.ID, Link: link,
+		AssetCode: asset, FiatAmount: amount, FiatCurrency: fiat, FlowType: types.WidgetFlowType(flow),
+		NetworkCode: network, PaymentMethod: types.PaymentMethod(method), WalletAddress: wallet,
+		CreatedAt: rq.now, ExpiresAt: rq.now.Add(WidgetValidity), State: WidgetOpen,
+	}}
+	return success(http.StatusOK, "Widget initialized successfully", struct {
+		WidgetLink string `json:"widget_link"`
+	}{link})
+}
+
+// WidgetSessions returns the widget sessions of organization orgID, in
+// the order they were initialized, with their state now.
+func (s *Sandbox) WidgetSessions(orgID uuid.UUID) []WidgetSession {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	var all []*widgetSession
+	for _, w := range s.hosted.widgets {
+		if w.OrganizationID == orgID {
+			all = append(all, w)
+		}
+	}
+	slices.SortFunc(all, func(a, b *widgetSession) int { return a.seq - b.seq })
+	out := make([]WidgetSession, len(all))
+	for i, w := range all {
+		out[i] = w.WidgetSession
+		out[i].State = w.stateAt(now)
+	}
+	return out
+}
+
+// widgetSessions is GET /_sandbox/organizations/{id}/widget-sessions:
+// WidgetSessions.
+func (c *control) widgetSessions(_ *http.Request, params []string, _ []byte) (int, any, error) {
+	o, err := c.organizationOf(params)
+	if err != nil {
+		return 0, nil, err
+	}
+	ws := c.sb.WidgetSessions(o.ID)
+	return http.StatusOK, struct {
+		Sessions []WidgetSession `json:"widget_sessions"`
+	}{ws}, nil
+}
+
+// widgetPageData is what the widget page shows.
+type widgetPageData struct {
+	Token string
+	WidgetSession
+	// Amount is FiatAmount with the digits it was sent with (2600.50
+	// stays 2600.50).
+	Amount string
+	Error  string
+}
+
+// widgetPage shows the widget page of token or acts on its form (complete
+// or abandon an open session); s.mu is held. An expired token shows an
+// error page, 410.
+func (s *Sandbox) widgetPage(r *http.Request, token string, now time.Time) page {
+	w := s.hosted.widgets[token]
+	if w == nil || s.orgs[w.OrganizationID] == nil {
+		return page{status: http.StatusNotFound, body: errorPage("Link not found", "This widget link is not known to the sandbox.")}
+	}
+	state := w.stateAt(now)
+	if state == WidgetExpired {
+		return page{status: http.StatusGone, body: errorPage("Link expired", "This widget link's token has expired: it is valid 30 minutes.")}
+	}
+	data := widgetPageData{Token: token, WidgetSession: w.WidgetSession,
+		Amount: w.FiatAmount.StringFixed(max(0, -w.FiatAmount.Exponent()))}
+	if r.Method != http.MethodPost {
+		return page{status: http.StatusOK, body: render(widgetTemplate, data)}
+	}
+	// Back to this page, by the path the request arrived with (a sandbox
+	// mounted under a prefix keeps it).
+	self := r.URL.EscapedPath()
+	if u, err := url.ParseRequestURI(r.RequestURI); err == nil && r.RequestURI != "" {
+		self = u.EscapedPath()
+	}
+	switch action := r.PostForm.Get("action"); {
+	case state != WidgetOpen:
+		data.Error = "This order is already " + string(state) + "."
+	case action == "complete":
+		w.State = WidgetCompleted
+		return page{redirect: self}
+	case action == "abandon":
+		w.State = WidgetAbandoned
+		return page{redirect: self}
+	default:
+		data.Error = "Choose complete or abandon."
+	}
+	return page{status: http.StatusBadRequest, body: render(widgetTemplate, data)}
+}
+
+var widgetTemplate = template.Must(template.New("widget").Parse(pageHead + `
+<h1>Widget order</h1>
+<table>
+<tr><th>Flow</th><td id="flow-type">{{.FlowType}}</td></tr>
+<tr><th>Amount</th><td id="fiat-amount">{{.Amount}} {{.FiatCurrency}}</td></tr>
+<tr><th>Asset</th><td id="asset">{{.AssetCode}} on {{.NetworkCode}}</td></tr>
+<tr><th>Payment method</th><td id="payment-method">{{.PaymentMethod}}</td></tr>
+<tr><th>Wallet</th><td><code id="wallet-address">{{.WalletAddress}}</code></td></tr>
+<tr><th>Valid until</th><td id="expires-at">{{.ExpiresAt.UTC.Format "2006-01-02 15:04:05 UTC"}}</td></tr>
+<tr><th>State</th><td id="state">{{.State}}</td></tr>
+</table>
+{{if .Error}}<p class="error" id="error">{{.Error}}</p>{{end}}
+{{if eq .State "OPEN"}}<form method="post" id="complete-form">
+<input type="hidden" name="token" value="{{.Token}}">
+<button type="submit" name="action" value="complete" id="complete">Complete order</button>
+</form>
+<form method="post" id="abandon-form">
+<input type="hidden" name="token" value="{{.Token}}">
+<button type="submit" name="action" value="abandon" id="abandon">Abandon</button>
+</form>{{end}}
+` + pageFoot))
