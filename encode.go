@@ -23,8 +23,9 @@ import (
 // (",omitempty" leaves out an empty string); the field's type says how the
 // value is written: uuid.UUID as its string, string types escaped, bool,
 // decimal.Decimal as a string of exactly its own digits (2600.50 stays
-// "2600.50", no exponent, whatever decimal's package-level switches say)
-// and a struct as a nested object. The tag option fiatramp:"lower" sends a
+// "2600.50", no exponent, whatever decimal's package-level switches say),
+// a []string as an array of strings ([] when nil) and a struct as a
+// nested object. The tag option fiatramp:"lower" sends a
 // string in lower case.
 
 // The request bodies, one encoder per request type.
@@ -75,6 +76,7 @@ const (
 	bodyBool
 	bodyDecimal
 	bodyNested
+	bodyStrings // []string, written as an array ([] when nil)
 )
 
 // bodyMember is one member of a body, in the order it is written.
@@ -133,6 +135,9 @@ func compileBodyObject(t reflect.Type) *bodyObject {
 		case f.Type.Kind() == reflect.Bool:
 			m.kind = bodyBool
 			obj.size += 5
+		case f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.String:
+			m.kind = bodyStrings
+			obj.size += 2
 		case f.Type.Kind() == reflect.Struct:
 			m.kind = bodyNested
 			m.sub = compileBodyObject(f.Type)
@@ -176,6 +181,10 @@ func (o *bodyObject) textLen(v reflect.Value) int {
 			n += v.Field(m.index).Len()
 		case bodyNested:
 			n += m.sub.textLen(v.Field(m.index))
+		case bodyStrings:
+			for i, l := 0, v.Field(m.index); i < l.Len(); i++ {
+				n += l.Index(i).Len() + 3 // quotes and comma
+			}
 		}
 	}
 	return n
@@ -218,6 +227,15 @@ func (o *bodyObject) write(b []byte, v reflect.Value) []byte {
 			b = appendPyString(b, d.StringFixed(max(0, -d.Exponent())))
 		case bodyNested:
 			b = m.sub.write(b, f)
+		case bodyStrings:
+			b = append(b, '[')
+			for i := 0; i < f.Len(); i++ {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = appendPyString(b, f.Index(i).String())
+			}
+			b = append(b, ']')
 		}
 	}
 	return append(b, '}')

@@ -472,3 +472,288 @@ func ExampleWithLogger() {
 	}
 	// Output: level=DEBUG msg="fiatramp request" method=GET path=/pos/api/v1/payout/3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34 attempt=1 status=200
 }
+
+// ExamplePayoutsService_Rate asks for the indicative rate of a payout:
+// fiat per unit of asset. The quotation locks the rate a payout is made at.
+func ExamplePayoutsService_Rate() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The query is not signed: a GET signs "{}".
+		fmt.Println(r.Method, r.URL.Path+"?"+r.URL.RawQuery)
+		_, _ = w.Write([]byte(ok(`{"asset":"USDT","fiat":"INR","rate":88.50}`)))
+	}))
+	defer srv.Close()
+	client, _ := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
+
+	rate, err := client.Payouts.Rate(context.Background(), types.RateRequest{Asset: "usdt", Fiat: "inr"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(rate.Asset, rate.Fiat, rate.Rate)
+	// Output:
+	// GET /pos/api/v1/payout/fetch-rate?asset=USDT&fiat=INR
+	// USDT INR 88.5
+}
+
+// exampleSandbox serves a sandbox seeded with the demo organization,
+// changed by opts, and returns a client signing as it.
+func exampleSandbox(opts ...sandbox.Option) (*sandbox.Sandbox, sandbox.Demo, *fiatramp.Client, func()) {
+	sb := sandbox.New(opts...)
+	demo, err := sb.SeedDemo()
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv, err := sandbox.NewServer(sb)
+	if err != nil {
+		log.Fatal(err)
+	}
+	client, err := srv.Client(demo.Organization)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return sb, demo, client, func() { _ = srv.Close() }
+}
+
+// ExamplePayoutsService_Configuration reads what payouts support in INR:
+// the answer is keyed by fiat (or flat, from an older deployment), and
+// Fiat and Limits read either.
+func ExamplePayoutsService_Configuration() {
+	_, _, client, done := exampleSandbox()
+	defer done()
+
+	cfg, err := client.Payouts.Configuration(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	inr, ok := cfg.Fiat("INR")
+	fmt.Println(ok, inr.SupportedAssets)
+	imps, _ := inr.Limits("USDT", "IMPS")
+	fmt.Println("USDT by IMPS:", imps.Min, "to", imps.Max)
+	// Output:
+	// true [usdc usdt]
+	// USDT by IMPS: 10 to 5000
+}
+
+// ExamplePayinsService_Configuration reads what payins support.
+func ExamplePayinsService_Configuration() {
+	_, _, client, done := exampleSandbox()
+	defer done()
+
+	cfg, err := client.Payins.Configuration(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	inr, _ := cfg.Fiat("inr")
+	upi, _ := inr.Limits("usdc", "upi")
+	fmt.Println("USDC by UPI:", upi.Min, "to", upi.Max)
+	// Output: USDC by UPI: 10 to 1000
+}
+
+// ExamplePayinsService_Rate asks for the indicative rate of a payin.
+func ExamplePayinsService_Rate() {
+	_, _, client, done := exampleSandbox()
+	defer done()
+
+	rate, err := client.Payins.Rate(context.Background(), types.RateRequest{Asset: "USDT", Fiat: "INR"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(rate.Asset, rate.Fiat, rate.Rate)
+	// Output: USDT INR 88.5
+}
+
+// ExamplePayoutsService_Limits checks what a customer may still be paid
+// today before quoting a payout.
+func ExamplePayoutsService_Limits() {
+	_, demo, client, done := exampleSandbox()
+	defer done()
+
+	limits, err := client.Payouts.Limits(context.Background(), demo.Customer.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("available:", limits.AvailableLimit, "of", limits.DailyLimit)
+	fmt.Println("EDD required:", limits.IsEDDRequired)
+	// Output:
+	// available: 10000000 of 10000000
+	// EDD required: false
+}
+
+// ExamplePayinsService_Limits checks a customer's payin limits per method.
+func ExamplePayinsService_Limits() {
+	_, demo, client, done := exampleSandbox()
+	defer done()
+
+	limits, err := client.Payins.Limits(context.Background(), demo.Customer.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	pm := limits.PaymentMethodLimits
+	fmt.Println("UPI:", pm.PerTransactionLimit["UPI"], "a payment,", pm.TotalAvailableLimit["UPI"], "left today")
+	// Output: UPI: 100000 a payment, 1000000 left today
+}
+
+// ExamplePayoutsService_SaveEDD: a customer beyond the daily payout limit
+// is refused "EDD required"; an EDD, once verified, lifts the limit.
+func ExamplePayoutsService_SaveEDD() {
+	sb, demo, client, done := exampleSandbox(func(st *sandbox.Settings) {
+		st.PayoutLimits = sandbox.DailyLimits{Daily: decimal.NewFromInt(1000)} // INR 1,000 a day
+	})
+	defer done()
+	ctx := context.Background()
+
+	q, _ := sb.AddQuotation(sandbox.Quotation{CustomerID: demo.Customer.ID, SendingAmount: decimal.NewFromInt(20)}) // INR 1,770
+	_, err := client.Payouts.Create(ctx, types.CreatePayoutRequest{QuotationID: q.ID, CustomerID: demo.Customer.ID})
+	fmt.Println(errors.Is(err, fiatramp.ErrEDDRequired))
+
+	edd, err := client.Payouts.SaveEDD(ctx, types.SavePayoutEDDRequest{
+		CustomerID:        demo.Customer.ID,
+		SourceOfIncome:    types.SourceOfIncomeSalary,
+		BankStatementURLs: []string{"https://files.example/statement-2026-01.pdf"},
+		Declaration:       true,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(edd.Status)
+
+	// The review is the service's; the sandbox's is SetEDDStatus.
+	if err := sb.SetEDDStatus(edd.ID, types.EDDVerified); err != nil {
+		log.Fatal(err)
+	}
+	payout, err := client.Payouts.Create(ctx, types.CreatePayoutRequest{QuotationID: q.ID, CustomerID: demo.Customer.ID})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(payout.Status)
+	// Output:
+	// true
+	// PROCESSING
+	// PROCESSING
+}
+
+// ExamplePayinsService_SaveEDD saves a payin EDD, which, once verified,
+// lifts the customer's payout limits too.
+func ExamplePayinsService_SaveEDD() {
+	sb, demo, client, done := exampleSandbox()
+	defer done()
+	_ = sb.SetCustomerFlags(demo.Customer.ID, sandbox.CustomerFlags{EDDRequired: true})
+
+	edd, err := client.Payins.SaveEDD(context.Background(), types.SavePayinEDDRequest{
+		CustomerID:               demo.Customer.ID,
+		SourceOfIncome:           types.SourceOfIncomeBusiness,
+		ITRReportURLs:            []string{"https://files.example/itr-2025.pdf"},
+		Declaration:              true,
+		Purpose:                  "Investment",
+		SupportingPurposeDocURLs: []string{"https://files.example/purpose.pdf"},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(edd.Status)
+	// Output: PROCESSING
+}
+
+func ExamplePayoutsService_CreateQuotation() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+
+	quote, err := client.Payouts.CreateQuotation(ctx, types.CreatePayoutQuotationRequest{
+		Asset: "USDT", Fiat: "INR", SendingAmount: decimal.RequireFromString("10.5"),
+		CustomerID: demo.Customer.ID, BankID: demo.BankAccount.ID,
+		RiskParameters: types.RiskParameters{IPAddress: "203.0.113.9"},
+	})
+	if err != nil {
+		log.Fatal(err) // e.g. errors.Is(err, fiatramp.ErrCustomerUnverified)
+	}
+	fmt.Println(quote.SendingAmount, quote.Asset, "->", quote.ReceivingAmount, quote.Fiat, "valid for", quote.ExpiryTime.Sub(quote.CreatedAt))
+
+	payout, err := client.Payouts.Create(ctx, types.CreatePayoutRequest{
+		QuotationID: quote.ID, CustomerID: demo.Customer.ID, ExchangeOrderID: "EXO-2026-0001",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(payout.Status, payout.ReceivingAmount.Equal(quote.ReceivingAmount))
+	// Output:
+	// 10.5 USDT -> 918.29 INR valid for 5m0s
+	// PROCESSING true
+}
+
+func ExamplePayoutsService_GetQuotation() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+
+	quote, _ := client.Payouts.CreateQuotation(ctx, types.CreatePayoutQuotationRequest{
+		Asset: "usdt", Fiat: "inr", SendingAmount: decimal.NewFromInt(20),
+		CustomerID: demo.Customer.ID, BankID: demo.BankAccount.ID,
+	})
+	before, err := client.Payouts.GetQuotation(ctx, quote.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, _ = client.Payouts.Create(ctx, types.CreatePayoutRequest{QuotationID: quote.ID, CustomerID: demo.Customer.ID})
+	after, _ := client.Payouts.GetQuotation(ctx, quote.ID)
+	fmt.Println(before.Status, "->", after.Status)
+	// Output: UNLINKED -> LINKED
+}
+
+func ExamplePayoutsService_LinkTransfer() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+	payout, _ := client.Payouts.Create(ctx, types.CreatePayoutRequest{
+		QuotationID: demo.Quotations[0].ID, CustomerID: demo.Customer.ID, ExchangeOrderID: "EXO-2026-0002",
+	})
+
+	link, err := client.Payouts.LinkTransfer(ctx, types.LinkTransferRequest{
+		ExchangeOrderID: "EXO-2026-0002", ExchangeTransferID: "770011223344",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fetched, _ := client.Payouts.Get(ctx, payout.ID)
+	fmt.Println(link.ExchangeOrderID, link.ExchangeTransferID, fetched.ExchangeTransferID)
+	// Output: EXO-2026-0002 770011223344 770011223344
+}
+
+func ExamplePayoutsService_History() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+	for i, q := range demo.Quotations[:2] {
+		_, _ = client.Payouts.Create(ctx, types.CreatePayoutRequest{
+			QuotationID: q.ID, CustomerID: demo.Customer.ID, ClientReferenceID: fmt.Sprintf("ref-%d", i),
+		})
+	}
+
+	// Every payout of the customer, page after page, one page in memory.
+	today := sb.Now().UTC()
+	filter := types.PayoutHistoryFilter{CustomerID: demo.Customer.ID, StartDate: today, EndDate: today}
+	for payout, err := range client.Payouts.History(ctx, filter) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(*payout.ClientReferenceID, payout.Status)
+	}
+	// A range with one end is refused before sending.
+	_, err := client.Payouts.ListHistory(ctx, types.PayoutHistoryFilter{StartDate: today})
+	fmt.Println(errors.Is(err, fiatramp.ErrInvalidRequest))
+	// Output:
+	// ref-0 PROCESSING
+	// ref-1 PROCESSING
+	// true
+}

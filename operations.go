@@ -110,6 +110,20 @@ const (
 	opCustomersSimulateBankVerification
 	opKYCGetConfiguration
 	opKYCSimulateStatus
+	// Configuration, rates, limits and EDD.
+	opPayoutsRate
+	opPayinsRate
+	opPayoutsConfiguration
+	opPayinsConfiguration
+	opPayoutsLimits
+	opPayinsLimits
+	opPayoutsSaveEDD
+	opPayinsSaveEDD
+	// Payout quotations and history.
+	opPayoutsCreateQuotation
+	opPayoutsGetQuotation
+	opPayoutsLinkTransfer
+	opPayoutsListHistory
 	numOperations
 )
 
@@ -220,6 +234,68 @@ var operations = [numOperations]opRow{
 			need("id", func(s *types.KYCStatusSimulation) bool { return s.ID == uuid.Nil }),
 			need("status", func(s *types.KYCStatusSimulation) bool { return s.Status == "" })),
 	},
+	// Configuration, rates, limits and EDD.
+	opPayoutsRate: {
+		name: "Payouts.Rate", method: http.MethodGet, path: posBase + "/payout/fetch-rate",
+		safety: SafetyRead, result: rateKnownBy(),
+	},
+	opPayinsRate: {
+		name: "Payins.Rate", method: http.MethodGet, path: pisBase + "/payin/fetch-rate",
+		safety: SafetyRead, result: rateKnownBy(),
+	},
+	opPayoutsConfiguration: {
+		name: "Payouts.Configuration", method: http.MethodGet, path: posBase + "/payout/configuration",
+		safety: SafetyRead, result: configurationKnownBy(),
+	},
+	opPayinsConfiguration: {
+		name: "Payins.Configuration", method: http.MethodGet, path: pisBase + "/payin/configuration",
+		safety: SafetyRead, result: configurationKnownBy(),
+	},
+	opPayoutsLimits: {
+		name: "Payouts.Limits", method: http.MethodGet, path: renBase + "/payout/limits/{customer_id}",
+		safety: SafetyRead, result: limitsKnownBy(),
+	},
+	opPayinsLimits: {
+		name: "Payins.Limits", method: http.MethodGet, path: renBase + "/payin/limits/{customer_id}",
+		safety: SafetyRead, result: limitsKnownBy(),
+	},
+	opPayoutsSaveEDD: {
+		name: "Payouts.SaveEDD", method: http.MethodPost, path: renBase + "/payout/edd/save",
+		safety: SafetyCreate, result: eddKnownBy(),
+	},
+	opPayinsSaveEDD: {
+		name: "Payins.SaveEDD", method: http.MethodPost, path: renBase + "/payin/edd/save",
+		safety: SafetyCreate, result: eddKnownBy(),
+	},
+	// Payout quotations and history.
+	opPayoutsCreateQuotation: {
+		name: "Payouts.CreateQuotation", method: http.MethodPost, path: posBase + "/payout/quotation",
+		safety: SafetyCreate, result: payoutQuotationKnownBy(),
+	},
+	opPayoutsGetQuotation: {
+		name: "Payouts.GetQuotation", method: http.MethodGet, path: posBase + "/payout/quotation/{quotation_id}",
+		safety: SafetyRead, result: payoutQuotationKnownBy(),
+	},
+	opPayoutsLinkTransfer: {
+		name: "Payouts.LinkTransfer", method: http.MethodPatch, path: posBase + "/payout/update-transfer-id",
+		safety: SafetyUpdate,
+		result: requires(
+			need("exchange_order_id", func(l *types.TransferLink) bool { return l.ExchangeOrderID == "" }),
+			need("exchange_transfer_id", func(l *types.TransferLink) bool { return l.ExchangeTransferID == "" })),
+	},
+	opPayoutsListHistory: {
+		name: "Payouts.ListHistory", method: http.MethodGet, path: posBase + "/payout/history",
+		safety: SafetyRead, helpers: []string{"History", "ListHistoryPage"},
+		// results may be [] but must be there: a page without it cannot
+		// say "no payouts".
+		result: requires(need("results", func(p *types.PayoutPage) bool { return p.Results == nil })),
+	},
+}
+
+// payoutQuotationKnownBy is what a payout quotation, created or fetched,
+// is known by.
+func payoutQuotationKnownBy() resultRule {
+	return requires(need("id", func(q *types.PayoutQuotation) bool { return q.ID == uuid.Nil }))
 }
 
 // payoutKnownBy is what a payout, created or fetched, is known by.
@@ -246,6 +322,16 @@ func (id opID) op(args ...string) operation {
 		op.safety = oneShot
 	}
 	return op
+}
+
+// withQuery returns o with query, an encoded query (url.Values.Encode's
+// form, "" for none), after its path; the row keeps the template without
+// it, which names the call. Query parameters are not signed.
+func (o operation) withQuery(query string) operation {
+	if query != "" {
+		o.path += "?" + query
+	}
+	return o
 }
 
 // with returns o carrying payload, its canonical body, signed and sent as

@@ -83,7 +83,7 @@ func TestOperationsCoverEveryMethod(t *testing.T) {
 // under one of the service's groups, a known safety, the members its
 // result is known by; a create-once operation is a POST.
 func TestOperationsRows(t *testing.T) {
-	template := regexp.MustCompile(`^/(pos|pis|cms)/api/v1(/([a-z-]+|\{[a-z_]+\}))+$`)
+	template := regexp.MustCompile(`^/(pos|pis|cms|ren)/api/v1(/([a-z-]+|\{[a-z_]+\}))+$`)
 	seen := make(map[string]string)
 	for _, row := range fiatramp.Operations() {
 		assert.Contains(t, []string{"GET", "POST", "PATCH"}, row.HTTPMethod, row.Name)
@@ -338,4 +338,12 @@ func ExampleOperations() {
 	// Payouts.Get GET /pos/api/v1/payout/{payout_id} read [id status] [Wait]
 	// Payouts.SimulateStatus PATCH /pos/api/v1/payout/mock-payout-status update [payout_id payout_status] []
 	// Payouts.Balance GET /pos/api/v1/payout/balance read [available_balance] []
+	// Payouts.Rate GET /pos/api/v1/payout/fetch-rate read [rate] []
+	// Payouts.Configuration GET /pos/api/v1/payout/configuration read [supported_assets] []
+	// Payouts.Limits GET /ren/api/v1/payout/limits/{customer_id} read [available_limit] []
+	// Payouts.SaveEDD POST /ren/api/v1/payout/edd/save create [id status] []
+	// Payouts.CreateQuotation POST /pos/api/v1/payout/quotation create [id] []
+	// Payouts.GetQuotation GET /pos/api/v1/payout/quotation/{quotation_id} read [id] []
+	// Payouts.LinkTransfer PATCH /pos/api/v1/payout/update-transfer-id update [exchange_order_id exchange_transfer_id] []
+	// Payouts.ListHistory GET /pos/api/v1/payout/history read [results] [History ListHistoryPage]
 }

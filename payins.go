@@ -17,6 +17,11 @@ type PayinsAPI interface {
 	CreateQuotation(ctx context.Context, req types.CreatePayinQuotationRequest, opts ...RequestOption) (*types.PayinQuotation, error)
 	GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayinQuotation, error)
 	SimulateStatus(ctx context.Context, quotationID uuid.UUID, status types.PayinStatus, opts ...RequestOption) (*types.PayinStatusSimulation, error)
+	// Configuration, rates, limits and EDD.
+	Rate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error)
+	Configuration(ctx context.Context, opts ...RequestOption) (*types.Configuration, error)
+	Limits(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.Limits, error)
+	SaveEDD(ctx context.Context, req types.SavePayinEDDRequest, opts ...RequestOption) (*types.EDD, error)
 }
 
 var _ PayinsAPI = (*PayinsService)(nil)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"strings"
 
 	"github.com/google/uuid"
@@ -22,6 +23,16 @@ type PayoutsAPI interface {
 	SimulateStatus(ctx context.Context, payoutID uuid.UUID, status types.PayoutStatus, opts ...RequestOption) (*types.PayoutStatusSimulation, error)
 	Balance(ctx context.Context, opts ...RequestOption) (*types.Balance, error)
 	Wait(ctx context.Context, payoutID uuid.UUID, opts ...WaitOption) (*types.Payout, error)
+	Rate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error)
+	Configuration(ctx context.Context, opts ...RequestOption) (*types.Configuration, error)
+	Limits(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.Limits, error)
+	SaveEDD(ctx context.Context, req types.SavePayoutEDDRequest, opts ...RequestOption) (*types.EDD, error)
+	CreateQuotation(ctx context.Context, req types.CreatePayoutQuotationRequest, opts ...RequestOption) (*types.PayoutQuotation, error)
+	GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayoutQuotation, error)
+	LinkTransfer(ctx context.Context, req types.LinkTransferRequest, opts ...RequestOption) (*types.TransferLink, error)
+	ListHistory(ctx context.Context, filter types.PayoutHistoryFilter, opts ...RequestOption) (*types.PayoutPage, error)
+	History(ctx context.Context, filter types.PayoutHistoryFilter, opts ...RequestOption) iter.Seq2[types.Payout, error]
+	ListHistoryPage(ctx context.Context, next string, opts ...RequestOption) (*types.PayoutPage, error)
 }
 
 var _ PayoutsAPI = (*PayoutsService)(nil)
@@ -36,8 +47,10 @@ type PayoutsService struct{ client *Client }
 
 // Create initiates a standard payout against a valid, unexpired quotation:
 // POST /pos/api/v1/payout/initiate with {"client_reference_id",
-// "customer_id", "exchange_order_id", "quotation_id"} (client_reference_id
-// and exchange_order_id only when set). The payout is paid to the bank
+// "customer_id", "exchange_order_id", "quotation_id", "transaction_hash"}
+// (client_reference_id, exchange_order_id and transaction_hash only when
+// set: the exchange model sends an exchange order id, the on-chain model
+// the hash of the crypto deposit). The payout is paid to the bank
 // account attached to the quotation and starts PROCESSING.
 //
 // A nil QuotationID or CustomerID is refused before sending

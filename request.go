@@ -357,7 +357,7 @@ func (c *Client) send(ctx context.Context, op operation, out any, opts []Request
 		v := judge(ctx, &res, err)
 		earlier := mayHaveActed
 		mayHaveActed = mayHaveActed || v.acted
-		stop := stopped{op: &op, attempts: n, acted: mayHaveActed, actedBefore: earlier, started: started, ended: res.stamp.Add(res.duration)}
+		stop := stopped{op: op, attempts: n, acted: mayHaveActed, actedBefore: earlier, started: started, ended: res.stamp.Add(res.duration)}
 
 		if c.cfg.correctClock && !corrected && !v.acted && errors.Is(err, ErrClockSkew) && ctx.Err() == nil {
 			if _, ok := res.responseDate(); ok {
@@ -401,7 +401,7 @@ var emptyObject = []byte("{}")
 // whether any of them may have reached the service, actedBefore whether one
 // before the last did.
 type stopped struct {
-	op          *operation
+	op          operation // a copy: a pointer would move the call's operation to the heap
 	attempts    int
 	acted       bool
 	actedBefore bool

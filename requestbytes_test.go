@@ -126,6 +126,23 @@ func TestRequestBytesGolden(t *testing.T) {
 		_ = c.Do(ctx, http.MethodPost, "/pos/api/v1/anything", body, nil)
 	}
 
+	// Payout quotations and history.
+	for i, s := range texts {
+		step("payout create with hash " + strconv.Itoa(i))
+		_, _ = c.Payouts.Create(ctx, types.CreatePayoutRequest{QuotationID: quotationID, CustomerID: customerID, ClientReferenceID: "ref-h", TransactionHash: s})
+		step("payout quotation " + strconv.Itoa(i))
+		_, _ = c.Payouts.CreateQuotation(ctx, types.CreatePayoutQuotationRequest{
+			Asset: "USDT" + s, Fiat: "InR" + s, SendingAmount: decimal.RequireFromString(amounts[i%len(amounts)]).Abs().Add(decimal.New(1, -9)),
+			CustomerID: customerID, BankID: bankID, Network: s,
+			RiskParameters: types.RiskParameters{IPAddress: s, DeviceID: s, SuspiciousActivityReport: i%2 == 0, LawEnforcementAgencyReport: i%3 == 0},
+		})
+		step("link transfer " + strconv.Itoa(i))
+		_, _ = c.Payouts.LinkTransfer(ctx, types.LinkTransferRequest{ExchangeOrderID: "o" + s, ExchangeTransferID: "t" + s})
+	}
+	step("payout quotation fetch and history")
+	_, _ = c.Payouts.GetQuotation(ctx, quotationID)
+	_, _ = c.Payouts.ListHistory(ctx, types.PayoutHistoryFilter{})
+
 	const path = "testdata/requests.golden"
 	if *updateGolden {
 		require.NoError(t, os.WriteFile(path, []byte(log.String()), 0o644))

@@ -221,6 +221,117 @@ func requiredOps() []requiredOp {
 				assert.Equal(t, types.KYCVerified, got.(*types.KYCStatusSimulation).Status)
 			},
 		},
+		// Configuration, rates, limits and EDD.
+		{
+			name: "Payouts.Rate", method: http.MethodGet, path: "/pos/api/v1/payout/fetch-rate", status: 200,
+			data: []member{{key: "rate", value: `88.5`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.Rate(ctx, types.RateRequest{Asset: "USDT", Fiat: "INR"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, "88.5", got.(*types.Rate).Rate.String()) },
+		},
+		{
+			name: "Payins.Rate", method: http.MethodGet, path: "/pis/api/v1/payin/fetch-rate", status: 200,
+			data: []member{{key: "asset", value: `"USDT"`}, {key: "rate", value: `"88.4"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.Rate(ctx, types.RateRequest{Asset: "USDT", Fiat: "INR"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, "88.4", got.(*types.Rate).Rate.String()) },
+		},
+		{
+			// The flat edition: the newest, keyed by fiat, is tested in
+			// payouts_configuration_test.go.
+			name: "Payouts.Configuration", method: http.MethodGet, path: "/pos/api/v1/payout/configuration", status: 200,
+			data: []member{{key: "supported_assets", value: `[]`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payouts.Configuration(ctx) },
+			check: func(t *testing.T, got any) {
+				assert.NotNil(t, got.(*types.Configuration).SupportedAssets)
+			},
+		},
+		{
+			name: "Payins.Configuration", method: http.MethodGet, path: "/pis/api/v1/payin/configuration", status: 200,
+			data: []member{{key: "supported_assets", value: `["USDT"]`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payins.Configuration(ctx) },
+			check: func(t *testing.T, got any) {
+				assert.Equal(t, []string{"USDT"}, got.(*types.Configuration).SupportedAssets)
+			},
+		},
+		{
+			name: "Payouts.Limits", method: http.MethodGet, path: "/ren/api/v1/payout/limits/" + customerID.String(), status: 200,
+			data: []member{{key: "available_limit", value: `0`, required: true}, {key: "daily_limit", value: `100`}, {key: "is_edd_required", value: `true`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payouts.Limits(ctx, customerID) },
+			check: func(t *testing.T, got any) {
+				assert.True(t, got.(*types.Limits).AvailableLimit.IsZero(), "a known zero")
+			},
+		},
+		{
+			name: "Payins.Limits", method: http.MethodGet, path: "/ren/api/v1/payin/limits/" + customerID.String(), status: 200,
+			data: []member{{key: "available_limit", value: `250.5`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payins.Limits(ctx, customerID) },
+			check: func(t *testing.T, got any) {
+				assert.Equal(t, "250.5", got.(*types.Limits).AvailableLimit.String())
+			},
+		},
+		{
+			name: "Payouts.SaveEDD", method: http.MethodPost, path: "/ren/api/v1/payout/edd/save", status: 200,
+			body: `{"bank_statement_passwords":[],"bank_statement_url":[],"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","declaration":true,"itr_report_passwords":[],"itr_report_url":[],"source_of_income":"SALARY"}`,
+			data: []member{{key: "id", value: q(walletID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.SaveEDD(ctx, types.SavePayoutEDDRequest{CustomerID: customerID, SourceOfIncome: types.SourceOfIncomeSalary, Declaration: true})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, walletID, got.(*types.EDD).ID) },
+		},
+		{
+			name: "Payins.SaveEDD", method: http.MethodPost, path: "/ren/api/v1/payin/edd/save", status: 200,
+			body: `{"bank_statement_passwords":[],"bank_statement_url":[],"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","declaration":true,"itr_report_passwords":[],"itr_report_url":[],"p2p_trading_status":false,"source_of_income":"OTHERS","supporting_purpose_doc_url":[]}`,
+			data: []member{{key: "id", value: q(walletID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.SaveEDD(ctx, types.SavePayinEDDRequest{CustomerID: customerID, SourceOfIncome: types.SourceOfIncomeOthers, Declaration: true})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, types.EDDProcessing, got.(*types.EDD).Status) },
+		},
+		// Payout quotations and history.
+		{
+			name: "Payouts.CreateQuotation", method: http.MethodPost, path: "/pos/api/v1/payout/quotation", status: 201,
+			body: `{"asset":"usdt","bank_id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","fiat":"inr","risk_parameters":{"law_enforcement_agency_report":false,"suspicious_activity_report":false},"sending_amount":"12.5"}`,
+			data: []member{{key: "id", value: q(quotationID), required: true, id: true}, {key: "rate", value: `88.5`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.CreateQuotation(ctx, types.CreatePayoutQuotationRequest{Asset: "USDT", Fiat: "INR",
+					SendingAmount: decimal.RequireFromString("12.5"), CustomerID: customerID, BankID: bankID})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, quotationID, got.(*types.PayoutQuotation).ID) },
+		},
+		{
+			name: "Payouts.GetQuotation", method: http.MethodGet, path: "/pos/api/v1/payout/quotation/" + quotationID.String(), status: 200,
+			data: []member{{key: "id", value: q(quotationID), required: true, id: true}, {key: "status", value: `"LINKED"`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.GetQuotation(ctx, quotationID)
+			},
+			check: func(t *testing.T, got any) {
+				assert.Equal(t, types.QuotationLinked, got.(*types.PayoutQuotation).Status)
+			},
+		},
+		{
+			name: "Payouts.LinkTransfer", method: http.MethodPatch, path: "/pos/api/v1/payout/update-transfer-id", status: 200,
+			body: `{"exchange_order_id":"EXO1","exchange_transfer_id":"778899"}`,
+			data: []member{{key: "exchange_order_id", value: `"EXO1"`, required: true}, {key: "exchange_transfer_id", value: `"778899"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.LinkTransfer(ctx, types.LinkTransferRequest{ExchangeOrderID: "EXO1", ExchangeTransferID: "778899"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, "778899", got.(*types.TransferLink).ExchangeTransferID) },
+		},
+		{
+			name: "Payouts.ListHistory", method: http.MethodGet, path: "/pos/api/v1/payout/history", status: 200,
+			data: []member{{key: "count", value: `0`}, {key: "results", value: `[]`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.ListHistory(ctx, types.PayoutHistoryFilter{})
+			},
+			check: func(t *testing.T, got any) {
+				p := got.(*types.PayoutPage)
+				assert.NotNil(t, p.Results)
+				assert.Empty(t, p.Results)
+			},
+		},
 	}
 }
 

@@ -50,8 +50,8 @@ func WithPollRequestOptions(opts ...RequestOption) WaitOption {
 	}
 }
 
-// Wait polls a payout until its status is final (SUCCESS, FAILED or
-// REFUNDED, see types.PayoutStatus.IsFinal) and returns it. It is the fallback for a program
+// Wait polls a payout until its status is final (SUCCESS, FAILED,
+// REFUNDED or CANCELLED, see types.PayoutStatus.IsFinal) and returns it. It is the fallback for a program
 // that cannot receive webhooks; a program that can should let the PAYOUT
 // events tell it instead (package webhook).
 //

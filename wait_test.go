@@ -48,7 +48,7 @@ func reply(code int, body string) func() (int, string) {
 var fastPoll = fiatramp.WithPollInterval(time.Millisecond, 4*time.Millisecond)
 
 func TestPayoutsWaitUntilFinal(t *testing.T) {
-	for _, final := range []types.PayoutStatus{types.PayoutSuccess, types.PayoutFailed, types.PayoutRefunded} {
+	for _, final := range []types.PayoutStatus{types.PayoutSuccess, types.PayoutFailed, types.PayoutRefunded, types.PayoutCancelled} {
 		t.Run(string(final), func(t *testing.T) {
 			h := newHarness(t)
 			calls := sequence(h, status(types.PayoutProcessing), status(types.PayoutInReview), status(types.PayoutInReview), status(final))
@@ -160,7 +160,7 @@ func TestPayoutsWaitPassesRequestOptions(t *testing.T) {
 }
 
 func TestPayoutStatusIsFinal(t *testing.T) {
-	final := map[types.PayoutStatus]bool{types.PayoutSuccess: true, types.PayoutFailed: true, types.PayoutRefunded: true}
+	final := map[types.PayoutStatus]bool{types.PayoutSuccess: true, types.PayoutFailed: true, types.PayoutRefunded: true, types.PayoutCancelled: true}
 	for _, s := range append(types.PayoutStatus("").Values(), "SETTLED", "success") {
 		assert.Equal(t, final[s], s.IsFinal(), s)
 	}

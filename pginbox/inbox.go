@@ -25,6 +25,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -359,7 +360,9 @@ func (ib *Inbox) claimTx(ctx context.Context, key string) (pgx.Tx, Outcome, erro
 	}
 	var live bool
 	var setting string
-	idle := strconv.FormatInt(ib.lease.Milliseconds(), 10)
+	// The server takes at most 2^31-1 ms (about 24.8 days) for the idle
+	// timeout; a longer lease is held to that.
+	idle := strconv.FormatInt(min(ib.lease.Milliseconds(), math.MaxInt32), 10)
 	err = tx.QueryRow(ctx, ib.q.lock, key, idle).Scan(&done, &live, &setting)
 	out := Handled
 	switch {

@@ -253,6 +253,19 @@ func TestInboxRunLeaseEndsAnIdleHolder(t *testing.T) {
 	assert.Equal(t, 1, effectCount(t, pool, "e"))
 }
 
+// A lease longer than PostgreSQL's idle_in_transaction_session_timeout
+// can hold (2^31-1 ms, about 24.8 days) is accepted by WithLease, and the
+// transactional mode still runs: the idle cap is the most the server takes.
+func TestInboxRunLongLease(t *testing.T) {
+	ib, pool := newInbox(t, pginbox.WithLease(30*24*time.Hour))
+	makeEffects(t, pool)
+	ctx := testCtx(t)
+	out, err := ib.Run(ctx, "e", func(ctx context.Context, tx pgx.Tx) error { return insertEffect(ctx, tx, "e") })
+	require.NoError(t, err)
+	assert.Equal(t, pginbox.Handled, out)
+	assert.Equal(t, 1, effectCount(t, pool, "e"))
+}
+
 func TestInboxVacuum(t *testing.T) {
 	ib, pool := newInbox(t)
 	ctx := testCtx(t)

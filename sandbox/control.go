@@ -249,6 +249,9 @@ func controlOps() []controlOp {
 		{method: "POST", path: p + "/deliveries/deliver-due", goAPI: "Sandbox.DeliverDue, Sandbox.NextDeliveryDue", serve: (*control).deliverDue},
 		{method: "GET", path: p + "/stats", goAPI: "Sandbox.Stats", serve: (*control).stats},
 		{method: "GET", path: p + "/settings", goAPI: "Sandbox.Settings", serve: (*control).settings},
+		// Configuration, rates, limits and EDD.
+		{method: "GET", path: p + "/customers/{}/edds", goAPI: "Sandbox.EDDs", serve: (*control).edds},
+		{method: "PUT", path: p + "/edds/{}/status", goAPI: "Sandbox.SetEDDStatus", serve: (*control).setEDDStatus},
 	}
 }
 

@@ -5,8 +5,9 @@
 // A Sandbox is an http.Handler. NewServer serves one on a loopback port for
 // a Go test; `fiatramp sandbox` (cmd/fiatramp) serves one for programs in
 // any language. What the interface cannot create (organizations, customers,
-// bank accounts, payout quotations, remitters) is added through the fixture
-// methods (AddOrganization, AddCustomer, ...) or loaded from JSON (Load).
+// bank accounts, remitters) is added through the fixture methods
+// (AddOrganization, AddCustomer, ...) or loaded from JSON (Load); payout
+// quotations are created through the interface, or added as fixtures.
 //
 // The sandbox has its own clock (SetTime, Advance), so quotation expiry,
 // the 300-second signature window and webhook retries (DeliverDue) are

@@ -108,6 +108,9 @@ func (s *Sandbox) createPayinQuotation(rq *request) reply {
 	if c.DailyLimitExhausted || limit.IsPositive() && c.quoted[day].Add(amount).GreaterThan(limit) {
 		return rule(msgDailyLimit)
 	}
+	if bad := s.consumeLimit(c.ID, limitPayin, method, amount, rq.now); bad != nil {
+		return *bad
+	}
 
 	fee := amount.Mul(s.settings.PayinServiceFee).Round(2)
 	gst := fee.Mul(s.settings.PayinGSTRate).Round(2)

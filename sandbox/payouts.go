@@ -43,7 +43,8 @@ const (
 )
 
 // createPayout is POST /pos/api/v1/payout/initiate: a standard payout,
-// funded on chain, so nothing is reserved. Its refusals are those of
+// funded on chain, so nothing is reserved. An optional transaction_hash
+// (the on-chain model) is stored on the payout. Its refusals are those of
 // claimable, plus an exchange_order_id held by a PROCESSING or SUCCESS
 // payout.
 func (s *Sandbox) createPayout(rq *request) reply {
@@ -51,6 +52,7 @@ func (s *Sandbox) createPayout(rq *request) reply {
 	qid, cid := f.uuid("quotation_id"), f.uuid("customer_id")
 	order := optionalString(f, "exchange_order_id")
 	ref := optionalString(f, "client_reference_id")
+	hash := optionalString(f, "transaction_hash") // the on-chain model's deposit
 	if bad := f.refused(); bad != nil {
 		return *bad
 	}
@@ -58,10 +60,14 @@ func (s *Sandbox) createPayout(rq *request) reply {
 	if bad == nil && order != nil && s.orderInUse(rq.org, *order) {
 		bad = refuseRule(poMsgOrderInUse)
 	}
+	if bad == nil {
+		bad = s.consumeLimit(q.CustomerID, limitPayout, types.PaymentMethodIMPS, q.ReceivingAmount, rq.now)
+	}
 	if bad != nil {
 		return *bad
 	}
 	p := s.newPayout(rq, PayoutStandard, q, ref, order)
+	p.TransactionHash = hash
 	return success(http.StatusCreated, poMsgInitiated, payoutCreatedOf(p))
 }
 
@@ -88,6 +94,9 @@ func (s *Sandbox) createPrefundedPayout(rq *request) reply {
 	q, bad := s.claimable(rq, ref, qid, receiver, nil)
 	if bad == nil {
 		bad = lacksBalance(rq.org, q)
+	}
+	if bad == nil {
+		bad = s.consumeLimit(q.CustomerID, limitPayout, types.PaymentMethodIMPS, q.ReceivingAmount, rq.now)
 	}
 	if bad != nil {
 		return *bad
@@ -133,6 +142,9 @@ func (s *Sandbox) createRemittancePayout(rq *request) reply {
 	})
 	if bad == nil && rq.org.Prefunded {
 		bad = lacksBalance(rq.org, q)
+	}
+	if bad == nil {
+		bad = s.consumeLimit(q.CustomerID, limitPayout, types.PaymentMethodIMPS, q.ReceivingAmount, rq.now)
 	}
 	if bad != nil {
 		return *bad
@@ -200,7 +212,9 @@ func (s *Sandbox) simulatePayoutStatus(rq *request) reply {
 	case types.PayoutSuccess:
 		utr := fmt.Sprintf("%012d", s.rng.Uint64N(1e12))
 		p.UTR = &utr
-		p.ExchangeTransferID = fmt.Sprintf("EXT%012d", s.rng.Uint64N(1e12))
+		if p.ExchangeTransferID == "" { // a linked transfer id stays
+			p.ExchangeTransferID = fmt.Sprintf("EXT%012d", s.rng.Uint64N(1e12))
+		}
 	case types.PayoutFailed, types.PayoutRefunded:
 		reason := poMsgSimulatedFailure
 		p.FailureReason = &reason

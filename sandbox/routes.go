@@ -18,6 +18,7 @@ const (
 	cmsBase = "/cms/api/v1"
 	pisBase = "/pis/api/v1"
 	orgBase = "/org/api/v1"
+	renBase = "/ren/api/v1" // limits and EDD
 )
 
 // operation is one line of the route table: an HTTP method, a path
@@ -42,6 +43,7 @@ func operations() []operation {
 		{http.MethodPost, DefaultRemittancePayoutPath, (*Sandbox).createRemittancePayout},
 		{http.MethodGet, posBase + "/payout/balance", (*Sandbox).getBalance},
 		{http.MethodPatch, posBase + "/payout/mock-payout-status", (*Sandbox).simulatePayoutStatus},
+		{http.MethodGet, posBase + "/payout/history", (*Sandbox).payoutHistory}, // before {payout_id}
 		{http.MethodGet, posBase + "/payout/{payout_id}", (*Sandbox).getPayout},
 		{http.MethodPost, cmsBase + "/wallet/add", (*Sandbox).addWalletOp},
 		{http.MethodPatch, cmsBase + "/kyc/mock-kyc-status", (*Sandbox).simulateKYCStatus},
@@ -53,6 +55,19 @@ func operations() []operation {
 		{http.MethodGet, pisBase + "/payin/quotation/{quotation_id}", (*Sandbox).getPayinQuotation},
 		{http.MethodPatch, pisBase + "/payin/mock-payin-status", (*Sandbox).simulatePayinStatus},
 		{http.MethodPost, orgBase + "/organizations/api-webhooks", (*Sandbox).registerWebhook},
+		// Configuration, rates, limits and EDD.
+		{http.MethodGet, posBase + "/payout/fetch-rate", (*Sandbox).fetchRate},
+		{http.MethodGet, pisBase + "/payin/fetch-rate", (*Sandbox).fetchRate},
+		{http.MethodGet, posBase + "/payout/configuration", (*Sandbox).getConfiguration},
+		{http.MethodGet, pisBase + "/payin/configuration", (*Sandbox).getConfiguration},
+		{http.MethodGet, renBase + "/payout/limits/{customer_id}", (*Sandbox).getPayoutLimits},
+		{http.MethodGet, renBase + "/payin/limits/{customer_id}", (*Sandbox).getPayinLimits},
+		{http.MethodPost, renBase + "/payout/edd/save", (*Sandbox).savePayoutEDD},
+		{http.MethodPost, renBase + "/payin/edd/save", (*Sandbox).savePayinEDD},
+		// Payout quotations and history.
+		{http.MethodPost, posBase + "/payout/quotation", (*Sandbox).createPayoutQuotation},
+		{http.MethodGet, posBase + "/payout/quotation/{quotation_id}", (*Sandbox).getPayoutQuotation},
+		{http.MethodPatch, posBase + "/payout/update-transfer-id", (*Sandbox).linkTransfer},
 	}
 }
 
@@ -134,9 +149,14 @@ func allowed(routes []route, path string) []string {
 	return methods
 }
 
-// matchSegments is match on a path split into segments.
+// matchSegments is match on a path split into segments. Where two
+// templates fit, the one with fewer parameters does, wherever the table
+// lists it: GET /pos/api/v1/payout/fetch-rate is the rate, not a payout
+// whose id reads "fetch-rate".
 func matchSegments(routes []route, method string, segs []string) (*route, []string, int) {
 	pathMatched := false
+	var best *route
+	var bestParams []string
 	for i := range routes {
 		rt := &routes[i]
 		if len(rt.pattern) != len(segs) {
@@ -159,7 +179,12 @@ func matchSegments(routes []route, method string, segs []string) (*route, []stri
 			pathMatched = true
 			continue
 		}
-		return rt, params, 0
+		if best == nil || len(params) < len(bestParams) {
+			best, bestParams = rt, params
+		}
+	}
+	if best != nil {
+		return best, bestParams, 0
 	}
 	if pathMatched {
 		return nil, nil, http.StatusMethodNotAllowed

@@ -105,6 +105,41 @@ type Settings struct {
 	// it drops the oldest from the log, while DeliveryCounts goes on
 	// counting every delivery. Zero or less takes the default.
 	DeliveryLogSize int
+
+	// Configuration, rates, limits and EDD.
+
+	// CoinLimits are the least and the most one transaction of an asset
+	// may carry, in units of the asset, keyed "ASSET/FIAT" in upper case,
+	// then by payment method; the payout and payin configurations show
+	// them (undocumented by the service; default USDT/INR and USDC/INR:
+	// IMPS 10 to 5,000, UPI 10 to 1,000).
+	CoinLimits map[string]map[types.PaymentMethod]CoinLimit
+	// PayoutLimits and PayinLimits are every customer's daily limits of
+	// payouts and of payins (undocumented by the service; defaults in
+	// DefaultSettings), shown by the limits operations and consumed by
+	// payout creates and payin quotations. Limits whose Daily is not
+	// positive take the default.
+	PayoutLimits DailyLimits
+	PayinLimits  DailyLimits
+	// EDDLimitMultiplier multiplies a customer's daily limits (Daily and
+	// PerMethod) once a VERIFIED EDD lifted them: a payout EDD lifts the
+	// payout limits, a payin EDD both (undocumented by the service;
+	// default 10; less than 1 takes the default).
+	EDDLimitMultiplier int64
+	// Payout quotations and history.
+	//
+	// PayoutQuotationLifetime is how long a payout quotation created
+	// through POST /pos/api/v1/payout/quotation lives before it is
+	// EXPIRED (the service's examples: 5 minutes).
+	PayoutQuotationLifetime time.Duration
+	// MinPayoutAmount is the smallest sending_amount, in crypto units, a
+	// payout quotation accepts (undocumented by the service; default 1).
+	MinPayoutAmount decimal.Decimal
+	// PayoutServiceFee is the service's fee on a payout quotation, as a
+	// fraction of its fiat value (undocumented by the service; default
+	// 0.01), and PayoutGSTRate the GST charged on that fee (default 0.18).
+	PayoutServiceFee decimal.Decimal
+	PayoutGSTRate    decimal.Decimal
 }
 
 // DepositAccount is where payin deposit instructions send the customer's
@@ -149,6 +184,15 @@ func DefaultSettings() Settings {
 		WebhookMaxBackoff:     time.Minute,
 		WebhookWorkers:        4,
 		DeliveryLogSize:       DefaultDeliveryLogSize,
+		CoinLimits:            defaultCoinLimits(),
+		PayoutLimits:          defaultPayoutLimits(),
+		PayinLimits:           defaultPayinLimits(),
+		EDDLimitMultiplier:    10,
+		// Payout quotations and history.
+		PayoutQuotationLifetime: 5 * time.Minute,
+		MinPayoutAmount:         decimal.NewFromInt(1),
+		PayoutServiceFee:        decimal.RequireFromString("0.01"),
+		PayoutGSTRate:           decimal.RequireFromString("0.18"),
 	}
 }
 
@@ -187,6 +231,8 @@ type Sandbox struct {
 	stats  Stats
 
 	deliveries *deliverer // webhook queue, with its own lock
+
+	ren *renState // limits used and EDDs; nil until first needed
 }
 
 // New returns an empty Sandbox with DefaultSettings changed by opts. Add
@@ -224,11 +270,15 @@ func New(opts ...Option) *Sandbox {
 	if st.DeliveryLogSize <= 0 {
 		st.DeliveryLogSize = def.DeliveryLogSize
 	}
+	if st.PayoutQuotationLifetime <= 0 {
+		st.PayoutQuotationLifetime = def.PayoutQuotationLifetime
+	}
 	rates := make(map[string]decimal.Decimal, len(st.Rates))
 	for k, v := range st.Rates {
 		rates[k] = v
 	}
 	st.Rates = rates
+	settleLimitSettings(&st)
 	seed := st.Seed
 	if seed == 0 {
 		seed = rand.Uint64()
@@ -258,6 +308,7 @@ func (s *Sandbox) Settings() Settings {
 	for k, v := range s.settings.Rates {
 		st.Rates[k] = v
 	}
+	copyLimitSettings(&st)
 	return st
 }
 
@@ -358,6 +409,10 @@ type quotation struct {
 	Quotation
 	organizationID uuid.UUID
 	payoutID       uuid.UUID // uuid.Nil until a payout is linked
+	// orderID and createdAt are set for a quotation created through the
+	// API; a fixture's are derived when it is fetched.
+	orderID   uuid.UUID
+	createdAt time.Time
 }
 
 // payinQuotation is a payin quotation's state.
@@ -401,6 +456,7 @@ func (s *Sandbox) Reset() {
 	s.payinQuotations = map[uuid.UUID]*payinQuotation{}
 	s.faults = nil
 	s.stats = Stats{}
+	s.ren = nil
 	s.mu.Unlock()
 
 	d := s.deliveries

@@ -8,7 +8,6 @@ import (
 	"log"
 	"net"
 	"net/http"
-	"sync"
 	"time"
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
@@ -22,6 +21,7 @@ type Server struct {
 
 	sandbox *Sandbox
 	srv     *http.Server
+	conns   *connTracker
 	done    chan struct{}
 	// controlToken returns the admin token ("" when the control plane is
 	// off); a closure, so that no formatting of a Server prints it.
@@ -29,9 +29,11 @@ type Server struct {
 }
 
 // ServerSettings are the limits a Server holds its connections to, so that
-// slow, idle or numerous connections cannot hold it. A zero duration or
-// MaxConns means no limit (a zero IdleTimeout falls back to ReadTimeout, as
-// in net/http); negative values are refused.
+// slow, idle or numerous connections cannot hold it, nor keep it from
+// answering other callers. A zero duration, MaxConns or MinReadRate means
+// no limit (a zero IdleTimeout falls back to ReadTimeout, as in net/http;
+// a zero ReadRateGrace turns the minimum rate off); negative values are
+// refused.
 type ServerSettings struct {
 	// ReadHeaderTimeout is how long a connection may take to send a
 	// request's headers, counted from the request's first byte or, for a
@@ -48,9 +50,36 @@ type ServerSettings struct {
 	// IdleTimeout is how long a kept-alive connection may wait for its next
 	// request before it is closed (default 120 seconds).
 	IdleTimeout time.Duration
-	// MaxConns is the most connections served at once (default 256). A
-	// connection over the cap waits to be accepted until another closes.
+	// MaxConns is the most connections open at once (default 4096): it
+	// bounds the memory they hold, about 20 KB each, some 80 MB at the
+	// default. A new connection over the cap closes an open one to make
+	// room: the kept-alive connection idle longest between requests, once
+	// idle 100 ms; else, of the connections sending a request head or
+	// body, the one whose bytes have arrived the slowest since it began,
+	// once it has been at it for 100 ms (a new connection counts from the
+	// server's first read), time for a client to write. Only while every
+	// open connection has its request being answered, or is spared, does
+	// a new one wait to be accepted. So idle and slow connections cannot
+	// keep another caller from being served. Beyond the cap, a caller also
+	// waits for the connections queued before its own to be accepted in
+	// turn, at worst 100 ms for every MaxConns of them (with 2,000 idle
+	// and slow connections held against a cap of 256, 0.7 s). When the
+	// process runs out of file descriptors, accepting closes an idle or
+	// slow connection in the same way, however young.
 	MaxConns int
+	// MinReadRate is the slowest, in bytes per second, that a request head
+	// or body may arrive once ReadRateGrace has passed (default 500). A
+	// head is counted from when a new connection is accepted, or from the
+	// first byte of a kept-alive connection's next request; a body from
+	// the end of its head. When fewer than MinReadRate bytes per second of
+	// the time past the grace have arrived, the server gives up on it: a
+	// head by closing the connection, a body as ReadTimeout does, with a
+	// 408. With the defaults, a connection that sends nothing is closed
+	// after 5 seconds, and a 1,000-byte head must be in within 7 seconds.
+	MinReadRate int
+	// ReadRateGrace is how long a request head or body may take before
+	// MinReadRate applies to it (default 5 seconds).
+	ReadRateGrace time.Duration
 	// Control serves the control plane under ControlPrefix, guarded by
 	// ControlToken (generated when empty); off by default. See
 	// WithControl.
@@ -66,7 +95,9 @@ func DefaultServerSettings() ServerSettings {
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       120 * time.Second,
-		MaxConns:          256,
+		MaxConns:          4096,
+		MinReadRate:       500,
+		ReadRateGrace:     5 * time.Second,
 	}
 }
 
@@ -78,6 +109,7 @@ func (st ServerSettings) check() error {
 	for name, d := range map[string]time.Duration{
 		"ReadHeaderTimeout": st.ReadHeaderTimeout, "ReadTimeout": st.ReadTimeout,
 		"WriteTimeout": st.WriteTimeout, "IdleTimeout": st.IdleTimeout,
+		"ReadRateGrace": st.ReadRateGrace,
 	} {
 		if d < 0 {
 			return fmt.Errorf("sandbox: Listen: %s %v is negative", name, d)
@@ -85,6 +117,9 @@ func (st ServerSettings) check() error {
 	}
 	if st.MaxConns < 0 {
 		return fmt.Errorf("sandbox: Listen: MaxConns %d is negative", st.MaxConns)
+	}
+	if st.MinReadRate < 0 {
+		return fmt.Errorf("sandbox: Listen: MinReadRate %d is negative", st.MinReadRate)
 	}
 	return nil
 }
@@ -124,14 +159,15 @@ func Listen(sb *Sandbox, addr string, opts ...ServerOption) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if st.MaxConns > 0 {
-		ln = newLimitListener(ln, st.MaxConns)
-	}
+	conns := newConnTracker(ln, st.MaxConns, int64(st.MinReadRate), st.ReadRateGrace, shedMinAge, time.Now)
 	s := &Server{
 		URL:     "http://" + ln.Addr().String(),
 		sandbox: sb,
+		conns:   conns,
 		srv: &http.Server{
-			Handler:           h,
+			Handler:           conns.bodyRate(h),
+			ConnState:         conns.connState,
+			ConnContext:       conns.connContext,
 			ReadHeaderTimeout: st.ReadHeaderTimeout,
 			ReadTimeout:       st.ReadTimeout,
 			WriteTimeout:      st.WriteTimeout,
@@ -143,7 +179,7 @@ func Listen(sb *Sandbox, addr string, opts ...ServerOption) (*Server, error) {
 	}
 	go func() {
 		defer close(s.done)
-		_ = s.srv.Serve(ln) // returns http.ErrServerClosed on Close
+		_ = s.srv.Serve(conns) // returns http.ErrServerClosed on Close
 	}()
 	return s, nil
 }
@@ -160,62 +196,6 @@ type writeTimeoutHandler struct {
 
 func (h writeTimeoutHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.sb.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), writeTimeoutKey{}, h.d)))
-}
-
-// limitListener accepts at most cap(sem) connections at once: Accept
-// waits while that many are open.
-type limitListener struct {
-	net.Listener
-	sem       chan struct{}
-	done      chan struct{}
-	closeOnce sync.Once
-}
-
-func newLimitListener(ln net.Listener, n int) *limitListener {
-	return &limitListener{Listener: ln, sem: make(chan struct{}, n), done: make(chan struct{})}
-}
-
-// Accept waits for a free slot, then for a connection.
-func (l *limitListener) Accept() (net.Conn, error) {
-	select {
-	case l.sem <- struct{}{}:
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-	c, err := l.Listener.Accept()
-	if err != nil {
-		<-l.sem
-		return nil, err
-	}
-	return &limitConn{Conn: c, release: func() { <-l.sem }}, nil
-}
-
-// Close stops accepting, also for an Accept waiting for a slot.
-func (l *limitListener) Close() error {
-	l.closeOnce.Do(func() { close(l.done) })
-	return l.Listener.Close()
-}
-
-// limitConn frees its listener slot when closed (once).
-type limitConn struct {
-	net.Conn
-	release func()
-	once    sync.Once
-}
-
-func (c *limitConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(c.release)
-	return err
-}
-
-// CloseWrite half-closes the connection when the underlying one can, as
-// net/http does before closing a connection it refused.
-func (c *limitConn) CloseWrite() error {
-	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
-		return cw.CloseWrite()
-	}
-	return nil
 }
 
 // Sandbox returns the sandbox s serves.

@@ -72,7 +72,9 @@ func TestServerDefaults(t *testing.T) {
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       120 * time.Second,
-		MaxConns:          256,
+		MaxConns:          4096,
+		MinReadRate:       500,
+		ReadRateGrace:     5 * time.Second,
 	}, def)
 
 	srv, err := sandbox.NewServer(sandbox.New())
@@ -99,6 +101,8 @@ func TestServerRefusesNegativeLimits(t *testing.T) {
 		"WriteTimeout":      func(s *sandbox.ServerSettings) { s.WriteTimeout = -1 },
 		"IdleTimeout":       func(s *sandbox.ServerSettings) { s.IdleTimeout = -1 },
 		"MaxConns":          func(s *sandbox.ServerSettings) { s.MaxConns = -1 },
+		"MinReadRate":       func(s *sandbox.ServerSettings) { s.MinReadRate = -1 },
+		"ReadRateGrace":     func(s *sandbox.ServerSettings) { s.ReadRateGrace = -1 },
 	} {
 		srv, err := sandbox.Listen(sandbox.New(), "127.0.0.1:0", mod)
 		require.Error(t, err, name)
@@ -169,15 +173,73 @@ func TestServerIdleConnectionsClosed(t *testing.T) {
 	t.Logf("idle connection closed after %v", waited)
 }
 
-// With MaxConns 2, a third connection is not served until one of the two
-// closes.
-func TestServerConnectionCap(t *testing.T) {
+// netHold serves sb with MaxConns n and holds every request that carries
+// an X-Hold header inside its handler until release is closed; parked
+// receives one value per request held.
+func netHold(t *testing.T, n int) (srv *sandbox.Server, parked <-chan struct{}, release chan struct{}) {
+	t.Helper()
+	sb := sandbox.New()
+	p, release := make(chan struct{}, 16), make(chan struct{})
+	sandbox.SetParseHook(sb, func(r *http.Request) {
+		if r.Header.Get("X-Hold") != "" {
+			p <- struct{}{}
+			<-release
+		}
+	})
+	srv, err := sandbox.NewServer(sb, func(s *sandbox.ServerSettings) { s.MaxConns = n })
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = srv.Close() })
+	return srv, p, release
+}
+
+// netSendHeld sends a request on c that netHold's server holds, and waits
+// until it is held.
+func netSendHeld(t *testing.T, c net.Conn, parked <-chan struct{}) {
+	t.Helper()
+	_, err := fmt.Fprintf(c, "GET /pos/api/v1/payout/balance HTTP/1.1\r\nHost: sandbox\r\nX-Hold: 1\r\n\r\n")
+	require.NoError(t, err)
+	select {
+	case <-parked:
+	case <-time.After(5 * time.Second):
+		t.Fatal("request never reached its handler")
+	}
+}
+
+// With MaxConns 2 and both connections idle between requests, a third
+// connection closes the one idle longest and is served: idle connections
+// cannot keep a new caller out.
+func TestServerConnectionCapClosesIdle(t *testing.T) {
 	srv := netServer(t, func(s *sandbox.ServerSettings) { s.MaxConns = 2 })
+	var held []net.Conn
+	var brs []*bufio.Reader
+	for range 2 {
+		c := netDial(t, srv)
+		br := bufio.NewReader(c)
+		resp := netGet(t, c, br)
+		require.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+		held, brs = append(held, c), append(brs, br)
+	}
+
+	third := netDial(t, srv)
+	start := time.Now()
+	resp := netGet(t, third, bufio.NewReader(third))
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	t.Logf("third connection served in %v", time.Since(start))
+	netClosedWithin(t, held[0], brs[0], 3*time.Second)
+	resp = netGet(t, held[1], brs[1])
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "the connection idle the shorter time is still served")
+}
+
+// With MaxConns 2 and both connections' requests being answered, a third
+// connection is not served until one of them is answered: the cap bounds
+// the connections, and a request in progress is never cut off to make
+// room.
+func TestServerConnectionCapWaitsForRequests(t *testing.T) {
+	srv, parked, release := netHold(t, 2)
 	var held []net.Conn
 	for range 2 {
 		c := netDial(t, srv)
-		resp := netGet(t, c, bufio.NewReader(c))
-		require.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+		netSendHeld(t, c, parked)
 		held = append(held, c)
 	}
 
@@ -190,10 +252,16 @@ func TestServerConnectionCap(t *testing.T) {
 	var ne net.Error
 	require.True(t, errors.As(err, &ne) && ne.Timeout(), "third connection served over the cap: %v", err)
 
-	require.NoError(t, held[0].Close())
+	close(release)
+	for _, c := range held {
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		require.NoError(t, err, "a held request is answered, not cut off")
+		_ = resp.Body.Close()
+		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	}
 	require.NoError(t, third.SetReadDeadline(time.Now().Add(5*time.Second)))
 	resp, err := http.ReadResponse(br, nil)
-	require.NoError(t, err, "served once a slot is free")
+	require.NoError(t, err, "served once a request is answered")
 	_ = resp.Body.Close()
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 }
@@ -201,10 +269,10 @@ func TestServerConnectionCap(t *testing.T) {
 // Closing a server whose cap is reached returns, and ends the connections
 // waiting to be accepted.
 func TestServerCloseAtCap(t *testing.T) {
-	srv, err := sandbox.NewServer(sandbox.New(), func(s *sandbox.ServerSettings) { s.MaxConns = 1 })
-	require.NoError(t, err)
+	srv, parked, release := netHold(t, 1)
+	defer close(release)
 	c := netDial(t, srv)
-	netGet(t, c, bufio.NewReader(c))
+	netSendHeld(t, c, parked)
 	waiting := netDial(t, srv)
 	done := make(chan error, 1)
 	go func() { done <- srv.Close() }()
@@ -215,7 +283,73 @@ func TestServerCloseAtCap(t *testing.T) {
 		t.Fatal("Close did not return")
 	}
 	netClosedWithin(t, c, bufio.NewReader(c), 3*time.Second)
-	_ = waiting.Close()
+	netClosedWithin(t, waiting, bufio.NewReader(waiting), 3*time.Second)
+}
+
+// A request head or body that arrives slower than MinReadRate once
+// ReadRateGrace has passed is given up long before the timeouts (10 s for
+// the head, 30 s for the whole request); one that keeps above the rate is
+// served, although it takes longer than the grace.
+func TestServerMinReadRate(t *testing.T) {
+	srv := netServer(t, func(s *sandbox.ServerSettings) {
+		s.MinReadRate = 100
+		s.ReadRateGrace = 300 * time.Millisecond
+	})
+	// trickle writes s on c, n bytes every pause, until stop or an error.
+	trickle := func(c net.Conn, s string, n int, pause time.Duration, stop <-chan struct{}) {
+		for len(s) > 0 {
+			k := min(n, len(s))
+			if _, err := io.WriteString(c, s[:k]); err != nil {
+				return
+			}
+			s = s[k:]
+			select {
+			case <-stop:
+				return
+			case <-time.After(pause):
+			}
+		}
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+
+	silent := netDial(t, srv)
+	waited := netClosedWithin(t, silent, bufio.NewReader(silent), 5*time.Second)
+	t.Logf("a connection that sends nothing closed after %v", waited)
+
+	// 10 bytes a second, a tenth of the rate.
+	slowHead := netDial(t, srv)
+	go trickle(slowHead, "GET /pos/api/v1/payout/balance HTTP/1.1\r\nHost: sandbox\r\nX-Pad: "+strings.Repeat("a", 200)+"\r\n\r\n", 1, 100*time.Millisecond, stop)
+	waited = netClosedWithin(t, slowHead, bufio.NewReader(slowHead), 5*time.Second)
+	t.Logf("a head at 10 bytes/s closed after %v", waited)
+
+	slowBody := netDial(t, srv)
+	_, err := fmt.Fprintf(slowBody, "POST /cms/api/v1/wallet/add HTTP/1.1\r\nHost: sandbox\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n")
+	require.NoError(t, err)
+	start := time.Now()
+	go trickle(slowBody, "{"+strings.Repeat(" ", 998)+"}", 1, 100*time.Millisecond, stop)
+	require.NoError(t, slowBody.SetReadDeadline(start.Add(5*time.Second)))
+	br := bufio.NewReader(slowBody)
+	resp, err := http.ReadResponse(br, nil)
+	require.NoError(t, err, "a body at 10 bytes/s is answered before it ends")
+	raw, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	t.Logf("a body at 10 bytes/s answered after %v", time.Since(start))
+	assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode)
+	assert.JSONEq(t, `{"status":false,"message":"Request body not received in time.","data":null}`, string(raw))
+	netClosedWithin(t, slowBody, br, 3*time.Second)
+
+	// 400 bytes a second, four times the rate, for about a second.
+	steady := netDial(t, srv)
+	head := "GET /pos/api/v1/payout/balance HTTP/1.1\r\nHost: sandbox\r\nX-Pad: " + strings.Repeat("a", 300) + "\r\n\r\n"
+	start = time.Now()
+	go trickle(steady, head, 20, 50*time.Millisecond, stop)
+	require.NoError(t, steady.SetReadDeadline(start.Add(5*time.Second)))
+	resp, err = http.ReadResponse(bufio.NewReader(steady), nil)
+	require.NoError(t, err, "a head above the rate is served")
+	_ = resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	assert.Greater(t, time.Since(start), 300*time.Millisecond, "the head took longer than the grace")
 }
 
 // The wait of a FaultDelay does not count against WriteTimeout.

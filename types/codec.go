@@ -20,11 +20,13 @@ import (
 //
 // A field's `json` tag names its member, matched exactly (case-sensitively).
 // The field's type picks how its value is read: uuid.UUID, *uuid.UUID,
-// decimal.Decimal, time.Time, string types, *string, int, bool, a struct of
-// this package (decoded in place by its own plan), a slice of items (each
+// decimal.Decimal, *decimal.Decimal (nil for null and ""), time.Time,
+// string types, *string, int, bool, a struct of this package (decoded in
+// place by its own plan), a map of such structs by string keys (each
+// value by the struct's plan), []string, a slice of items (each
 // decoded by its own UnmarshalJSON, or by encoding/json), a map of amounts
 // (map[string]decimal.Decimal, every value a decimal) and, for any other
-// type ([]string), encoding/json. A `fiatramp` tag adds, comma-separated:
+// type, encoding/json. A `fiatramp` tag adds, comma-separated:
 //
 //	raw            the field (json.RawMessage) receives a copy of the whole object
 //	alias=NAME     NAME is a second spelling of the member: the member's own
@@ -33,7 +35,8 @@ import (
 //	brand=SUFFIX   an undocumented decimal member <word>_SUFFIX fills this
 //	               field unless the field's own member is present (Fees)
 //	rest           a map receiving every member no other field takes, when its
-//	               value fits the map's element type (Fees.Other)
+//	               value fits the map's element type (Fees.Other), at most
+//	               MaxOtherMembers entries: one more is a *json.UnmarshalTypeError
 //	fromrest       a pointer set from the rest map's entry of the field's name
 //
 // Whatever the field, when a member repeats its last occurrence alone decides
@@ -45,18 +48,21 @@ import (
 type op uint8
 
 const (
-	opUUID      op = iota + 1 // uuid.UUID
-	opUUIDPtr                 // *uuid.UUID: nil for null and ""
-	opString                  // any string type: "" for null
-	opStringPtr               // *string: nil for null
-	opDecimal                 // decimal.Decimal
-	opAmounts                 // map[string]decimal.Decimal, every value a decimal
-	opTime                    // time.Time
-	opInt                     // int
-	opBool                    // bool: false for null
-	opObject                  // a struct of this package, by its own plan
-	opList                    // a slice of items
-	opJSON                    // anything else, through encoding/json
+	opUUID       op = iota + 1 // uuid.UUID
+	opUUIDPtr                  // *uuid.UUID: nil for null and ""
+	opString                   // any string type: "" for null
+	opStringPtr                // *string: nil for null
+	opDecimal                  // decimal.Decimal
+	opAmounts                  // map[string]decimal.Decimal, every value a decimal
+	opTime                     // time.Time
+	opInt                      // int
+	opBool                     // bool: false for null
+	opObject                   // a struct of this package, by its own plan
+	opList                     // a slice of items
+	opJSON                     // anything else, through encoding/json
+	opDecimalPtr               // *decimal.Decimal: nil for null and ""
+	opObjectMap                // map[string]T, T a struct of this package, by T's plan
+	opStrings                  // []string: nil for null
 )
 
 // member is one member name a plan knows.
@@ -139,6 +145,8 @@ var (
 	amountsType = reflect.TypeFor[map[string]decimal.Decimal]()
 	uuidPtrType = reflect.TypeFor[*uuid.UUID]()
 	strPtrType  = reflect.TypeFor[*string]()
+	decPtrType  = reflect.TypeFor[*decimal.Decimal]()
+	stringsType = reflect.TypeFor[[]string]()
 )
 
 // compilePlan builds the plan of struct type T. It panics on a field it
@@ -181,8 +189,11 @@ func compileType(t reflect.Type) *plan {
 			panic("types: field " + t.Name() + "." + f.Name + " has no member name")
 		}
 		m := member{key: name, index: i, op: opFor(f.Type), group: -1, brand: -1, capture: -1, typ: f.Type}
-		if m.op == opObject {
+		switch m.op {
+		case opObject:
 			m.sub = compileType(f.Type)
+		case opObjectMap:
+			m.sub = compileType(f.Type.Elem())
 		}
 		if s := opts["brand"]; s != "" {
 			if m.op != opDecimal || len(p.brands) == maxBrands {
@@ -294,8 +305,16 @@ func opFor(t reflect.Type) op {
 		return opInt
 	case boolType:
 		return opBool
+	case decPtrType:
+		return opDecimalPtr
+	case stringsType:
+		return opStrings
 	}
 	switch t.Kind() {
+	case reflect.Map:
+		if e := t.Elem(); t.Key().Kind() == reflect.String && e.Kind() == reflect.Struct && e != decimalType && e != timeType {
+			return opObjectMap
+		}
 	case reflect.String:
 		return opString
 	case reflect.Struct:
@@ -432,7 +451,9 @@ func (p *plan) finish(v reflect.Value, fr *frame, data []byte) error {
 		}
 	}
 	for i, b := range p.brands {
-		p.resolve(v, &fr.brands[i], b.index)
+		if err := p.resolve(v, &fr.brands[i], b.index); err != nil {
+			return err
+		}
 	}
 	if p.rest >= 0 {
 		rest := v.Field(p.rest)
@@ -465,6 +486,9 @@ func (p *plan) other(v reflect.Value, fr *frame, key, raw []byte) error {
 			delete(*amounts(rest), string(key))
 			return skip(v.Type(), raw)
 		}
+		if set && restFull(rest, key) {
+			return tooManyOthers(v.Type(), rest.Type())
+		}
 		setAmount(rest, key, d, set)
 		return nil
 	}
@@ -484,6 +508,9 @@ func (p *plan) other(v reflect.Value, fr *frame, key, raw []byte) error {
 			v.Field(view).SetZero()
 		}
 		return skip(v.Type(), raw)
+	}
+	if restFull(rest, key) {
+		return tooManyOthers(v.Type(), rest.Type())
 	}
 	var ptr, e reflect.Value
 	if view >= 0 {
@@ -540,21 +567,29 @@ func (p *plan) brand(v reflect.Value, slot *brandSlot, key, raw []byte) error {
 	case string(slot.key) == string(key):
 		slot.value, slot.set = d, set
 	default:
+		if set && restFull(v.Field(p.rest), key) {
+			return tooManyOthers(v.Type(), v.Field(p.rest).Type())
+		}
 		setAmount(v.Field(p.rest), key, d, set)
 	}
 	return nil
 }
 
 // resolve settles a brand slot: its value fills the field unless the
-// field's own member was present, in which case it moves to the rest map.
-func (p *plan) resolve(v reflect.Value, slot *brandSlot, index int) {
+// field's own member was present, in which case it moves to the rest map
+// (within MaxOtherMembers, as every member of that map).
+func (p *plan) resolve(v reflect.Value, slot *brandSlot, index int) error {
 	switch {
 	case slot.key == nil:
 	case !slot.explicit:
 		*v.Field(index).Addr().Interface().(*decimal.Decimal) = slot.value
 	case slot.set:
+		if restFull(v.Field(p.rest), slot.key) {
+			return withField(tooManyOthers(v.Type(), v.Field(p.rest).Type()), typeName(v.Type()), string(slot.key))
+		}
 		setAmount(v.Field(p.rest), slot.key, slot.value, true)
 	}
+	return nil
 }
 
 // amounts returns the map of decimals that rest holds.
@@ -564,6 +599,36 @@ func amounts(rest reflect.Value) *map[string]decimal.Decimal {
 
 // setAmount stores a member bound for a rest map of decimals. The last
 // value of a repeated member counts, so null or "" removes an earlier one.
+// MaxOtherMembers is how many entries a map of undocumented members
+// (Fees.Other, PrefundedFees.Other, AdditionalInfoRequired.Fields) holds at
+// most. The service documents ten fee keys and a handful of KYC options; an
+// object with more undocumented members than this is not an answer of the
+// service, and reading it into a map would let whoever answers make every
+// decode cost as much as its body allows. Decoding such an object fails
+// with a *json.UnmarshalTypeError naming the first member over the cap (a
+// client call reports it as a malformed response). A member that repeats
+// counts once; a later null or non-matching value removes its entry.
+const MaxOtherMembers = 64
+
+// restFull reports whether the rest map holds MaxOtherMembers entries and
+// none of them is key's.
+func restFull(rest reflect.Value, key []byte) bool {
+	if rest.Len() < MaxOtherMembers {
+		return false
+	}
+	return !rest.MapIndex(reflect.ValueOf(string(key))).IsValid()
+}
+
+// tooManyOthers is the error of an object with more undocumented members
+// than MaxOtherMembers; the decoder's path adds the member's name.
+func tooManyOthers(t, restType reflect.Type) error {
+	return &json.UnmarshalTypeError{
+		Value:  "object with more than " + strconv.Itoa(MaxOtherMembers) + " undocumented members",
+		Type:   restType,
+		Struct: t.Name(),
+	}
+}
+
 func setAmount(rest reflect.Value, key []byte, d decimal.Decimal, set bool) {
 	m := amounts(rest)
 	if !set {
@@ -672,6 +737,20 @@ func decodeValue(m *member, fv reflect.Value, raw []byte, fr *frame) error {
 		return m.sub.object(fv, raw, fr)
 	case opList:
 		return decodeList(fv, raw)
+	case opDecimalPtr:
+		d, set, err := parseDecimal(raw)
+		if err != nil {
+			return err
+		}
+		dst := fv.Addr().Interface().(**decimal.Decimal)
+		*dst = nil
+		if set {
+			*dst = &d
+		}
+	case opObjectMap:
+		return decodeObjectMap(m.sub, fv, raw)
+	case opStrings:
+		return decodeStrings(fv, raw)
 	default:
 		fv.SetZero()
 		return json.Unmarshal(raw, fv.Addr().Interface())

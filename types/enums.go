@@ -4,7 +4,8 @@ import "slices"
 
 // PayoutStatus is the status of a payout. A payout is created PROCESSING;
 // it moves to SUCCESS (utr set) or FAILED (failure_reason set), a FAILED
-// payout may become REFUNDED, and IN_REVIEW holds a payout for review. In
+// payout may become REFUNDED, IN_REVIEW holds a payout for review, and
+// CANCELLED ends a payout that was never paid. In
 // the sandbox only a PROCESSING payout can be moved, by
 // PayoutsService.SimulateStatus. A value not listed here decodes
 // unchanged; see IsKnown.
@@ -24,10 +25,13 @@ const (
 	PayoutRefunded PayoutStatus = "REFUNDED"
 	// PayoutInReview means the payout is held for review; it still moves.
 	PayoutInReview PayoutStatus = "IN_REVIEW"
+	// PayoutCancelled means the payout was cancelled before it was paid.
+	// It is final.
+	PayoutCancelled PayoutStatus = "CANCELLED"
 )
 
 // Values returns every payout status: PROCESSING, SUCCESS, FAILED,
-// REFUNDED, IN_REVIEW. The slice is new on every call.
+// REFUNDED, IN_REVIEW, CANCELLED. The slice is new on every call.
 func (PayoutStatus) Values() []PayoutStatus {
 	l := payoutStatusList()
 	return l[:]
@@ -42,17 +46,17 @@ func (s PayoutStatus) IsKnown() bool {
 
 // payoutStatusList is every PayoutStatus value, in a fixed order:
 // the one list from which Values and IsKnown derive.
-func payoutStatusList() [5]PayoutStatus {
-	return [...]PayoutStatus{PayoutProcessing, PayoutSuccess, PayoutFailed, PayoutRefunded, PayoutInReview}
+func payoutStatusList() [6]PayoutStatus {
+	return [...]PayoutStatus{PayoutProcessing, PayoutSuccess, PayoutFailed, PayoutRefunded, PayoutInReview, PayoutCancelled}
 }
 
 // IsFinal reports whether a payout in status s has reached a final status
-// that a poller can stop at: SUCCESS, FAILED or REFUNDED. PROCESSING,
+// that a poller can stop at: SUCCESS, FAILED, REFUNDED or CANCELLED. PROCESSING,
 // IN_REVIEW (a payout under review still moves) and unknown statuses are
 // not final.
 func (s PayoutStatus) IsFinal() bool {
 	switch s {
-	case PayoutSuccess, PayoutFailed, PayoutRefunded:
+	case PayoutSuccess, PayoutFailed, PayoutRefunded, PayoutCancelled:
 		return true
 	}
 	return false
@@ -294,6 +298,9 @@ const (
 	PayinFailed PayinStatus = "FAILED"
 	// PayinRefunded means a failed payin was returned to the customer.
 	PayinRefunded PayinStatus = "REFUNDED"
+	// PayinRefundInitiated means the refund of a failed payin is under
+	// way; it becomes REFUNDED.
+	PayinRefundInitiated PayinStatus = "REFUND_INITIATED"
 	// PayinOnHold means the payin is held.
 	PayinOnHold PayinStatus = "ON_HOLD"
 )
@@ -313,6 +320,6 @@ func (s PayinStatus) IsKnown() bool {
 
 // payinStatusList is every PayinStatus value, in a fixed order:
 // the one list from which Values and IsKnown derive.
-func payinStatusList() [5]PayinStatus {
-	return [...]PayinStatus{PayinProcessing, PayinSuccess, PayinFailed, PayinRefunded, PayinOnHold}
+func payinStatusList() [6]PayinStatus {
+	return [...]PayinStatus{PayinProcessing, PayinSuccess, PayinFailed, PayinRefunded, PayinOnHold, PayinRefundInitiated}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 func TestEnumValues(t *testing.T) {
-	require.Equal(t, []types.PayoutStatus{"PROCESSING", "SUCCESS", "FAILED", "REFUNDED", "IN_REVIEW"}, types.PayoutStatus("").Values())
+	require.Equal(t, []types.PayoutStatus{"PROCESSING", "SUCCESS", "FAILED", "REFUNDED", "IN_REVIEW", "CANCELLED"}, types.PayoutStatus("").Values())
 	require.Equal(t, []types.KYCStatus{"UNVERIFIED", "PROCESSING", "VERIFIED", "FAILED", "TAX_VERIFICATION_FAILED", "DOCUMENT_VERIFICATION_FAILED"}, types.KYCStatus("").Values())
 	require.Equal(t, []types.PaymentMethod{"IMPS", "UPI"}, types.PaymentMethod("").Values())
 	require.Equal(t, []types.WalletStatus{"ACTIVE"}, types.WalletStatus("").Values())

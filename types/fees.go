@@ -53,7 +53,8 @@ type Fees struct {
 	// Other holds every other key whose value is a JSON number or a decimal
 	// string (brand keys that lost to an explicit or earlier key included).
 	// Keys with null, "" or non-decimal values are skipped (the parent's Raw
-	// keeps them). Nil when there are none.
+	// keeps them). Nil when there are none. It holds at most
+	// MaxOtherMembers keys: an object with more is refused as malformed.
 	Other map[string]decimal.Decimal `json:"-" fiatramp:"rest"`
 }
 
@@ -84,7 +85,8 @@ type PrefundedFees struct {
 	// TDS is the tax deducted at source.
 	TDS decimal.Decimal `json:"tds"`
 	// Other holds every other key whose value is a JSON number or a decimal
-	// string, as in Fees.Other. Nil when there are none.
+	// string, as in Fees.Other. Nil when there are none; at most
+	// MaxOtherMembers keys.
 	Other map[string]decimal.Decimal `json:"-" fiatramp:"rest"`
 }
 

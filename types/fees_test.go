@@ -3,6 +3,7 @@ package types_test
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -350,4 +351,96 @@ func TestIsBrandKey(t *testing.T) {
 		}
 		require.Equal(t, want, got, key)
 	}
+}
+
+// Brand-like members (<word>_fee, <word>_gst) beyond the first of their
+// kind land in Other too, and count against the same cap: thousands of them
+// are refused, not read whole into the map.
+func TestFeesOtherCappedForBrandKeys(t *testing.T) {
+	brands := func(n int, tail string) string {
+		var b strings.Builder
+		b.WriteString(`{"tds":1`)
+		for i := range n {
+			b.WriteString(`,"b` + strconv.Itoa(i) + `_fee":"0.5"`)
+		}
+		b.WriteString(tail + "}")
+		return b.String()
+	}
+	// b0_fee fills ServiceFee; the next MaxOtherMembers fit in Other.
+	f := decodeFees(t, brands(types.MaxOtherMembers+1, ""))
+	require.Len(t, f.Other, types.MaxOtherMembers)
+
+	var te *json.UnmarshalTypeError
+	var over types.Fees
+	require.ErrorAs(t, json.Unmarshal([]byte(brands(types.MaxOtherMembers+2, "")), &over), &te)
+	require.Equal(t, "b"+strconv.Itoa(types.MaxOtherMembers+1)+"_fee", te.Field)
+	require.Nil(t, over.Other)
+
+	// With service_fee present the first brand member moves to Other at the
+	// end of the object: one over the cap there is refused as well.
+	var moved types.Fees
+	require.ErrorAs(t, json.Unmarshal([]byte(brands(types.MaxOtherMembers+1, `,"service_fee":"2"`)), &moved), &te)
+	require.Equal(t, "b0_fee", te.Field)
+	require.Nil(t, moved.Other)
+}
+
+// feesWithOthers is a fees object with n undocumented decimal members
+// x0_extra ... x(n-1)_extra.
+func feesWithOthers(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"tds":1`)
+	for i := range n {
+		b.WriteString(`,"x` + strconv.Itoa(i) + `_extra":"0.5"`)
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// Other holds at most MaxOtherMembers keys: a hostile answer with more is
+// refused, naming the first key over the cap, and never grows the map.
+func TestFeesOtherCapped(t *testing.T) {
+	f := decodeFees(t, feesWithOthers(types.MaxOtherMembers))
+	require.Len(t, f.Other, types.MaxOtherMembers)
+
+	var over types.Fees
+	err := json.Unmarshal([]byte(feesWithOthers(types.MaxOtherMembers+1)), &over)
+	var te *json.UnmarshalTypeError
+	require.ErrorAs(t, err, &te)
+	require.Equal(t, "x"+strconv.Itoa(types.MaxOtherMembers)+"_extra", te.Field)
+	require.Nil(t, over.Other, "a refused object leaves the value unchanged")
+
+	// A key repeated many times counts once; a later null frees its place.
+	var b strings.Builder
+	b.WriteString(feesWithOthers(types.MaxOtherMembers)[:len(feesWithOthers(types.MaxOtherMembers))-1])
+	for range 100 {
+		b.WriteString(`,"x0_extra":"2"`)
+	}
+	b.WriteString(`,"x1_extra":null,"late_extra":"3"}`)
+	f = decodeFees(t, b.String())
+	require.Len(t, f.Other, types.MaxOtherMembers)
+	require.Equal(t, "2", f.Other["x0_extra"].String())
+	require.Equal(t, "3", f.Other["late_extra"].String())
+	_, kept := f.Other["x1_extra"]
+	require.False(t, kept)
+
+	// The same cap holds for a map of objects (the KYC configuration's
+	// additional requirements).
+	options := func(n int) []byte {
+		var kb strings.Builder
+		kb.WriteString("{")
+		for i := range n {
+			if i > 0 {
+				kb.WriteString(",")
+			}
+			kb.WriteString(`"opt` + strconv.Itoa(i) + `":{"type":"string"}`)
+		}
+		kb.WriteString("}")
+		return []byte(kb.String())
+	}
+	var info types.AdditionalInfoRequired
+	require.NoError(t, json.Unmarshal(options(types.MaxOtherMembers), &info))
+	require.Len(t, info.Fields, types.MaxOtherMembers)
+	var overInfo types.AdditionalInfoRequired
+	require.ErrorAs(t, json.Unmarshal(options(types.MaxOtherMembers+1), &overInfo), &te)
+	require.Equal(t, "opt"+strconv.Itoa(types.MaxOtherMembers), te.Field)
 }

@@ -48,7 +48,8 @@ type AdditionalInfoRequired struct {
 	// not an object.
 	Profession *InfoRequirement `json:"profession,omitempty" fiatramp:"fromrest"`
 	// Fields holds every object-valued key other than rules, income_range
-	// and profession included. Nil when there are none.
+	// and profession included. Nil when there are none; at most
+	// MaxOtherMembers keys: an object with more is refused as malformed.
 	Fields map[string]InfoRequirement `json:"-" fiatramp:"rest"`
 }
 

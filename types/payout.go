@@ -24,6 +24,10 @@ type CreatePayoutRequest struct {
 	// when empty the client generates one (see
 	// fiatramp.WithClientReferenceGenerator).
 	ClientReferenceID string `json:"client_reference_id,omitempty"`
+	// TransactionHash is the on-chain hash of the crypto deposit (the
+	// on-chain model, which sends it in place of an exchange order id);
+	// omitted when empty.
+	TransactionHash string `json:"transaction_hash,omitempty"`
 }
 
 // Payout is a standard payout, as returned both by create payout

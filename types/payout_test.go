@@ -228,6 +228,13 @@ func TestCreatePayoutRequestJSON(t *testing.T) {
 	  "customer_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
 	}`), marshal(t, minimal))
 
+	onChain := types.CreatePayoutRequest{QuotationID: idQuotation, CustomerID: idCustomer, TransactionHash: "0xfeed"}
+	require.Equal(t, compact(t, `{
+	  "quotation_id": "0b9f2c7e-3d4a-4e8b-9c1d-2e3f4a5b6c7d",
+	  "customer_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+	  "transaction_hash": "0xfeed"
+	}`), marshal(t, onChain))
+
 	// No validation: a nil id is written as it is.
 	require.Equal(t, `{"quotation_id":"00000000-0000-0000-0000-000000000000","customer_id":"00000000-0000-0000-0000-000000000000"}`,
 		marshal(t, types.CreatePayoutRequest{}))

@@ -47,7 +47,9 @@ func TestPayinStatusValues(t *testing.T) {
 	for _, v := range types.PayinStatus("").Values() {
 		assert.True(t, v.IsKnown(), v)
 	}
-	assert.Len(t, types.PayinStatus("").Values(), 5)
+	assert.Len(t, types.PayinStatus("").Values(), 6)
+	assert.True(t, types.PayinRefundInitiated.IsKnown())
+	assert.True(t, types.PayinOnHold.IsKnown())
 	assert.False(t, types.PayinStatus("success").IsKnown(), "case-sensitive")
 }
 

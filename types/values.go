@@ -331,6 +331,89 @@ func decodeAmounts(fv reflect.Value, raw []byte) error {
 	return nil
 }
 
+// decodeObjectMap reads an object into the map fv, each member's value (a
+// struct) by plan p: null gives nil, {} an empty map, anything but an
+// object a type error; a repeated key's last value decides.
+func decodeObjectMap(p *plan, fv reflect.Value, raw []byte) error {
+	if null, err := nullOrObject(raw, fv.Type()); err != nil || null {
+		fv.SetZero()
+		return err
+	}
+	out := reflect.MakeMap(fv.Type())
+	it := jsonscan.NewObjectIter(raw)
+	for {
+		key, value, ok := it.Next()
+		if !ok {
+			if err := it.Err(); err == jsonscan.ErrTooDeep {
+				return iterError(err, fv.Type(), key)
+			} else if err != nil {
+				return scanFailure{err: err, named: true}
+			}
+			break
+		}
+		elem := reflect.New(fv.Type().Elem()).Elem()
+		if err := p.object(elem, value, nil); err != nil {
+			return withField(err, "", string(key))
+		}
+		out.SetMapIndex(reflect.ValueOf(string(key)), elem)
+	}
+	fv.Set(out)
+	return nil
+}
+
+// decodeStrings reads an array of strings into fv, a []string: null gives
+// nil, [] an empty slice, anything but an array of strings a type error.
+func decodeStrings(fv reflect.Value, raw []byte) error {
+	raw = jsonscan.TrimSpace(raw)
+	switch {
+	case string(raw) == "null":
+		fv.SetZero()
+		return nil
+	case len(raw) == 0 || raw[0] != '[':
+		return typeError(raw, fv.Type())
+	}
+	list := []string{}
+	it := jsonscan.NewArrayIter(raw)
+	for {
+		item, ok := it.Next()
+		if !ok {
+			break
+		}
+		s, null, err := parseString(item, stringType)
+		if err != nil {
+			return err
+		}
+		if null {
+			list = append(list, "")
+			continue
+		}
+		list = append(list, string(s))
+	}
+	if err := it.Err(); err != nil {
+		return scanFailure{err: err}
+	}
+	*fv.Addr().Interface().(*[]string) = list
+	return nil
+}
+
+// maxListPresize bounds how many items decodeList makes room for before
+// decoding any: a hostile array of a million tiny items that are not what
+// the slice holds must fail on its first item without a large allocation.
+const maxListPresize = 1024
+
+// listCap is the capacity decodeList starts with: the number of items of
+// the array raw (a scan, no decoding), up to maxListPresize, so that a page
+// is decoded into one allocation rather than a chain of doublings.
+func listCap(raw []byte) int {
+	n := 0
+	for it := jsonscan.NewArrayIter(raw); n < maxListPresize; n++ {
+		if _, ok := it.Next(); !ok {
+			break
+		}
+	}
+	return n
+}
+
 // decodeList reads an array into the slice fv, item by item in one pass,
 // as encoding/json would: null gives nil, [] an empty slice, anything but
 // an array a type error. An item is decoded by its own UnmarshalJSON when
@@ -345,7 +428,7 @@ func decodeList(fv reflect.Value, raw []byte) error {
 		return typeError(raw, fv.Type())
 	}
 	zero := reflect.Zero(fv.Type().Elem())
-	list := reflect.MakeSlice(fv.Type(), 0, 4)
+	list := reflect.MakeSlice(fv.Type(), 0, listCap(raw))
 	it := jsonscan.NewArrayIter(raw)
 	for {
 		item, ok := it.Next()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -282,4 +283,22 @@ func TestDecimalDigitsCapped(t *testing.T) {
 			})
 		}
 	}
+}
+
+// A list is decoded into one allocation of its size, and a hostile array
+// of many items that are not what the slice holds fails on its first item
+// without making room for all of them.
+func TestDecodeListPresize(t *testing.T) {
+	var p types.Page[types.Payout]
+	require.NoError(t, json.Unmarshal([]byte(`{"results":[{"id":"0b9f2c7e-3d4a-4e8b-9c1d-2e3f4a5b6c7d"},{},{}]}`), &p))
+	require.Len(t, p.Results, 3)
+	require.Equal(t, 3, cap(p.Results), "no spare room")
+
+	hostile := []byte(`{"results":[` + strings.Repeat("0,", 1_000_000) + `0]}`)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := json.Unmarshal(hostile, &p)
+	runtime.ReadMemStats(&after)
+	require.Error(t, err)
+	require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(4<<20), "room made for a bounded number of items only")
 }

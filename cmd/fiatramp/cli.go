@@ -67,6 +67,20 @@ func commands() []*command {
 		signCommand(),
 		webhookVerifyCommand(),
 		webhookSendCommand(),
+		// Configuration, rates, limits and EDD.
+		payoutsConfigCommand(),
+		payoutsRateCommand(),
+		payoutsLimitsCommand(),
+		payoutsEDDCommand(),
+		payinsConfigCommand(),
+		payinsRateCommand(),
+		payinsLimitsCommand(),
+		payinsEDDCommand(),
+		// Payout quotations and history.
+		payoutsQuoteCommand(),
+		payoutsQuotationCommand(),
+		payoutsLinkTransferCommand(),
+		payoutsHistoryCommand(),
 	}
 }
 

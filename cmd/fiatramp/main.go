@@ -9,7 +9,7 @@
 //	                 [-page-size N] [-seed N] [-public-url URL]
 //	                 [-remittance-path PATH] [-quotation-validity 10m]
 //	                 [-read-header-timeout 10s] [-read-timeout 30s]
-//	                 [-write-timeout 60s] [-idle-timeout 2m] [-max-conns 256]
+//	                 [-write-timeout 60s] [-idle-timeout 2m] [-max-conns 4096]
 //	                 [-control] [-startup-file FILE]
 //	fiatramp sign [-method M] [-timestamp N] [-now N] [-compare SIG | -request FILE] [BODY_FILE]
 //	fiatramp payouts get PAYOUT_ID
@@ -22,6 +22,15 @@
 //	fiatramp call METHOD PATH [BODY | @FILE | -]
 //	fiatramp webhook verify [-key K] [-secret-file F] [-now N] [DELIVERY_FILE]
 //	fiatramp webhook send [-type T] [-event E] [-id ID] [-metadata JSON] URL
+//	fiatramp payouts config | payins config
+//	fiatramp payouts rate -asset A -fiat F [-network N] (payins rate alike)
+//	fiatramp payouts limits CUSTOMER_ID | payins limits CUSTOMER_ID
+//	fiatramp payouts edd -customer ID -source S [-bank-statement URL]... [-itr URL]... -declare
+//	fiatramp payins edd (the payout EDD's flags) [-purpose P] [-purpose-doc URL]... [-p2p]
+//	fiatramp payouts quote -customer ID -bank ID -amount N [-asset A] [-fiat F] [-network N]
+//	fiatramp payouts quotation QUOTATION_ID
+//	fiatramp payouts link-transfer -exchange-order ID -transfer ID
+//	fiatramp payouts history [-status S] [-customer ID] [-from YYYY-MM-DD -to YYYY-MM-DD]
 //	fiatramp help [COMMAND]
 //
 // The commands that call the service take their credentials from
@@ -66,8 +75,10 @@
 // -read-header-timeout and the whole request within -read-timeout (a body
 // cut off is answered 408), the answer must be written within
 // -write-timeout, a kept-alive connection is closed after -idle-timeout
-// without a request, and at most -max-conns connections are served at once
-// (more wait to be accepted). 0 turns a limit off.
+// without a request, and at most -max-conns connections are open at once
+// (at the cap a new one closes an idle or slow one; it waits only while
+// every one is being answered). A head or body must also keep arriving at
+// 500 bytes a second once it has taken 5 seconds. 0 turns a limit off.
 //
 // With -control it also serves the control plane under /_sandbox: the
 // sandbox's clock, request and delivery faults, fixtures, reset and state
@@ -164,6 +175,18 @@ Usage:
 	fiatramp call METHOD PATH [BODY]        any operation, signed
 	fiatramp webhook verify [DELIVERY_FILE] check a captured webhook delivery, print its event
 	fiatramp webhook send URL               send a signed test event to a local receiver
+	fiatramp payouts config                 what payouts support: assets and limits per fiat
+	fiatramp payouts rate [flags]           the indicative rate of a payout (-asset, -fiat)
+	fiatramp payouts limits CUSTOMER_ID     what a customer may still be paid today
+	fiatramp payouts edd [flags]            save a customer's enhanced due diligence for payouts
+	fiatramp payins config                  what payins support: assets and limits per fiat
+	fiatramp payins rate [flags]            the indicative rate of a payin (-asset, -fiat)
+	fiatramp payins limits CUSTOMER_ID      what a customer may still pay in today
+	fiatramp payins edd [flags]             save a customer's enhanced due diligence for payins
+	fiatramp payouts quote [flags]          create a payout quotation
+	fiatramp payouts quotation QUOTATION_ID fetch a payout quotation and its status
+	fiatramp payouts link-transfer [flags]  record a payout's exchange transfer id
+	fiatramp payouts history [flags]        stream the payout history, one JSON object a line
 	fiatramp help [COMMAND]                 this help, or a command's flags and an example
 
 The commands that call the service read FIATRAMP_API_KEY, FIATRAMP_API_SECRET

@@ -123,6 +123,9 @@ func TestDocShellStory(t *testing.T) {
 	assert.Regexp(t, `(?m)^payment_method +UPI$`, text, "payin quotation table")
 	assert.Regexp(t, `(?m)^client_reference_id +order-1$`, text, "payout table")
 	assert.Contains(t, text, `"payout_status": "SUCCESS"`, "the simulation through call")
+	assert.Regexp(t, `(?m)^exchange_transfer_id +770011223344$`, text, "transfer link table")
+	assert.Contains(t, text, "\nLINKED\n", "the quotation linked by the payout")
+	assert.Contains(t, text, "order-1\tSUCCESS\norder-2\tPROCESSING\n", "the history through jq, in creation order")
 }
 
 // TestPythonControlPlane runs the documents' Python test of the control

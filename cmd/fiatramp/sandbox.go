@@ -50,11 +50,13 @@ func sandboxFlags(out io.Writer) (*flag.FlagSet, *sandboxConfig) {
 	fs.DurationVar(&c.validity, "quotation-validity", def.PayoutQuotationValidity,
 		"how long the demo's payout quotations (and fixtures' without expires_at) stay valid\n(payin quotations keep their own validity)")
 	srv := sandbox.DefaultServerSettings()
+	c.server = srv // the limits without a flag (MinReadRate, ReadRateGrace) keep their defaults
 	fs.DurationVar(&c.server.ReadHeaderTimeout, "read-header-timeout", srv.ReadHeaderTimeout, "longest a request's headers may take to arrive (0: no limit)")
 	fs.DurationVar(&c.server.ReadTimeout, "read-timeout", srv.ReadTimeout, "longest a whole request may take to arrive; a body cut off is answered 408 (0: no limit)")
 	fs.DurationVar(&c.server.WriteTimeout, "write-timeout", srv.WriteTimeout, "longest from a request's headers to the end of its answer (0: no limit)")
 	fs.DurationVar(&c.server.IdleTimeout, "idle-timeout", srv.IdleTimeout, "how long a kept-alive connection may wait for its next request (0: the read timeout)")
-	fs.IntVar(&c.server.MaxConns, "max-conns", srv.MaxConns, "most connections served at once; more wait to be accepted (0: no limit)")
+	fs.IntVar(&c.server.MaxConns, "max-conns", srv.MaxConns, "most connections open at once; at the cap a new one closes the one idle longest,\n"+
+		"else the slowest sending a request, and waits only while every one is being answered (0: no limit)")
 	fs.StringVar(&c.startupFile, "startup-file", "", "write the start document to `file` instead of stdout, whole and only once serving\n"+
 		"(a failed start leaves it as it was), mode 0600 (it holds secrets); removed on stop")
 	fs.BoolVar(&c.control, "control", false, "serve the control plane under "+sandbox.ControlPrefix+" (clock, faults, fixtures, reset, state),\n"+

@@ -1,0 +1,36 @@
+package main
+
+// fiatramp payouts config and payins config, run as a user runs them.
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCLIConfig(t *testing.T) {
+	w := newWorld(t)
+	for service, path := range map[string]string{"payouts": "/pos/api/v1/payout/configuration", "payins": "/pis/api/v1/payin/configuration"} {
+		r := cli(t, w.env, "", service, "config")
+		require.Equal(t, 0, r.code, r)
+		inr := objectOf(objectOf(json.RawMessage(r.stdout))["inr"])
+		assert.JSONEq(t, `["usdc","usdt"]`, string(inr["supported_assets"]), service)
+		reqs := w.requests()
+		require.Len(t, reqs, 1)
+		assert.Equal(t, http.MethodGet, reqs[0].Method)
+		assert.Equal(t, path, reqs[0].Path)
+		w.checkSigned(t, reqs[0])
+
+		r = cli(t, w.env, "", service, "config", "-o", "table")
+		require.Equal(t, 0, r.code, r)
+		assert.Equal(t, "FIAT  ASSET  METHOD  MIN  MAX\n"+
+			"inr   usdc   imps    10   5000\n"+
+			"inr   usdc   upi     10   1000\n"+
+			"inr   usdt   imps    10   5000\n"+
+			"inr   usdt   upi     10   1000\n", r.stdout, service)
+		w.requests()
+	}
+}

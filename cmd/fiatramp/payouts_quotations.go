@@ -1,0 +1,289 @@
+package main
+
+// fiatramp payouts quote | quotation | link-transfer | history
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+// payoutQuotationFields are the rows of a payout quotation's table.
+func payoutQuotationFields() []field {
+	return []field{
+		f("id"), f("status"), f("order_id"), f("customer_id"), f("bank_id"),
+		f("asset"), f("fiat"), f("network"), f("wallet_address"), f("sending_amount"), f("rate"),
+		f("receiving_amount", "receiving_amount", "receiveing_amount"),
+		f("created_at"), f("expiry_time"),
+	}
+}
+
+func payoutsQuoteCommand() *command {
+	c := &command{
+		name:    "payouts quote",
+		summary: "create a payout quotation",
+		about: `Create a payout quotation (POST /pos/api/v1/payout/quotation): lock a rate
+for paying -amount of -asset out as -fiat to one of the customer's verified
+bank accounts (-bank; not a UPI id), and print the quotation with its
+amounts, fees and expiry (5 minutes in the service's examples). -amount is
+sent exactly as written, as a decimal string. -network (the on-chain model)
+asks for a deposit address. Create the payout with "payouts create
+-quotation ID" before the expiry.`,
+		example: `fiatramp payouts quote -customer $CUSTOMER -bank $BANK -asset USDT -fiat INR -amount 10.5 | jq -r .id`,
+	}
+	var (
+		cf                                           callFlags
+		customer, bank, amount, asset, fiat, network string
+		ip, device                                   string
+		suspicious, lawEnforcement                   bool
+	)
+	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
+		cf.define(fs)
+		fs.StringVar(&customer, "customer", "", "customer_id, the receiving customer (required)")
+		fs.StringVar(&bank, "bank", "", "bank_id of the customer's bank account paid to (required)")
+		fs.StringVar(&amount, "amount", "", "sending_amount in crypto, a decimal such as 10.5 (required)")
+		fs.StringVar(&asset, "asset", "USDT", "asset code")
+		fs.StringVar(&fiat, "fiat", "INR", "fiat currency code")
+		fs.StringVar(&network, "network", "", "network of the deposit (on-chain model), e.g. TRON")
+		fs.StringVar(&ip, "ip", "", "risk_parameters.ip_address")
+		fs.StringVar(&device, "device", "", "risk_parameters.device_id")
+		fs.BoolVar(&suspicious, "suspicious-activity-report", false, "risk_parameters.suspicious_activity_report")
+		fs.BoolVar(&lawEnforcement, "law-enforcement-report", false, "risk_parameters.law_enforcement_agency_report")
+		return func(ctx context.Context, s streams, args []string) error {
+			if err := wantArgs(s, c, args, 0, 0); err != nil {
+				return err
+			}
+			if err := cf.check(s, c); err != nil {
+				return err
+			}
+			if customer == "" || bank == "" || amount == "" {
+				return misuse(s, c, "-customer, -bank and -amount are required")
+			}
+			cid, err := parseID(s, c, "-customer", customer)
+			if err != nil {
+				return err
+			}
+			bid, err := parseID(s, c, "-bank", bank)
+			if err != nil {
+				return err
+			}
+			amt, err := decimal.NewFromString(amount)
+			if err != nil || strings.ContainsAny(amount, "eE") {
+				return misuse(s, c, "-amount %q: want a decimal number such as 10.5", amount)
+			}
+			req := types.CreatePayoutQuotationRequest{
+				Asset: asset, Fiat: fiat, SendingAmount: amt, CustomerID: cid, BankID: bid, Network: network,
+				RiskParameters: types.RiskParameters{
+					IPAddress: ip, DeviceID: device,
+					SuspiciousActivityReport: suspicious, LawEnforcementAgencyReport: lawEnforcement,
+				},
+			}
+			cl, ctx, cancel, err := cf.client(ctx, s, c)
+			if err != nil {
+				return err
+			}
+			defer cancel()
+			q, err := cl.Payouts.CreateQuotation(ctx, req)
+			if err != nil {
+				return err
+			}
+			return cf.print(s, q.Raw, payoutQuotationFields())
+		}
+	}
+	return c
+}
+
+func payoutsQuotationCommand() *command {
+	c := &command{
+		name:    "payouts quotation",
+		args:    "QUOTATION_ID",
+		summary: "fetch a payout quotation and its status",
+		about: `Fetch a payout quotation with its order id and status
+(GET /pos/api/v1/payout/quotation/QUOTATION_ID): UNLINKED until a payout is
+created on it, then LINKED, or EXPIRED once it expired unused.`,
+		example: `fiatramp payouts quotation $QUOTATION | jq -r .status`,
+	}
+	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
+		q, err := cl.Payouts.GetQuotation(ctx, id)
+		if err != nil {
+			return err
+		}
+		return cf.print(s, q.Raw, payoutQuotationFields())
+	})
+}
+
+func payoutsLinkTransferCommand() *command {
+	c := &command{
+		name:    "payouts link-transfer",
+		summary: "record a payout's exchange transfer id",
+		about: `Record on the payout of an exchange order the id of the exchange transfer
+that funds it (PATCH /pos/api/v1/payout/update-transfer-id) and print the
+two ids. The fetched payout shows the transfer id from then on. Repeating
+the command sets the same value again.`,
+		example: `fiatramp payouts link-transfer -exchange-order EXO-2026-0001 -transfer 770011223344`,
+	}
+	var (
+		cf              callFlags
+		order, transfer string
+	)
+	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
+		cf.define(fs)
+		fs.StringVar(&order, "exchange-order", "", "exchange_order_id the payout was created with (required)")
+		fs.StringVar(&transfer, "transfer", "", "exchange_transfer_id (required)")
+		return func(ctx context.Context, s streams, args []string) error {
+			if err := wantArgs(s, c, args, 0, 0); err != nil {
+				return err
+			}
+			if err := cf.check(s, c); err != nil {
+				return err
+			}
+			if strings.TrimSpace(order) == "" || strings.TrimSpace(transfer) == "" {
+				return misuse(s, c, "-exchange-order and -transfer are required")
+			}
+			cl, ctx, cancel, err := cf.client(ctx, s, c)
+			if err != nil {
+				return err
+			}
+			defer cancel()
+			l, err := cl.Payouts.LinkTransfer(ctx, types.LinkTransferRequest{ExchangeOrderID: order, ExchangeTransferID: transfer})
+			if err != nil {
+				return err
+			}
+			return cf.print(s, l.Raw, []field{f("exchange_order_id"), f("exchange_transfer_id")})
+		}
+	}
+	return c
+}
+
+func payoutsHistoryCommand() *command {
+	c := &command{
+		name:    "payouts history",
+		summary: "stream the payout history, one JSON object a line",
+		about: `Walk the payout history (GET /pos/api/v1/payout/history, following every
+page's next link) and print each payout as it arrives: one compact JSON
+object a line, so that it pipes into jq; with -o table a row per payout.
+The filters are sent as the service's query parameters: -status
+(payout_status), -customer (customer_id), -from and -to (start_date and
+end_date, YYYY-MM-DD, both or neither). With -o table, a header and one
+tab-separated row a payout. -timeout bounds the whole walk.`,
+		example: `fiatramp payouts history -customer $CUSTOMER -from 2026-11-01 -to 2026-11-30 | jq -r 'select(.client_reference_id == "order-1") | .id'`,
+	}
+	var (
+		cf                           callFlags
+		status, customer, from, till string
+	)
+	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
+		cf.define(fs)
+		fs.StringVar(&status, "status", "", "payout_status, e.g. SUCCESS")
+		fs.StringVar(&customer, "customer", "", "customer_id")
+		fs.StringVar(&from, "from", "", "start_date, YYYY-MM-DD (with -to)")
+		fs.StringVar(&till, "to", "", "end_date, YYYY-MM-DD (with -from)")
+		return func(ctx context.Context, s streams, args []string) error {
+			if err := wantArgs(s, c, args, 0, 0); err != nil {
+				return err
+			}
+			if err := cf.check(s, c); err != nil {
+				return err
+			}
+			filter := types.PayoutHistoryFilter{Status: types.PayoutStatus(strings.TrimSpace(status))}
+			if customer != "" {
+				id, err := parseID(s, c, "-customer", customer)
+				if err != nil {
+					return err
+				}
+				filter.CustomerID = id
+			}
+			if (from == "") != (till == "") {
+				return misuse(s, c, "-from and -to go together: give both dates or neither")
+			}
+			for _, d := range []struct {
+				flag, text string
+				into       *time.Time
+			}{{"-from", from, &filter.StartDate}, {"-to", till, &filter.EndDate}} {
+				if d.text == "" {
+					continue
+				}
+				t, err := time.Parse(types.DateLayout, d.text)
+				if err != nil {
+					return misuse(s, c, "%s %q: want a date YYYY-MM-DD", d.flag, d.text)
+				}
+				*d.into = t
+			}
+			cl, ctx, cancel, err := cf.client(ctx, s, c)
+			if err != nil {
+				return err
+			}
+			defer cancel()
+			out := bufio.NewWriter(s.out)
+			defer out.Flush()
+			fields := historyFields()
+			if cf.output == "table" {
+				names := make([]string, len(fields))
+				for i, fl := range fields {
+					names[i] = strings.ToUpper(fl.label)
+				}
+				if _, err := out.WriteString(strings.Join(names, "\t") + "\n"); err != nil {
+					return err
+				}
+			}
+			for p, err := range cl.Payouts.History(ctx, filter) {
+				if err != nil {
+					return err
+				}
+				if cf.output == "table" {
+					err = writeRow(out, p.Raw, fields)
+				} else {
+					err = writeLine(out, p.Raw)
+				}
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	return c
+}
+
+// historyFields are the columns of the history's table.
+func historyFields() []field {
+	return []field{
+		f("id"), f("status"), f("client_reference_id"), f("customer_id"), f("asset"), f("sending_amount"),
+		f("fiat"), f("receiving_amount", "receiving_amount", "receiveing_amount"),
+		f("exchange_order_id"), f("utr"), f("created_at"),
+	}
+}
+
+// writeLine writes raw compacted on one line.
+func writeLine(w *bufio.Writer, raw json.RawMessage) error {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return fmt.Errorf("response data is not JSON: %w", err)
+	}
+	b.WriteByte('\n')
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// writeRow writes the fields of raw as one tab-separated row: a table
+// that streams, whatever the number of rows.
+func writeRow(w *bufio.Writer, raw json.RawMessage, fields []field) error {
+	o := objectOf(raw)
+	row := make([]string, len(fields))
+	for i, fl := range fields {
+		row[i] = o.text(fl.names...)
+	}
+	_, err := w.WriteString(strings.Join(row, "\t") + "\n")
+	return err
+}

@@ -1,0 +1,68 @@
+package main
+
+// fiatramp payouts rate | payins rate
+
+import (
+	"context"
+	"flag"
+	"strings"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+func payoutsRateCommand() *command {
+	return rateCommand("payouts", "/pos/api/v1/payout/fetch-rate",
+		func(ctx context.Context, cl *fiatramp.Client, req types.RateRequest) (*types.Rate, error) {
+			return cl.Payouts.Rate(ctx, req)
+		})
+}
+
+func payinsRateCommand() *command {
+	return rateCommand("payins", "/pis/api/v1/payin/fetch-rate",
+		func(ctx context.Context, cl *fiatramp.Client, req types.RateRequest) (*types.Rate, error) {
+			return cl.Payins.Rate(ctx, req)
+		})
+}
+
+// rateCommand is "fiatramp SERVICE rate", fetching path through get.
+func rateCommand(service, path string, get func(context.Context, *fiatramp.Client, types.RateRequest) (*types.Rate, error)) *command {
+	c := &command{
+		name:    service + " rate",
+		summary: "the indicative exchange rate of a " + strings.TrimSuffix(service, "s"),
+		about: `Fetch the exchange rate, fiat per unit of asset (GET ` + path + `?asset=&fiat=,
+with network= when -network is given), and print it: the response data as
+JSON, or a table with -o table. The rate a ` + strings.TrimSuffix(service, "s") + ` is made at is the one
+its quotation locks.`,
+		example: `fiatramp ` + service + ` rate -asset USDT -fiat INR | jq -r .rate`,
+	}
+	var (
+		cf                   callFlags
+		asset, fiat, network string
+	)
+	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
+		cf.define(fs)
+		fs.StringVar(&asset, "asset", "", "asset code, e.g. USDT (required)")
+		fs.StringVar(&fiat, "fiat", "", "fiat currency code, e.g. INR (required)")
+		fs.StringVar(&network, "network", "", "the asset's network (on-chain deployments)")
+		return func(ctx context.Context, s streams, args []string) error {
+			if err := wantArgs(s, c, args, 0, 0); err != nil {
+				return err
+			}
+			if strings.TrimSpace(asset) == "" || strings.TrimSpace(fiat) == "" {
+				return misuse(s, c, "-asset and -fiat are required")
+			}
+			cl, ctx, cancel, err := cf.client(ctx, s, c)
+			if err != nil {
+				return err
+			}
+			defer cancel()
+			r, err := get(ctx, cl, types.RateRequest{Asset: asset, Fiat: fiat, Network: network})
+			if err != nil {
+				return err
+			}
+			return cf.print(s, r.Raw, []field{f("asset"), f("fiat"), f("rate"), f("network")})
+		}
+	}
+	return c
+}

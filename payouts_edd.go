@@ -1,0 +1,100 @@
+package fiatramp
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+// The bodies of the EDD saves.
+var (
+	savePayoutEDDBody = compileBody[types.SavePayoutEDDRequest]()
+	savePayinEDDBody  = compileBody[types.SavePayinEDDRequest]()
+)
+
+// SaveEDD submits a customer's enhanced due diligence for payouts, which
+// lifts their payout limits once verified: POST /ren/api/v1/payout/edd/save
+// with {"bank_statement_passwords", "bank_statement_url", "customer_id",
+// "declaration", "itr_report_passwords", "itr_report_url",
+// "source_of_income"}; every list is sent as an array ([] when empty). The
+// EDD is saved PROCESSING, then reviewed (VERIFIED or FAILED, each
+// announced by an EDD webhook).
+//
+// Refused before sending (ErrInvalidRequest, naming the field): a nil
+// CustomerID, a blank SourceOfIncome, a URL that is not an absolute http
+// or https URL, a list of passwords whose length is not that of its URLs
+// (nil sends "" for each), and a Declaration that is not true: the library
+// does not send a save the customer has not declared true. The service
+// refuses a customer whose KYC is not verified ("Customer is unverified",
+// ErrCustomerUnverified) and a customer who needs no EDD ("EDD not
+// required", ErrEDDNotRequired).
+//
+// A save is retried like a read: a repeat after a lost answer files the
+// same evidence again or is refused as not required (ErrEDDNotRequired).
+// Read the limits (IsEDDRequired) before saving again.
+func (s *PayoutsService) SaveEDD(ctx context.Context, req types.SavePayoutEDDRequest, opts ...RequestOption) (*types.EDD, error) {
+	if err := checkEDD(req.CustomerID, req.SourceOfIncome, req.Declaration); err != nil {
+		return nil, err
+	}
+	var err error
+	if req.BankStatementPasswords, err = eddDocuments("bank_statement_url", "bank_statement_passwords", req.BankStatementURLs, req.BankStatementPasswords); err != nil {
+		return nil, err
+	}
+	if req.ITRReportPasswords, err = eddDocuments("itr_report_url", "itr_report_passwords", req.ITRReportURLs, req.ITRReportPasswords); err != nil {
+		return nil, err
+	}
+	return call[types.EDD](ctx, s.client, opPayoutsSaveEDD.op().with(savePayoutEDDBody(req)), opts)
+}
+
+// checkEDD refuses the members every EDD save needs.
+func checkEDD(customerID uuid.UUID, source types.SourceOfIncome, declaration bool) error {
+	if err := requireID("customer_id", customerID); err != nil {
+		return err
+	}
+	if err := requireText("source_of_income", string(source)); err != nil {
+		return err
+	}
+	if !declaration {
+		return invalid("declaration", "must be true: the customer declares the evidence true")
+	}
+	return nil
+}
+
+// eddDocuments checks a list of document URLs and its passwords, and
+// returns the passwords to send: one "" per URL when passwords is nil.
+func eddDocuments(urlField, passwordField string, urls, passwords []string) ([]string, error) {
+	if err := absoluteURLs(urlField, urls); err != nil {
+		return nil, err
+	}
+	if passwords == nil {
+		return make([]string, len(urls)), nil
+	}
+	if len(passwords) != len(urls) {
+		return nil, invalid(passwordField, fmt.Sprintf("%d passwords for %d documents: give one per document, \"\" for none", len(passwords), len(urls)))
+	}
+	return passwords, nil
+}
+
+// absoluteURLs refuses a list holding anything but absolute http or https
+// URLs with a host.
+func absoluteURLs(field string, urls []string) error {
+	for i, raw := range urls {
+		u, err := url.Parse(raw)
+		if err != nil || (!strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http")) || u.Host == "" {
+			return invalid(fmt.Sprintf("%s[%d]", field, i), "want an absolute http or https URL, got "+quote(raw))
+		}
+	}
+	return nil
+}
+
+// eddKnownBy is what a saved EDD is known by: its id and status.
+func eddKnownBy() resultRule {
+	return requires(
+		need("id", func(e *types.EDD) bool { return e.ID == uuid.Nil }),
+		need("status", func(e *types.EDD) bool { return e.Status == "" }))
+}

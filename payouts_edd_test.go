@@ -1,0 +1,89 @@
+package fiatramp_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/types"
+)
+
+var eddID = uuid.MustParse("83e47391-b1c2-4edd-b2f6-af91a4627389")
+
+// payoutEDDRequest is a complete payout EDD.
+func payoutEDDRequest() types.SavePayoutEDDRequest {
+	return types.SavePayoutEDDRequest{
+		CustomerID: customerID, SourceOfIncome: types.SourceOfIncomeSalary,
+		BankStatementURLs: []string{"https://docs.example/jan.pdf", "https://docs.example/feb.pdf"}, BankStatementPasswords: []string{"", "pässword"},
+		ITRReportURLs: []string{"http://docs.example/itr-2025.pdf"},
+		Declaration:   true,
+	}
+}
+
+func TestPayoutsSaveEDD(t *testing.T) {
+	h := newHarness(t)
+	body := `{"bank_statement_passwords":["","p\u00e4ssword"],"bank_statement_url":["https://docs.example/jan.pdf","https://docs.example/feb.pdf"],` +
+		`"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","declaration":true,"itr_report_passwords":[""],"itr_report_url":["http://docs.example/itr-2025.pdf"],"source_of_income":"SALARY"}`
+	data := `{"id":"` + eddID.String() + `","status":"PROCESSING"}`
+	calls := h.expect(http.MethodPost, "/ren/api/v1/payout/edd/save", body, http.StatusOK, ok(data))
+	e, err := h.client.Payouts.SaveEDD(context.Background(), payoutEDDRequest())
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, calls.Load())
+	assert.Equal(t, eddID, e.ID)
+	assert.Equal(t, types.EDDProcessing, e.Status)
+	assert.Equal(t, data, string(e.Raw))
+}
+
+// TestPayoutsSaveEDDBadInput: what cannot be right is refused before
+// sending, naming the field.
+func TestPayoutsSaveEDDBadInput(t *testing.T) {
+	for field, mod := range map[string]func(*types.SavePayoutEDDRequest){
+		"customer_id":              func(r *types.SavePayoutEDDRequest) { r.CustomerID = uuid.Nil },
+		"source_of_income":         func(r *types.SavePayoutEDDRequest) { r.SourceOfIncome = " " },
+		"declaration":              func(r *types.SavePayoutEDDRequest) { r.Declaration = false },
+		"bank_statement_url[1]":    func(r *types.SavePayoutEDDRequest) { r.BankStatementURLs[1] = "docs.example/feb.pdf" },
+		"itr_report_url[0]":        func(r *types.SavePayoutEDDRequest) { r.ITRReportURLs[0] = "file:///etc/passwd" },
+		"bank_statement_passwords": func(r *types.SavePayoutEDDRequest) { r.BankStatementPasswords = []string{""} },
+		"itr_report_passwords":     func(r *types.SavePayoutEDDRequest) { r.ITRReportPasswords = []string{"", ""} },
+	} {
+		t.Run(field, func(t *testing.T) {
+			h := newHarness(t)
+			req := payoutEDDRequest()
+			mod(&req)
+			e, err := h.client.Payouts.SaveEDD(context.Background(), req)
+			assert.Nil(t, e)
+			require.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
+			var v *fiatramp.ValidationError
+			require.ErrorAs(t, err, &v)
+			assert.Equal(t, field, v.Field)
+			assert.Zero(t, h.mock.GetTotalCallCount())
+		})
+	}
+}
+
+func TestPayoutsSaveEDDRefusals(t *testing.T) {
+	for message, want := range map[string]error{
+		"Customer is unverified": fiatramp.ErrCustomerUnverified,
+		"EDD not required":       fiatramp.ErrEDDNotRequired,
+	} {
+		t.Run(message, func(t *testing.T) {
+			h := newHarness(t)
+			h.mock.RegisterResponder(http.MethodPost, testBase+"/ren/api/v1/payout/edd/save",
+				httpmock.NewStringResponder(http.StatusBadRequest, fail(message, "", `{}`)))
+			e, err := h.client.Payouts.SaveEDD(context.Background(), payoutEDDRequest())
+			assert.Nil(t, e)
+			var apiErr *fiatramp.APIError
+			require.ErrorAs(t, err, &apiErr)
+			assert.Equal(t, message, apiErr.Message)
+			require.ErrorIs(t, err, want)
+			var unknown *fiatramp.OutcomeUnknownError
+			assert.NotErrorAs(t, err, &unknown, "a refusal is an answer")
+		})
+	}
+}
