@@ -65,10 +65,10 @@ type PayoutsService struct{ client *Client }
 // outcome (its Err matches ErrMalformedResponse), never a payout with
 // uuid.Nil for its ID. With WithReconcile the call settles such an
 // outcome itself, with reads only, before it returns (see
-// Client.ReconcilePayout): the
-// payout the lost attempt created, a *NotCreatedError (ErrNotCreated:
-// nothing holds the reference; create again with the same one), or the
-// *OutcomeUnknownError with Unsettled saying why.
+// Client.ReconcilePayout): the payout the lost attempt created, a
+// *NotCreatedError (ErrNotCreated: nothing holds the reference; create
+// again with the same one), or the *OutcomeUnknownError with Unsettled
+// saying why.
 //
 // The service's refusals match ErrClientReferenceExists (reference reused),
 // ErrQuotationNotFound (absent or another organization's quotation),
