@@ -865,7 +865,9 @@ func writtenBodies(s string, amount decimal.Decimal) [][]byte {
 				RiskParameters: types.RiskParameters{IPAddress: s, DeviceID: s}}),
 			addWalletBody(types.AddWalletRequest{CustomerID: id, WalletAddress: s}),
 			idStatusBody("payout_id", id, "payout_status", s),
-			idStatusBody("quotation_id", id, "payin_status", s),
+			idStatusBody("payin_id", id, "payin_status", s),
+			initiatePayinBody(types.InitiatePayinRequest{QuotationID: id, CustomerID: id, UTR: s, ClientReferenceID: s}),
+			linkPayinTransferBody(types.LinkPayinTransferRequest{PayinID: id, ExchangeTransferID: s}),
 			bankVerificationBody(id, id, types.BankAccountStatus(s)),
 		)
 	}

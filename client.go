@@ -20,6 +20,8 @@ type Client struct {
 	Payins    *PayinsService
 	Customers *CustomersService
 	KYC       *KYCService
+	// Organization holds the organization's settings (its webhook URL).
+	Organization *OrganizationService
 
 	cfg   config
 	clock *clockOffset // shared by copies of the Client
@@ -77,6 +79,7 @@ func New(apiKey, apiSecret string, opts ...Option) (*Client, error) {
 	c.Payins = &PayinsService{client: c}
 	c.Customers = &CustomersService{client: c}
 	c.KYC = &KYCService{client: c}
+	c.Organization = &OrganizationService{client: c}
 	return c, nil
 }
 

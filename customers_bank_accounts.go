@@ -3,6 +3,7 @@ package fiatramp
 import (
 	"context"
 	"iter"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -94,4 +95,59 @@ func (s *CustomersService) SimulateBankVerification(ctx context.Context, custome
 	}
 	body := bankStatusBody(bankVerificationRequest{CustomerID: customerID, BankID: bankID, BankAccountStatus: status})
 	return call[types.BankVerificationSimulation](ctx, s.client, opCustomersSimulateBankVerification.op().with(body), opts)
+}
+
+// addBankAccountBody writes the body of Customers.AddBankAccount.
+var addBankAccountBody = compileBody[types.AddBankAccountRequest]()
+
+// AddBankAccount adds a bank account or a UPI address to a VERIFIED
+// customer: POST /cms/api/v1/bank/create with {"customer_id"} and either
+// {"account_number", "ifsc", "account_name"} or {"vpa"}. The account
+// starts PROCESSING; a BANK webhook (or GetBankAccount) tells when it is
+// VERIFIED or FAILED, with a failure_reason such as NAME_MISMATCH.
+//
+// Refused before sending (ErrInvalidRequest, naming the field): a nil
+// CustomerID; neither an account nor a VPA, or both; an account missing
+// its number, IFSC or name. The service refuses with ErrCustomerNotFound,
+// ErrCustomerUnverified ("Customer is unverified"), ErrAccountNumberInUse
+// and ErrVPAInUse (held by this or another customer), ErrBankAccountLimit
+// ("Maximum 3 bank account details allowed", "Maximum 3 UPI IDs allowed")
+// and ErrKYCInUse.
+//
+// A customer cannot hold the same account twice, so a retry cannot add a
+// second one; but a retry after an answer that was lost reads as "already
+// in use". When a call fails with ErrAccountNumberInUse or ErrVPAInUse
+// after retries, list the customer's accounts (BankAccounts): an account
+// with the same number and IFSC, or the same VPA, is the one this call
+// added; none means another customer holds it.
+func (s *CustomersService) AddBankAccount(ctx context.Context, req types.AddBankAccountRequest, opts ...RequestOption) (*types.BankAccount, error) {
+	if err := requireID("customer_id", req.CustomerID); err != nil {
+		return nil, err
+	}
+	if err := checkBankShape(req); err != nil {
+		return nil, err
+	}
+	return call[types.BankAccount](ctx, s.client, opCustomersAddBankAccount.op().with(addBankAccountBody(req)), opts)
+}
+
+// checkBankShape refuses a request that names neither an account nor a
+// VPA, or both, or an account without its number, IFSC or name.
+func checkBankShape(req types.AddBankAccountRequest) error {
+	account := strings.TrimSpace(req.AccountNumber) != "" || strings.TrimSpace(req.IFSC) != "" || strings.TrimSpace(req.AccountName) != ""
+	vpa := strings.TrimSpace(req.VPA) != ""
+	switch {
+	case account && vpa:
+		return invalid("vpa", "give either an account (account_number, ifsc, account_name) or a vpa, not both")
+	case !account && !vpa:
+		return invalid("account_number", "give either an account (account_number, ifsc, account_name) or a vpa")
+	case vpa:
+		return nil
+	}
+	if err := requireText("account_number", req.AccountNumber); err != nil {
+		return err
+	}
+	if err := requireText("ifsc", req.IFSC); err != nil {
+		return err
+	}
+	return requireText("account_name", req.AccountName)
 }

@@ -1,10 +1,20 @@
 package fiatramp_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jarcoal/httpmock"
@@ -236,4 +246,254 @@ func TestListBankAccountsPage(t *testing.T) {
 		assert.ErrorContains(t, err, "customer_id")
 		assert.Zero(t, h.mock.GetTotalCallCount())
 	})
+}
+
+// addBankAnswer is an add bank account answer in the list item's shape.
+const addBankAnswer = `{"id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01",` +
+	`"account_number":"50100123456789","ifsc":"HDFC0001234","account_name":"Asha Rao","vpa":null,` +
+	`"bank_account_type":"bank_account","bank_account_status":"PROCESSING","failure_reason":null}`
+
+func TestCustomersAddBankAccount(t *testing.T) {
+	h := newHarness(t)
+	calls := h.expect(http.MethodPost, "/cms/api/v1/bank/create",
+		`{"account_name":"Asha Rao","account_number":"50100123456789","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","ifsc":"HDFC0001234"}`,
+		http.StatusCreated, ok(addBankAnswer))
+	b, err := h.client.Customers.AddBankAccount(context.Background(), types.AddBankAccountRequest{
+		CustomerID: customerID, AccountNumber: "50100123456789", IFSC: "HDFC0001234", AccountName: "Asha Rao",
+	})
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, calls.Load())
+	assert.Equal(t, bankID, b.ID)
+	assert.Equal(t, customerID, b.CustomerID)
+	assert.Equal(t, "HDFC0001234", b.IFSC)
+	assert.Equal(t, "Asha Rao", b.AccountName)
+	assert.Equal(t, "", b.VPA)
+	assert.Equal(t, types.BankAccountTypeBankAccount, b.BankAccountType)
+	assert.Equal(t, types.BankAccountProcessing, b.BankAccountStatus)
+	assert.Nil(t, b.FailureReason)
+}
+
+func TestCustomersAddBankAccountVPA(t *testing.T) {
+	h := newHarness(t)
+	h.expect(http.MethodPost, "/cms/api/v1/bank/create",
+		`{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","vpa":"asha@okhdfc"}`,
+		http.StatusCreated, ok(`{"id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","account_number":null,"ifsc":null,"account_name":"Asha Rao","vpa":"asha@okhdfc","bank_account_type":"vpa","bank_account_status":"PROCESSING","failure_reason":null}`))
+	b, err := h.client.Customers.AddBankAccount(context.Background(), types.AddBankAccountRequest{CustomerID: customerID, VPA: "asha@okhdfc"})
+	require.NoError(t, err)
+	assert.Equal(t, "asha@okhdfc", b.VPA)
+	assert.Equal(t, types.BankAccountTypeVPA, b.BankAccountType)
+}
+
+// TestCustomersAddBankAccountRefusedBeforeSending: neither shape, both,
+// an incomplete account or a nil customer is refused naming the field,
+// and nothing is sent.
+func TestCustomersAddBankAccountRefusedBeforeSending(t *testing.T) {
+	h := newHarness(t)
+	for _, c := range []struct {
+		req   types.AddBankAccountRequest
+		field string
+	}{
+		{types.AddBankAccountRequest{VPA: "a@upi"}, "customer_id"},
+		{types.AddBankAccountRequest{CustomerID: customerID}, "account_number"},
+		{types.AddBankAccountRequest{CustomerID: customerID, VPA: "  "}, "account_number"},
+		{types.AddBankAccountRequest{CustomerID: customerID, VPA: "a@upi", AccountNumber: "1"}, "vpa"},
+		{types.AddBankAccountRequest{CustomerID: customerID, VPA: "a@upi", AccountName: "A"}, "vpa"},
+		{types.AddBankAccountRequest{CustomerID: customerID, IFSC: "HDFC0001234", AccountName: "A"}, "account_number"},
+		{types.AddBankAccountRequest{CustomerID: customerID, AccountNumber: "1", AccountName: "A"}, "ifsc"},
+		{types.AddBankAccountRequest{CustomerID: customerID, AccountNumber: "1", IFSC: "HDFC0001234", AccountName: " "}, "account_name"},
+	} {
+		b, err := h.client.Customers.AddBankAccount(context.Background(), c.req)
+		assert.Nil(t, b)
+		require.ErrorIs(t, err, fiatramp.ErrInvalidRequest, "%+v", c.req)
+		var ve *fiatramp.ValidationError
+		require.ErrorAs(t, err, &ve)
+		assert.Equal(t, c.field, ve.Field, "%+v", c.req)
+	}
+	assert.Zero(t, h.mock.GetTotalCallCount(), "nothing sent")
+}
+
+// TestCustomersAddBankAccountRefusals: each documented refusal reaches
+// the caller as an *APIError with the service's message; a retry after a
+// lost answer reads as "already in use", which listing settles.
+func TestCustomersAddBankAccountRefusals(t *testing.T) {
+	all := []error{fiatramp.ErrCustomerUnverified, fiatramp.ErrVPAInUse, fiatramp.ErrBankAccountLimit,
+		fiatramp.ErrAccountNumberInUse, fiatramp.ErrKYCInUse, fiatramp.ErrCustomerNotFound}
+	for msg, want := range map[string]error{
+		"Customer is unverified":                 fiatramp.ErrCustomerUnverified,
+		"VPA already in use":                     fiatramp.ErrVPAInUse,
+		"Maximum 3 UPI IDs allowed":              fiatramp.ErrBankAccountLimit,
+		"Account number already in use":          fiatramp.ErrAccountNumberInUse,
+		"Maximum 3 bank account details allowed": fiatramp.ErrBankAccountLimit,
+		"KYC already in use":                     fiatramp.ErrKYCInUse,
+		"Customer not found or access denied":    fiatramp.ErrCustomerNotFound,
+	} {
+		h := newHarness(t)
+		h.mock.RegisterResponder(http.MethodPost, testBase+"/cms/api/v1/bank/create",
+			httpmock.NewStringResponder(400, `{"status":false,"message":"`+msg+`","data":null}`))
+		_, err := h.client.Customers.AddBankAccount(context.Background(), types.AddBankAccountRequest{CustomerID: customerID, VPA: "a@upi"})
+		var apiErr *fiatramp.APIError
+		require.ErrorAs(t, err, &apiErr, msg)
+		assert.Equal(t, msg, apiErr.Message)
+		for _, other := range all {
+			assert.Equal(t, other == want, errors.Is(err, other), "%q matches %v: %v", msg, other, other == want)
+		}
+		assert.NotErrorIs(t, err, fiatramp.ErrOutcomeUnknown, "a refusal is an answer: nothing was added")
+	}
+}
+
+// TestCustomersAddBankAccountRetried: a 503 is retried (a repeat cannot
+// add a second account), with the same body.
+func TestCustomersAddBankAccountRetried(t *testing.T) {
+	h := newHarness(t, fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 3, InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
+	const body = `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","vpa":"asha@upi"}`
+	var n int
+	h.mock.RegisterResponder(http.MethodPost, testBase+"/cms/api/v1/bank/create", func(req *http.Request) (*http.Response, error) {
+		assertSigned(t, req, testNow.Unix(), body)
+		if n++; n == 1 {
+			return httpmock.NewStringResponse(503, `{"status":false,"message":"unavailable","data":null}`), nil
+		}
+		return httpmock.NewStringResponse(201, ok(addBankAnswer)), nil
+	})
+	b, err := h.client.Customers.AddBankAccount(context.Background(), types.AddBankAccountRequest{CustomerID: customerID, VPA: "asha@upi"})
+	require.NoError(t, err)
+	assert.Equal(t, bankID, b.ID)
+	assert.Equal(t, 2, n)
+}
+
+// TestCustomersGetBankAccountEveryShape: a fetch reads the list item's
+// shape (account_name, vpa) and an older edition's ifsc_code.
+func TestCustomersGetBankAccountEveryShape(t *testing.T) {
+	path := "/cms/api/v1/bank/" + customerID.String() + "/" + bankID.String()
+	for name, c := range map[string]struct{ data, ifsc, holder, vpa string }{
+		"list item": {addBankAnswer, "HDFC0001234", "Asha Rao", ""},
+		"vpa":       {`{"id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","account_number":null,"ifsc":null,"account_name":"Asha Rao","vpa":"asha@upi"}`, "", "Asha Rao", "asha@upi"},
+		"ifsc_code": {`{"id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","account_number":"501","ifsc_code":"SBIN0000001","beneficiary_name":"Asha Rao"}`, "SBIN0000001", "Asha Rao", ""},
+		"both":      {`{"id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","ifsc_code":"SBIN0000001","ifsc":"HDFC0001234"}`, "HDFC0001234", "", ""},
+	} {
+		h := newHarness(t)
+		h.expect(http.MethodGet, path, "", http.StatusOK, ok(c.data))
+		b, err := h.client.Customers.GetBankAccount(context.Background(), customerID, bankID)
+		require.NoError(t, err, name)
+		assert.Equal(t, c.ifsc, b.IFSC, name)
+		assert.Equal(t, c.holder, b.HolderName(), name)
+		assert.Equal(t, c.vpa, b.VPA, name)
+	}
+}
+
+// floorBankRequest is add bank account's body with its members in sorted
+// order, so that json.Marshal writes canonical JSON.
+type floorBankRequest struct {
+	AccountName   string    `json:"account_name"`
+	AccountNumber string    `json:"account_number"`
+	CustomerID    uuid.UUID `json:"customer_id"`
+	IFSC          string    `json:"ifsc"`
+}
+
+// floorBankAccount is the answer's data as a careful caller decodes it.
+type floorBankAccount struct {
+	ID                uuid.UUID `json:"id"`
+	CustomerID        uuid.UUID `json:"customer_id"`
+	AccountNumber     *string   `json:"account_number"`
+	IFSC              *string   `json:"ifsc"`
+	AccountName       *string   `json:"account_name"`
+	VPA               *string   `json:"vpa"`
+	BankAccountType   string    `json:"bank_account_type"`
+	BankAccountStatus string    `json:"bank_account_status"`
+	FailureReason     *string   `json:"failure_reason"`
+}
+
+// floorPost is the hand-written signed POST of body to url, decoding the
+// envelope's data into data.
+func floorPost(ctx context.Context, hc *http.Client, url string, body []byte, data any) error {
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	mac := hmac.New(sha256.New, []byte(testSecret))
+	mac.Write([]byte(testKey + "|" + ts + "|"))
+	mac.Write(body)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("X-API-KEY", testKey)
+	req.Header.Set("X-TIMESTAMP", ts)
+	req.Header.Set("X-SIGNATURE", base64.StdEncoding.EncodeToString(mac.Sum(nil)))
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, fiatramp.DefaultMaxResponseBytes))
+	_ = resp.Body.Close()
+	if err != nil {
+		return err
+	}
+	env := struct {
+		Status bool `json:"status"`
+		Data   any  `json:"data"`
+	}{Data: data}
+	if err := json.Unmarshal(raw, &env); err != nil {
+		return err
+	}
+	if !env.Status {
+		return errors.New("floor: refused")
+	}
+	return nil
+}
+
+// BenchmarkAddBankAccountVsFloor compares Customers.AddBankAccount with
+// the hand-written call, through an in-memory transport and on loopback.
+func BenchmarkAddBankAccountVsFloor(b *testing.B) {
+	answer := []byte(ok(addBankAnswer))
+	req := types.AddBankAccountRequest{CustomerID: customerID, AccountNumber: "50100123456789", IFSC: "HDFC0001234", AccountName: "Asha Rao"}
+	benchAgainstFloor(b, answer, "/cms/api/v1/bank/create",
+		func(ctx context.Context, c *fiatramp.Client) error {
+			got, err := c.Customers.AddBankAccount(ctx, req)
+			if err == nil && got.ID == uuid.Nil {
+				err = errors.New("library: no id")
+			}
+			return err
+		},
+		func(ctx context.Context, hc *http.Client, url string) error {
+			body, err := json.Marshal(floorBankRequest{AccountName: req.AccountName, AccountNumber: req.AccountNumber, CustomerID: req.CustomerID, IFSC: req.IFSC})
+			if err != nil {
+				return err
+			}
+			var data floorBankAccount
+			if err := floorPost(ctx, hc, url, body, &data); err != nil {
+				return err
+			}
+			if data.ID == uuid.Nil {
+				return errors.New("floor: no id")
+			}
+			return nil
+		})
+}
+
+// benchAgainstFloor runs compareMemoryWithFloor for one operation through
+// an in-memory transport and on loopback HTTP, both answering answer.
+func benchAgainstFloor(b *testing.B, answer []byte, path string,
+	lib func(context.Context, *fiatramp.Client) error, floor func(context.Context, *http.Client, string) error) {
+	ctx := context.Background()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(answer)
+	}))
+	defer srv.Close()
+	tr := &http.Transport{MaxIdleConnsPerHost: 4}
+	defer tr.CloseIdleConnections()
+	for _, env := range []struct {
+		name, base string
+		hc         *http.Client
+	}{
+		{"memory", "http://127.0.0.1:1", &http.Client{Transport: memoryTransport{answer}}},
+		{"loopback", srv.URL, &http.Client{Transport: tr}},
+	} {
+		c := benchClient(b, env.base, env.hc)
+		b.Run(env.name, func(b *testing.B) {
+			compareMemoryWithFloor(b,
+				func() error { return lib(ctx, c) },
+				func() error { return floor(ctx, env.hc, env.base+path) })
+		})
+	}
 }

@@ -49,7 +49,7 @@ type payoutStatusRequest struct {
 
 // payinStatusRequest is the body of the sandbox payin status simulation.
 type payinStatusRequest struct {
-	QuotationID uuid.UUID         `json:"quotation_id"`
+	PayinID     uuid.UUID         `json:"payin_id"`
 	PayinStatus types.PayinStatus `json:"payin_status"`
 }
 

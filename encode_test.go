@@ -132,8 +132,8 @@ func checkBodies(t testing.TB, s string) {
 			CustomerID: bodyCustomer, BankID: bodyBank, PaymentMethod: types.PaymentMethod(s), RiskParameters: rp})))
 	require.Equal(t, canonicalOf(t, map[string]any{"payout_id": bodyOther, "payout_status": s}),
 		string(idStatusBody("payout_id", bodyOther, "payout_status", s)))
-	require.Equal(t, canonicalOf(t, map[string]any{"quotation_id": bodyQuotation, "payin_status": s}),
-		string(idStatusBody("quotation_id", bodyQuotation, "payin_status", s)))
+	require.Equal(t, canonicalOf(t, map[string]any{"payin_id": bodyQuotation, "payin_status": s}),
+		string(idStatusBody("payin_id", bodyQuotation, "payin_status", s)))
 	require.Equal(t, canonicalOf(t, map[string]any{"customer_id": bodyCustomer, "kyc_status": s}),
 		string(idStatusBody("customer_id", bodyCustomer, "kyc_status", s)))
 	require.Equal(t, canonicalOf(t, map[string]any{"customer_id": bodyCustomer, "bank_id": bodyBank, "bank_account_status": s}),
@@ -239,8 +239,8 @@ func idStatusBody(idKey string, id uuid.UUID, statusKey, status string) []byte {
 	switch idKey + " " + statusKey {
 	case "payout_id payout_status":
 		return payoutStatusBody(payoutStatusRequest{PayoutID: id, PayoutStatus: types.PayoutStatus(status)})
-	case "quotation_id payin_status":
-		return payinStatusBody(payinStatusRequest{QuotationID: id, PayinStatus: types.PayinStatus(status)})
+	case "payin_id payin_status":
+		return payinStatusBody(payinStatusRequest{PayinID: id, PayinStatus: types.PayinStatus(status)})
 	case "customer_id kyc_status":
 		return kycStatusBody(kycStatusRequest{CustomerID: id, KYCStatus: types.KYCStatus(status)})
 	}

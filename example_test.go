@@ -25,14 +25,15 @@ import (
 // signed over the body it carries.
 func demoService() *httptest.Server {
 	routes := map[string]string{
-		"POST /pos/api/v1/payout/initiate":                     ok(createdPayoutData),
-		"GET /pos/api/v1/payout/" + payoutID.String():          ok(fetchedPayoutData),
-		"POST /pis/api/v1/payin/quotation":                     ok(payinQuotationData),
-		"GET /cms/api/v1/bank/list/" + customerID.String():     bankPage(2, "null", 1, 2),
-		"GET /pos/api/v1/payout/balance":                       ok(`{"available_balance":{"USDT":"1500.25"}}`),
-		"POST /org/api/v1/organizations/api-webhooks":          ok(`{"url":"https://receiver.example/webhooks/fiatramp"}`),
-		"POST /pos/api/v1/prefunded/payout/initiate":           fail("Insufficient prefunded balance", "BAD_REQUEST", `{}`),
-		"GET /cms/api/v1/kyc/configuration/" + bankID.String(): fail("Customer not found or access denied", "BAD_REQUEST", `{}`),
+		"POST /pos/api/v1/payout/initiate":                           ok(createdPayoutData),
+		"GET /pos/api/v1/payout/" + payoutID.String():                ok(fetchedPayoutData),
+		"POST /pis/api/v1/payin/quotation":                           ok(payinQuotationData),
+		"GET /cms/api/v1/bank/list/" + customerID.String():           bankPage(2, "null", 1, 2),
+		"GET /pos/api/v1/payout/balance":                             ok(`{"available_balance":{"USDT":"1500.25"}}`),
+		"POST /org/api/v1/organizations/api-webhooks":                ok(`"https://receiver.example/webhooks/fiatramp"`),
+		"GET /pis/api/v1/payin/8d1f3a52-0c4e-4b7a-9f61-2e5d7c9a0b34": ok(`{"id":"8d1f3a52-0c4e-4b7a-9f61-2e5d7c9a0b34","status":"PROCESSING"}`),
+		"POST /pos/api/v1/prefunded/payout/initiate":                 fail("Insufficient prefunded balance", "BAD_REQUEST", `{}`),
+		"GET /cms/api/v1/kyc/configuration/" + bankID.String():       fail("Customer not found or access denied", "BAD_REQUEST", `{}`),
 	}
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body := routes[r.Method+" "+r.URL.Path]
@@ -182,17 +183,17 @@ func ExampleClient_Do() {
 	defer srv.Close()
 	client, _ := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
 
-	// The webhook registration is not typed (its payload changed between
-	// editions); Do signs and decodes it like any other call.
-	var registered struct {
-		URL string `json:"url"`
+	// Fetching a payin is not typed yet; Do signs and decodes it like any
+	// other call.
+	var payin struct {
+		Status string `json:"status"`
 	}
-	body := map[string]string{"url": "https://receiver.example/webhooks/fiatramp"}
-	if err := client.Do(context.Background(), http.MethodPost, "/org/api/v1/organizations/api-webhooks", body, &registered); err != nil {
+	path := "/pis/api/v1/payin/8d1f3a52-0c4e-4b7a-9f61-2e5d7c9a0b34"
+	if err := client.Do(context.Background(), http.MethodGet, path, nil, &payin); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(registered.URL)
-	// Output: https://receiver.example/webhooks/fiatramp
+	fmt.Println(payin.Status)
+	// Output: PROCESSING
 }
 
 func ExampleCanonicalizeJSON() {
@@ -756,4 +757,139 @@ func ExamplePayoutsService_History() {
 	// ref-0 PROCESSING
 	// ref-1 PROCESSING
 	// true
+}
+
+// The organization's webhook URL: every event from now on goes there.
+func ExampleOrganizationService_SetWebhookURL() {
+	srv := demoService()
+	defer srv.Close()
+	client, _ := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
+
+	registered, err := client.Organization.SetWebhookURL(context.Background(), "https://receiver.example/webhooks/fiatramp")
+	if err != nil {
+		log.Fatal(err) // a URL that is not absolute http(s) is refused before sending
+	}
+	fmt.Println(registered)
+	// Output: https://receiver.example/webhooks/fiatramp
+}
+
+// A verified customer's bank account starts PROCESSING; the BANK webhook
+// (or a fetch) tells when it is VERIFIED. In the sandbox, the simulation
+// decides.
+func ExampleCustomersService_AddBankAccount() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+
+	bank, err := client.Customers.AddBankAccount(ctx, types.AddBankAccountRequest{
+		CustomerID:    demo.Customer.ID,
+		AccountNumber: "50100123456789", IFSC: "HDFC0001234", AccountName: "Asha Rao",
+	})
+	if err != nil {
+		// "already in use" after a retry: list the customer's accounts
+		// (BankAccounts); the one with this number is the one added.
+		log.Fatal(err)
+	}
+	fmt.Println(bank.BankAccountType, bank.BankAccountStatus)
+
+	_, _ = client.Customers.SimulateBankVerification(ctx, demo.Customer.ID, bank.ID, types.BankAccountVerified)
+	fetched, _ := client.Customers.GetBankAccount(ctx, demo.Customer.ID, bank.ID)
+	fmt.Println(fetched.BankAccountStatus, fetched.IFSC, fetched.HolderName())
+	// Output:
+	// bank_account PROCESSING
+	// VERIFIED HDFC0001234 Asha Rao
+}
+
+// Payins after the quotation: the customer pays the quoted amount, and
+// Initiate records the payin by the bank transfer's UTR.
+func ExamplePayinsService_Initiate() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+
+	q, err := client.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{
+		Asset: "USDT", Fiat: "INR", SendingAmount: decimal.RequireFromString("2600.50"),
+		CustomerID: demo.Customer.ID, BankID: demo.VPA.ID, PaymentMethod: types.PaymentMethodUPI,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// ... the customer pays q.SendingAmount, reads the UTR off the transfer ...
+	payin, err := client.Payins.Initiate(ctx, types.InitiatePayinRequest{
+		QuotationID: q.ID, CustomerID: demo.Customer.ID, UTR: "412345678901", ClientReferenceID: "order-2001",
+	})
+	var unknown *fiatramp.OutcomeUnknownError
+	switch {
+	case errors.As(err, &unknown):
+		// The payin may exist: look for the UTR in the customer's history
+		// (Payins.History), or repeat the same call, which cannot record twice.
+		log.Fatal(err)
+	case err != nil:
+		log.Fatal(err)
+	}
+	fmt.Println(payin.Status, payin.UTR, payin.ID != q.ID)
+	// Output: PROCESSING 412345678901 true
+}
+
+// Get follows a payin by its own id; SimulateStatus moves it in the
+// sandbox, and LinkTransfer stores the exchange transfer that delivered
+// its asset.
+func ExamplePayinsService_Get() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+	q, _ := client.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{
+		Asset: "USDT", Fiat: "INR", SendingAmount: decimal.RequireFromString("2600.50"),
+		CustomerID: demo.Customer.ID, BankID: demo.VPA.ID, PaymentMethod: types.PaymentMethodUPI,
+	})
+	payin, _ := client.Payins.Initiate(ctx, types.InitiatePayinRequest{QuotationID: q.ID, CustomerID: demo.Customer.ID, UTR: "412345678902"})
+
+	_, _ = client.Payins.SimulateStatus(ctx, payin.ID, types.PayinFailed)
+	_, _ = client.Payins.SimulateStatus(ctx, payin.ID, types.PayinRefundInitiated)
+	_, _ = client.Payins.LinkTransfer(ctx, types.LinkPayinTransferRequest{PayinID: payin.ID, ExchangeTransferID: "778899"})
+
+	got, err := client.Payins.Get(ctx, payin.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(got.Status, got.FailureReason, got.RefundReason, got.ExchangeTransferID)
+	// Output: REFUND_INITIATED PAYMENT_NOT_RECEIVED INCORRECT_AMOUNT 778899
+}
+
+// History walks every page of the payin history, filtered; memory stays
+// bounded by one page.
+func ExamplePayinsService_History() {
+	sb := sandbox.New(func(s *sandbox.Settings) { s.PageSize = 2 })
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	ctx := context.Background()
+	for _, utr := range []string{"412345678903", "412345678904", "412345678905"} {
+		q, _ := client.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{
+			Asset: "USDT", Fiat: "INR", SendingAmount: decimal.RequireFromString("2600.50"),
+			CustomerID: demo.Customer.ID, BankID: demo.VPA.ID, PaymentMethod: types.PaymentMethodUPI,
+		})
+		_, _ = client.Payins.Initiate(ctx, types.InitiatePayinRequest{QuotationID: q.ID, CustomerID: demo.Customer.ID, UTR: utr})
+	}
+
+	for p, err := range client.Payins.History(ctx, types.PayinHistoryFilter{CustomerID: demo.Customer.ID}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(p.UTR, p.Status)
+	}
+	// Output:
+	// 412345678903 PROCESSING
+	// 412345678904 PROCESSING
+	// 412345678905 PROCESSING
 }

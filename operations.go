@@ -124,6 +124,14 @@ const (
 	opPayoutsGetQuotation
 	opPayoutsLinkTransfer
 	opPayoutsListHistory
+	// Bank accounts and the organization's webhook URL.
+	opCustomersAddBankAccount
+	opOrganizationSetWebhookURL
+	// Payins after the quotation.
+	opPayinsInitiate
+	opPayinsGet
+	opPayinsListHistory
+	opPayinsLinkTransfer
 	numOperations
 )
 
@@ -193,7 +201,7 @@ var operations = [numOperations]opRow{
 		name: "Payins.SimulateStatus", method: http.MethodPatch, path: pisBase + "/payin/mock-payin-status",
 		safety: SafetyUpdate,
 		result: requires(
-			need("quotation_id", func(s *types.PayinStatusSimulation) bool { return s.QuotationID == uuid.Nil }),
+			need("payin_id", func(s *types.PayinStatusSimulation) bool { return s.PayinID == uuid.Nil }),
 			need("payin_status", func(s *types.PayinStatusSimulation) bool { return s.PayinStatus == "" })),
 	},
 	opCustomersAddWallet: {
@@ -290,12 +298,55 @@ var operations = [numOperations]opRow{
 		// say "no payouts".
 		result: requires(need("results", func(p *types.PayoutPage) bool { return p.Results == nil })),
 	},
+	// Bank accounts and the organization's webhook URL.
+	opCustomersAddBankAccount: {
+		name: "Customers.AddBankAccount", method: http.MethodPost, path: cmsBase + "/bank/create",
+		// A repeat cannot add a second account: the service refuses an
+		// account number or VPA already in use. A retry after a lost
+		// answer may read as that refusal; the caller settles it by
+		// listing the customer's accounts.
+		safety: SafetyCreate,
+		// The same result type as GetBankAccount's, known by the same member.
+		result: requires(need("id", func(b *types.BankAccount) bool { return b.ID == uuid.Nil })),
+	},
+	opOrganizationSetWebhookURL: {
+		name: "Organization.SetWebhookURL", method: http.MethodPost, path: orgBase + "/organizations/api-webhooks",
+		safety: SafetyUpdate,
+		result: requires(need("webhook_url", func(u *types.WebhookURL) bool { return *u == "" })),
+	},
+	// Payins after the quotation.
+	opPayinsInitiate: {
+		name: "Payins.Initiate", method: http.MethodPost, path: pisBase + "/payin/initiate",
+		safety: SafetyCreateOnce, result: payinKnownBy(),
+	},
+	opPayinsGet: {
+		name: "Payins.Get", method: http.MethodGet, path: pisBase + "/payin/{payin_id}",
+		safety: SafetyRead, result: payinKnownBy(),
+	},
+	opPayinsListHistory: {
+		name: "Payins.ListHistory", method: http.MethodGet, path: pisBase + "/payin/history",
+		safety: SafetyRead, helpers: []string{"History", "ListHistoryPage"},
+		// A page without results cannot say "no payins".
+		result: requires(need("results", func(p *types.PayinPage) bool { return p.Results == nil })),
+	},
+	opPayinsLinkTransfer: {
+		name: "Payins.LinkTransfer", method: http.MethodPatch, path: pisBase + "/payin/update-transfer-id",
+		safety: SafetyUpdate,
+		result: requires(need("payin_id", func(l *types.PayinTransferLink) bool { return l.PayinID == uuid.Nil })),
+	},
 }
 
 // payoutQuotationKnownBy is what a payout quotation, created or fetched,
 // is known by.
 func payoutQuotationKnownBy() resultRule {
 	return requires(need("id", func(q *types.PayoutQuotation) bool { return q.ID == uuid.Nil }))
+}
+
+// payinKnownBy is what a payin, initiated or fetched, is known by.
+func payinKnownBy() resultRule {
+	return requires(
+		need("id", func(p *types.Payin) bool { return p.ID == uuid.Nil }),
+		need("status", func(p *types.Payin) bool { return p.Status == "" }))
 }
 
 // payoutKnownBy is what a payout, created or fetched, is known by.

@@ -33,6 +33,8 @@ var serviceAPIs = map[string]reflect.Type{
 	"Payins":    reflect.TypeFor[fiatramp.PayinsAPI](),
 	"Customers": reflect.TypeFor[fiatramp.CustomersAPI](),
 	"KYC":       reflect.TypeFor[fiatramp.KYCAPI](),
+	// Bank accounts and the organization's webhook URL.
+	"Organization": reflect.TypeFor[fiatramp.OrganizationAPI](),
 }
 
 // indexRows maps every method the index covers, "Service.Method", to the
@@ -83,7 +85,7 @@ func TestOperationsCoverEveryMethod(t *testing.T) {
 // under one of the service's groups, a known safety, the members its
 // result is known by; a create-once operation is a POST.
 func TestOperationsRows(t *testing.T) {
-	template := regexp.MustCompile(`^/(pos|pis|cms|ren)/api/v1(/([a-z-]+|\{[a-z_]+\}))+$`)
+	template := regexp.MustCompile(`^/(pos|pis|cms|ren|org)/api/v1(/([a-z-]+|\{[a-z_]+\}))+$`)
 	seen := make(map[string]string)
 	for _, row := range fiatramp.Operations() {
 		assert.Contains(t, []string{"GET", "POST", "PATCH"}, row.HTTPMethod, row.Name)

@@ -20,11 +20,12 @@ import (
 // Version is the library's version, sent in the User-Agent header.
 const Version = "0.1.0"
 
-// Path prefixes of the service's three groups of operations.
+// Path prefixes of the service's groups of operations.
 const (
 	posBase = "/pos/api/v1"
 	cmsBase = "/cms/api/v1"
 	pisBase = "/pis/api/v1"
+	orgBase = "/org/api/v1"
 )
 
 // DefaultRemittancePayoutPath is the path of the remittance payout operation.

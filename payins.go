@@ -3,6 +3,7 @@ package fiatramp
 import (
 	"context"
 	"fmt"
+	"iter"
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
@@ -16,7 +17,13 @@ import (
 type PayinsAPI interface {
 	CreateQuotation(ctx context.Context, req types.CreatePayinQuotationRequest, opts ...RequestOption) (*types.PayinQuotation, error)
 	GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayinQuotation, error)
-	SimulateStatus(ctx context.Context, quotationID uuid.UUID, status types.PayinStatus, opts ...RequestOption) (*types.PayinStatusSimulation, error)
+	SimulateStatus(ctx context.Context, payinID uuid.UUID, status types.PayinStatus, opts ...RequestOption) (*types.PayinStatusSimulation, error)
+	Initiate(ctx context.Context, req types.InitiatePayinRequest, opts ...RequestOption) (*types.Payin, error)
+	Get(ctx context.Context, payinID uuid.UUID, opts ...RequestOption) (*types.Payin, error)
+	LinkTransfer(ctx context.Context, req types.LinkPayinTransferRequest, opts ...RequestOption) (*types.PayinTransferLink, error)
+	ListHistory(ctx context.Context, q types.PayinHistoryFilter, opts ...RequestOption) (*types.PayinPage, error)
+	History(ctx context.Context, q types.PayinHistoryFilter, opts ...RequestOption) iter.Seq2[types.Payin, error]
+	ListHistoryPage(ctx context.Context, next string, opts ...RequestOption) (*types.PayinPage, error)
 	// Configuration, rates, limits and EDD.
 	Rate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error)
 	Configuration(ctx context.Context, opts ...RequestOption) (*types.Configuration, error)
@@ -26,10 +33,12 @@ type PayinsAPI interface {
 
 var _ PayinsAPI = (*PayinsService)(nil)
 
-// PayinsService quotes payins: a customer pays fiat over IMPS or UPI from a
-// verified bank account at a locked rate. A quotation is created with
-// POST /pis/api/v1/payin/quotation and read back with
-// GET /pis/api/v1/payin/quotation/{quotation_id}.
+// PayinsService takes fiat in from a customer: a quotation locks the rate
+// and gives deposit instructions (POST /pis/api/v1/payin/quotation, read
+// back with GET /pis/api/v1/payin/quotation/{quotation_id}); once the
+// customer has paid from their own account, Initiate records the payin by
+// the transfer's UTR, Get, History and LinkTransfer follow it, and, in the
+// sandbox, SimulateStatus moves it.
 type PayinsService struct{ client *Client }
 
 // CreateQuotation locks an exchange rate and returns deposit instructions and
@@ -87,21 +96,121 @@ func (s *PayinsService) GetQuotation(ctx context.Context, quotationID uuid.UUID,
 	return call[types.PayinQuotation](ctx, s.client, opPayinsGetQuotation.op(quotationID.String()), opts)
 }
 
-// SimulateStatus moves the payin of a payin quotation to status, in the
-// sandbox only: PATCH /pis/api/v1/payin/mock-payin-status with
-// {"payin_status", "quotation_id"}. The sandbox allows PROCESSING ->
-// SUCCESS or FAILED and FAILED -> REFUNDED, and refuses every other move.
-// An unknown status is refused before sending.
-func (s *PayinsService) SimulateStatus(ctx context.Context, quotationID uuid.UUID, status types.PayinStatus, opts ...RequestOption) (*types.PayinStatusSimulation, error) {
-	if err := requireID("quotation_id", quotationID); err != nil {
+// SimulateStatus moves a payin to status, in the sandbox only: PATCH
+// /pis/api/v1/payin/mock-payin-status with {"payin_id", "payin_status"}.
+// payinID is the payin's own id (Payin.ID, from Initiate), not its
+// quotation's. The sandbox allows PROCESSING -> SUCCESS, FAILED or
+// ON_HOLD, FAILED -> REFUND_INITIATED -> REFUNDED, and refuses every
+// other move. A nil payinID or an empty status is refused before sending
+// (ErrInvalidRequest); a status the library does not list is sent as
+// given, for the service to judge.
+func (s *PayinsService) SimulateStatus(ctx context.Context, payinID uuid.UUID, status types.PayinStatus, opts ...RequestOption) (*types.PayinStatusSimulation, error) {
+	if err := requireID("payin_id", payinID); err != nil {
 		return nil, err
 	}
-	if !status.IsKnown() {
-		return nil, invalid("payin_status", "unknown payin status "+quote(string(status)))
+	if err := requireText("payin_status", string(status)); err != nil {
+		return nil, err
 	}
-	body := payinStatusBody(payinStatusRequest{QuotationID: quotationID, PayinStatus: status})
+	body := payinStatusBody(payinStatusRequest{PayinID: payinID, PayinStatus: status})
 	return call[types.PayinStatusSimulation](ctx, s.client, opPayinsSimulateStatus.op().with(body), opts)
 }
+
+// Initiate records a payin once the customer has paid the quoted amount
+// from their own account: POST /pis/api/v1/payin/initiate with
+// {"client_reference_id", "customer_id", "quotation_id", "utr"}. The
+// answer (201) is the quotation's fields plus the payin's own id, its UTR
+// and its status, PROCESSING; Get, LinkTransfer and SimulateStatus take
+// that id.
+//
+// A nil QuotationID or CustomerID, or a blank UTR, is refused before
+// sending (ErrInvalidRequest). The UTR's format is left to the service
+// (it documents 12 characters, and refuses others as an invalid format):
+// a bank reference the library would wrongly refuse could not be
+// recorded at all. Without a ClientReferenceID one is generated (see
+// WithClientReferenceGenerator), sent, and set on the result if the
+// response leaves it out.
+//
+// Retries: the service takes a UTR and a client_reference_id once each,
+// so a repeat of the same call cannot record the payin twice; the call
+// is retried like any other. When an attempt may have acted and no later
+// attempt settled it, the error is an *OutcomeUnknownError
+// (ErrOutcomeUnknown) naming the reference, the quotation, the customer
+// and the attempts' window: a repeat refused because the UTR, the
+// reference or the quotation is already taken means an earlier attempt
+// all but certainly recorded the payin (ProbablyCreated). Settle it by reading:
+// the payin history of the customer over the attempt's dates, matched on
+// the UTR or the reference; or repeat the same call, which either records
+// the payin or is refused as a duplicate. Never initiate again with
+// another UTR or reference.
+//
+// The service's refusals match ErrUTRInUse ("UTR is already linked to
+// another payin"), ErrUTRInvalid ("Invalid UTR format"),
+// ErrClientReferenceExists, ErrQuotationNotFound (absent or another
+// organization's quotation), ErrCustomerMismatch, ErrQuotationExpired and
+// ErrQuotationAlreadyLinked ("Quotation is already linked to another
+// payin").
+func (s *PayinsService) Initiate(ctx context.Context, req types.InitiatePayinRequest, opts ...RequestOption) (*types.Payin, error) {
+	if err := requireID("quotation_id", req.QuotationID); err != nil {
+		return nil, err
+	}
+	if err := requireID("customer_id", req.CustomerID); err != nil {
+		return nil, err
+	}
+	if err := requireText("utr", req.UTR); err != nil {
+		return nil, err
+	}
+	ref, err := s.client.reference(&req.ClientReferenceID)
+	if err != nil {
+		return nil, err
+	}
+	op := payoutCreate(opPayinsInitiate.op(), initiatePayinBody(req), ref, req.QuotationID)
+	op.customerID = req.CustomerID
+	// The UTR, always sent and taken once by the service, guards a repeat
+	// even without a reference.
+	op.safety = guarded
+	p, err := call[types.Payin](ctx, s.client, op, opts)
+	if err != nil {
+		return nil, err
+	}
+	fillReference(&p.ClientReferenceID, ref)
+	return p, nil
+}
+
+// Get fetches a payin by its own id: GET /pis/api/v1/payin/{payin_id},
+// no body. The fetched payin carries amounts as decimal strings, the UTR,
+// the exchange transfer id once linked, the status, failure_reason when
+// FAILED, refund_reason once a refund begins, and updated_at. A nil
+// payinID is refused before sending (ErrInvalidRequest); the service
+// refuses a missing or malformed id with ErrPayinIDInvalid, and another
+// organization's payin with ErrPayinNotFound (AUTH_ORG_MISMATCH).
+func (s *PayinsService) Get(ctx context.Context, payinID uuid.UUID, opts ...RequestOption) (*types.Payin, error) {
+	if err := requireID("payin_id", payinID); err != nil {
+		return nil, err
+	}
+	return call[types.Payin](ctx, s.client, opPayinsGet.op(payinID.String()), opts)
+}
+
+// LinkTransfer stores on a payin the exchange transfer that delivered its
+// asset: PATCH /pis/api/v1/payin/update-transfer-id with
+// {"exchange_transfer_id", "payin_id"}; the answer is the same two. It
+// sets a value, so a repeat does no harm and it is retried like a read.
+// A nil PayinID or a blank ExchangeTransferID is refused before sending
+// (ErrInvalidRequest).
+func (s *PayinsService) LinkTransfer(ctx context.Context, req types.LinkPayinTransferRequest, opts ...RequestOption) (*types.PayinTransferLink, error) {
+	if err := requireID("payin_id", req.PayinID); err != nil {
+		return nil, err
+	}
+	if err := requireText("exchange_transfer_id", req.ExchangeTransferID); err != nil {
+		return nil, err
+	}
+	return call[types.PayinTransferLink](ctx, s.client, opPayinsLinkTransfer.op().with(linkPayinTransferBody(req)), opts)
+}
+
+// The request bodies of the payin calls (see encode.go).
+var (
+	initiatePayinBody     = compileBody[types.InitiatePayinRequest]()
+	linkPayinTransferBody = compileBody[types.LinkPayinTransferRequest]()
+)
 
 // plainDigits returns how many digits d has written in plain positional
 // notation with every digit of its scale, as sending_amount is sent

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/google/uuid"
 	"github.com/jarcoal/httpmock"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
@@ -146,18 +148,26 @@ func TestSendingAmountDigitsBounded(t *testing.T) {
 func TestPayinsSimulateStatus(t *testing.T) {
 	h := newHarness(t)
 	calls := h.expect(http.MethodPatch, "/pis/api/v1/payin/mock-payin-status",
-		`{"payin_status":"REFUNDED","quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278"}`,
-		http.StatusOK, ok(`{"quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278","payin_status":"REFUNDED"}`))
-	s, err := h.client.Payins.SimulateStatus(context.Background(), payinQuotation, types.PayinRefunded)
+		`{"payin_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","payin_status":"REFUND_INITIATED"}`,
+		http.StatusOK, ok(`{"payin_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","payin_status":"REFUND_INITIATED"}`))
+	s, err := h.client.Payins.SimulateStatus(context.Background(), payoutID, types.PayinRefundInitiated)
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, calls.Load())
-	assert.Equal(t, payinQuotation, s.QuotationID)
-	assert.Equal(t, types.PayinRefunded, s.PayinStatus)
-	assert.JSONEq(t, `{"quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278","payin_status":"REFUNDED"}`, string(s.Raw))
+	assert.Equal(t, payoutID, s.PayinID)
+	assert.Equal(t, types.PayinRefundInitiated, s.PayinStatus)
+	assert.JSONEq(t, `{"payin_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","payin_status":"REFUND_INITIATED"}`, string(s.Raw))
+
+	// A status the library does not list is sent as given (open enum).
+	h.expect(http.MethodPatch, "/pis/api/v1/payin/mock-payin-status",
+		`{"payin_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","payin_status":"SETTLING"}`,
+		http.StatusOK, ok(`{"payin_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","payin_status":"SETTLING"}`))
+	s, err = h.client.Payins.SimulateStatus(context.Background(), payoutID, "SETTLING")
+	require.NoError(t, err)
+	assert.Equal(t, types.PayinStatus("SETTLING"), s.PayinStatus)
 }
 
-// TestPayinsSimulateStatusRefused: the service's refusal of an unknown
-// quotation matches ErrQuotationNotFound, and no result comes back.
+// TestPayinsSimulateStatusRefused: the service's refusal matches its
+// sentinel, and no result comes back.
 func TestPayinsSimulateStatusRefused(t *testing.T) {
 	h := newHarness(t)
 	h.mock.RegisterResponder(http.MethodPatch, testBase+"/pis/api/v1/payin/mock-payin-status",
@@ -165,4 +175,222 @@ func TestPayinsSimulateStatusRefused(t *testing.T) {
 	s, err := h.client.Payins.SimulateStatus(context.Background(), payinQuotation, types.PayinSuccess)
 	assert.Nil(t, s)
 	require.ErrorIs(t, err, fiatramp.ErrQuotationNotFound)
+}
+
+// payinInitiatedData is the answer of a payin initiate: the quotation's
+// fields as numbers plus the payin's id, utr and status.
+const payinInitiatedData = `{
+  "id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278",
+  "customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","bank_id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12",
+  "asset":"USDT","fiat":"INR","payment_method":"UPI","sending_amount":2500.01,"rate":91.25,"receiving_amount":27.39,
+  "fees":{"service_fee":0.5,"service_gst":0.09},"utr":"123456789012","status":"PROCESSING",
+  "created_at":"2025-03-08T07:32:00Z","expiry_time":"2025-03-08T07:36:24.770179Z"}`
+
+func TestPayinsInitiate(t *testing.T) {
+	h := newHarness(t)
+	calls := h.expect(http.MethodPost, "/pis/api/v1/payin/initiate",
+		`{"client_reference_id":"order-7","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278","utr":"123456789012"}`,
+		http.StatusCreated, ok(payinInitiatedData))
+	p, err := h.client.Payins.Initiate(context.Background(), types.InitiatePayinRequest{
+		QuotationID: payinQuotation, CustomerID: customerID, UTR: "123456789012", ClientReferenceID: "order-7",
+	})
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, calls.Load())
+	assert.Equal(t, payoutID, p.ID, "the payin's own id")
+	assert.Equal(t, payinQuotation, p.QuotationID)
+	assert.Equal(t, types.PayinProcessing, p.Status)
+	assert.Equal(t, "123456789012", p.UTR)
+	assert.Equal(t, "27.39", p.ReceivingAmount.String())
+	require.NotNil(t, p.ClientReferenceID, "the reference sent fills a response without one")
+	assert.Equal(t, "order-7", *p.ClientReferenceID)
+}
+
+// TestPayinsInitiateGeneratesReference: without a reference one is
+// generated, sent, and set on the result.
+func TestPayinsInitiateGeneratesReference(t *testing.T) {
+	h := newHarness(t, fiatramp.WithClientReferenceGenerator(func() (string, error) { return "gen-1", nil }))
+	h.expect(http.MethodPost, "/pis/api/v1/payin/initiate",
+		`{"client_reference_id":"gen-1","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278","utr":"ABCDEF123456"}`,
+		http.StatusCreated, ok(payinInitiatedData))
+	p, err := h.client.Payins.Initiate(context.Background(), types.InitiatePayinRequest{
+		QuotationID: payinQuotation, CustomerID: customerID, UTR: "ABCDEF123456",
+	})
+	require.NoError(t, err)
+	require.NotNil(t, p.ClientReferenceID)
+	assert.Equal(t, "gen-1", *p.ClientReferenceID)
+}
+
+// TestPayinsInitiateRefused: each documented refusal matches its sentinel
+// and leaves no result.
+func TestPayinsInitiateRefused(t *testing.T) {
+	cases := []struct {
+		message string
+		want    error
+	}{
+		{"Client Reference ID already exists", fiatramp.ErrClientReferenceExists},
+		{"Quotation is not found", fiatramp.ErrQuotationNotFound},
+		{"Customer ID does not match with the quotation", fiatramp.ErrCustomerMismatch},
+		{"Quotation has expired", fiatramp.ErrQuotationExpired},
+		{"UTR is already linked to another payin", fiatramp.ErrUTRInUse},
+		{"Invalid UTR format", fiatramp.ErrUTRInvalid},
+		{"Quotation is already linked to another payin", fiatramp.ErrQuotationAlreadyLinked},
+	}
+	for _, tc := range cases {
+		t.Run(tc.message, func(t *testing.T) {
+			h := newHarness(t)
+			h.mock.RegisterResponder(http.MethodPost, testBase+"/pis/api/v1/payin/initiate",
+				httpmock.NewStringResponder(http.StatusBadRequest, fail(tc.message, "", `{}`)))
+			p, err := h.client.Payins.Initiate(context.Background(), types.InitiatePayinRequest{
+				QuotationID: payinQuotation, CustomerID: customerID, UTR: "123456789012", ClientReferenceID: "r",
+			})
+			assert.Nil(t, p)
+			require.ErrorIs(t, err, tc.want)
+			var apiErr *fiatramp.APIError
+			require.ErrorAs(t, err, &apiErr)
+			assert.Equal(t, tc.message, apiErr.Message)
+		})
+	}
+}
+
+// TestPayinsInitiateRetriedAfterLostAnswer: the first attempt's answer is
+// lost after the payin was recorded; the repeat, refused because the UTR
+// is taken, ends in an *OutcomeUnknownError naming the reference and the
+// quotation, never in a plain refusal a caller could take for "nothing
+// happened".
+func TestPayinsInitiateRetriedAfterLostAnswer(t *testing.T) {
+	h := newHarness(t, fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 3, InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
+	var n atomic.Int32
+	h.mock.RegisterResponder(http.MethodPost, testBase+"/pis/api/v1/payin/initiate", func(*http.Request) (*http.Response, error) {
+		if n.Add(1) == 1 {
+			return httpmock.NewStringResponse(http.StatusBadGateway, "upstream gone"), nil
+		}
+		return httpmock.NewStringResponse(http.StatusBadRequest, fail("UTR is already linked to another payin", "", `{}`)), nil
+	})
+	p, err := h.client.Payins.Initiate(context.Background(), types.InitiatePayinRequest{
+		QuotationID: payinQuotation, CustomerID: customerID, UTR: "123456789012", ClientReferenceID: "order-9",
+	})
+	assert.Nil(t, p)
+	assert.EqualValues(t, 2, n.Load(), "retried: the UTR guards the repeat")
+	var unknown *fiatramp.OutcomeUnknownError
+	require.ErrorAs(t, err, &unknown)
+	assert.Equal(t, "order-9", unknown.ClientReferenceID)
+	assert.Equal(t, payinQuotation, unknown.QuotationID)
+	assert.Equal(t, customerID, unknown.CustomerID)
+	assert.Equal(t, 2, unknown.Attempts)
+	assert.True(t, unknown.ProbablyCreated, "the repeat was refused because the first attempt took the UTR")
+	assert.False(t, errors.Is(err, fiatramp.ErrUTRInUse), "an unknown outcome is no refusal")
+}
+
+// TestPayinsInitiateRetriedWithoutReference: with reference generation
+// off, the UTR alone still guards a repeat, so the call is retried after
+// an attempt that may have acted, and the body carries no reference.
+func TestPayinsInitiateRetriedWithoutReference(t *testing.T) {
+	h := newHarness(t, fiatramp.WithClientReferenceGenerator(nil),
+		fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 3, InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
+	var n atomic.Int32
+	h.mock.RegisterResponder(http.MethodPost, testBase+"/pis/api/v1/payin/initiate", func(req *http.Request) (*http.Response, error) {
+		body, _ := io.ReadAll(req.Body)
+		assert.NotContains(t, string(body), "client_reference_id")
+		if n.Add(1) == 1 {
+			return httpmock.NewStringResponse(http.StatusBadGateway, "upstream gone"), nil // may have acted
+		}
+		return httpmock.NewStringResponse(http.StatusCreated, ok(payinInitiatedData)), nil
+	})
+	p, err := h.client.Payins.Initiate(context.Background(), types.InitiatePayinRequest{
+		QuotationID: payinQuotation, CustomerID: customerID, UTR: "123456789012",
+	})
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, n.Load())
+	assert.Equal(t, payoutID, p.ID)
+	assert.Nil(t, p.ClientReferenceID)
+}
+
+func TestPayinsGet(t *testing.T) {
+	data := `{"id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278",
+	  "customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","client_reference_id":"order-7",
+	  "bank_id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","asset":"USDT","fiat":"INR",
+	  "sending_amount":"2500.01","rate":"91.25","receiveing_amount":"27.390000","fees":{"service_fee":"0.50"},
+	  "utr":"123456789012","exchange_transfer_id":"tx-55","status":"FAILED","failure_reason":"PAYMENT_NOT_RECEIVED",
+	  "refund_reason":null,"created_at":"2025-03-08T07:32:00Z","updated_at":"2025-03-08T07:40:00Z"}`
+	h := newHarness(t)
+	h.expect(http.MethodGet, "/pis/api/v1/payin/"+payoutID.String(), "", http.StatusOK, ok(data))
+	p, err := h.client.Payins.Get(context.Background(), payoutID)
+	require.NoError(t, err)
+	assert.Equal(t, payoutID, p.ID)
+	assert.Equal(t, "27.39", p.ReceivingAmount.String())
+	assert.EqualValues(t, -6, p.ReceivingAmount.Exponent(), "every digit kept")
+	assert.Equal(t, "tx-55", p.ExchangeTransferID)
+	assert.Equal(t, types.PayinFailed, p.Status)
+	assert.Equal(t, types.PayinFailurePaymentNotReceived, p.FailureReason)
+	assert.Equal(t, types.PayinRefundReason(""), p.RefundReason)
+	assert.Equal(t, "order-7", *p.ClientReferenceID)
+}
+
+// TestPayinsGetWithoutIDOrStatus: a payin without its id or status is no
+// payin.
+func TestPayinsGetWithoutIDOrStatus(t *testing.T) {
+	for _, data := range []string{`{"status":"SUCCESS"}`, `{"id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34"}`} {
+		h := newHarness(t)
+		h.expect(http.MethodGet, "/pis/api/v1/payin/"+payoutID.String(), "", http.StatusOK, ok(data))
+		p, err := h.client.Payins.Get(context.Background(), payoutID)
+		assert.Nil(t, p)
+		require.ErrorIs(t, err, fiatramp.ErrMalformedResponse, data)
+	}
+}
+
+func TestPayinsLinkTransfer(t *testing.T) {
+	h := newHarness(t)
+	calls := h.expect(http.MethodPatch, "/pis/api/v1/payin/update-transfer-id",
+		`{"exchange_transfer_id":"778899","payin_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34"}`,
+		http.StatusOK, ok(`{"payin_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","exchange_transfer_id":"778899"}`))
+	l, err := h.client.Payins.LinkTransfer(context.Background(), types.LinkPayinTransferRequest{PayinID: payoutID, ExchangeTransferID: "778899"})
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, calls.Load())
+	assert.Equal(t, payoutID, l.PayinID)
+	assert.Equal(t, "778899", l.ExchangeTransferID)
+}
+
+// TestPayinsRefusedBeforeSending: bad input never reaches the service and
+// names its field.
+func TestPayinsRefusedBeforeSending(t *testing.T) {
+	h := newHarness(t) // no responder: a request would fail differently
+	bg := context.Background()
+	req := types.InitiatePayinRequest{QuotationID: payinQuotation, CustomerID: customerID, UTR: "123456789012"}
+	cases := map[string]func() error{
+		"quotation_id": func() error {
+			r := req
+			r.QuotationID = uuid.Nil
+			_, err := h.client.Payins.Initiate(bg, r)
+			return err
+		},
+		"customer_id": func() error {
+			r := req
+			r.CustomerID = uuid.Nil
+			_, err := h.client.Payins.Initiate(bg, r)
+			return err
+		},
+		"utr": func() error {
+			r := req
+			r.UTR = "  "
+			_, err := h.client.Payins.Initiate(bg, r)
+			return err
+		},
+		"payin_id": func() error { _, err := h.client.Payins.Get(bg, uuid.Nil); return err },
+		"exchange_transfer_id": func() error {
+			_, err := h.client.Payins.LinkTransfer(bg, types.LinkPayinTransferRequest{PayinID: payoutID})
+			return err
+		},
+		"payin_status": func() error { _, err := h.client.Payins.SimulateStatus(bg, payoutID, ""); return err },
+	}
+	for field, run := range cases {
+		err := run()
+		var verr *fiatramp.ValidationError
+		require.ErrorAs(t, err, &verr, field)
+		assert.Equal(t, field, verr.Field)
+		assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
+	}
+	_, err := h.client.Payins.LinkTransfer(bg, types.LinkPayinTransferRequest{ExchangeTransferID: "x"})
+	var verr *fiatramp.ValidationError
+	require.ErrorAs(t, err, &verr)
+	assert.Equal(t, "payin_id", verr.Field)
 }

@@ -32,7 +32,8 @@ var (
 // refusals match ErrCustomerUnverified (KYC not verified, or not the
 // organization's customer), ErrBankUnverified, ErrUPIUnsupported (a UPI id
 // as the destination: payouts go to bank accounts only) and
-// ErrAmountBelowMinimum.
+// ErrAmountBelowMinimum; an amount over the configuration's maximum
+// matches ErrAmountAboveMaximum (the sandbox refuses it so).
 //
 // A spare quotation expires unused, so the call is retried like a read.
 func (s *PayoutsService) CreateQuotation(ctx context.Context, req types.CreatePayoutQuotationRequest, opts ...RequestOption) (*types.PayoutQuotation, error) {

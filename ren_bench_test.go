@@ -10,7 +10,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -122,53 +121,6 @@ type floorEDDRequest struct {
 type floorEDD struct {
 	ID     uuid.UUID `json:"id"`
 	Status string    `json:"status"`
-}
-
-// renSideCost runs fn n times and returns the time, bytes and allocations
-// it took.
-func renSideCost(b *testing.B, n int, fn func() error) (time.Duration, uint64, uint64) {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	start := time.Now()
-	for range n {
-		if err := fn(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	d := time.Since(start)
-	runtime.ReadMemStats(&after)
-	return d, after.TotalAlloc - before.TotalAlloc, after.Mallocs - before.Mallocs
-}
-
-// compareMemoryWithFloor runs b.N library and b.N floor calls, interleaved
-// in chunks in alternating order, and reports the ratios of their bytes,
-// allocations and time.
-func compareMemoryWithFloor(b *testing.B, lib, floor func() error) {
-	const chunk = 256
-	renSideCost(b, chunk, lib)
-	renSideCost(b, chunk, floor)
-	b.ResetTimer()
-	var tLib, tFloor time.Duration
-	var bLib, bFloor, aLib, aFloor uint64
-	for k, done := 0, 0; done < b.N; k, done = k+1, done+chunk {
-		n := min(chunk, b.N-done)
-		if k%2 == 1 {
-			d, by, a := renSideCost(b, n, floor)
-			tFloor, bFloor, aFloor = tFloor+d, bFloor+by, aFloor+a
-		}
-		d, by, a := renSideCost(b, n, lib)
-		tLib, bLib, aLib = tLib+d, bLib+by, aLib+a
-		if k%2 == 0 {
-			d, by, a := renSideCost(b, n, floor)
-			tFloor, bFloor, aFloor = tFloor+d, bFloor+by, aFloor+a
-		}
-	}
-	n := float64(b.N)
-	b.ReportMetric(float64(bLib)/float64(bFloor), "mem-ratio")
-	b.ReportMetric(float64(aLib)/float64(aFloor), "alloc-ratio")
-	b.ReportMetric(float64(tLib)/float64(tFloor), "ratio")
-	b.ReportMetric(float64(bLib)/n, "lib-B/call")
-	b.ReportMetric(float64(bFloor)/n, "floor-B/call")
 }
 
 // BenchmarkRenVsFloorMemory compares each configuration, rate, limits and

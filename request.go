@@ -415,7 +415,7 @@ func (s stopped) final(err error) error {
 	if !s.acted || s.op.safety == repeatable {
 		return err
 	}
-	probably := s.actedBefore && (errors.Is(err, ErrClientReferenceExists) || errors.Is(err, ErrQuotationAlreadyLinked))
+	probably := s.actedBefore && (errors.Is(err, ErrClientReferenceExists) || errors.Is(err, ErrQuotationAlreadyLinked) || errors.Is(err, ErrUTRInUse))
 	return &OutcomeUnknownError{
 		ClientReferenceID: s.op.reference, QuotationID: s.op.quotationID, CustomerID: s.op.customerID, UTR: s.op.utr,
 		Method: s.op.method, Path: s.op.url.Path,

@@ -96,7 +96,7 @@ func TestRequestBytesGolden(t *testing.T) {
 	}
 	for _, st := range types.PayinStatus("").Values() {
 		step("payin simulate " + string(st))
-		_, _ = c.Payins.SimulateStatus(ctx, payinQuotation, st)
+		_, _ = c.Payins.SimulateStatus(ctx, payoutID, st)
 	}
 	for _, st := range types.KYCStatus("").Values() {
 		step("kyc simulate " + string(st))
@@ -113,6 +113,17 @@ func TestRequestBytesGolden(t *testing.T) {
 	_, _ = c.Customers.GetBankAccount(ctx, customerID, bankID)
 	_, _ = c.Customers.ListBankAccounts(ctx, customerID)
 	_, _ = c.KYC.GetConfiguration(ctx, customerID)
+	for i, s := range texts {
+		step("payin initiate " + strconv.Itoa(i))
+		_, _ = c.Payins.Initiate(ctx, types.InitiatePayinRequest{QuotationID: payinQuotation, CustomerID: customerID, UTR: "u" + s, ClientReferenceID: s})
+		step("payin link transfer " + strconv.Itoa(i))
+		_, _ = c.Payins.LinkTransfer(ctx, types.LinkPayinTransferRequest{PayinID: payoutID, ExchangeTransferID: "t" + s})
+	}
+	step("payin reads")
+	_, _ = c.Payins.Get(ctx, payoutID)
+	_, _ = c.Payins.ListHistory(ctx, types.PayinHistoryFilter{})
+	_, _ = c.Payins.ListHistory(ctx, types.PayinHistoryFilter{Status: "ON HOLD&x=1", CustomerID: customerID,
+		StartDate: testNow, EndDate: testNow.AddDate(0, 1, 0)})
 	for i, body := range []any{
 		map[string]any{"z": 1, "a": []any{"é", 1.5, nil, true}, "m": map[string]string{"k": "<&>"}},
 		json.RawMessage(` {"b" : 1.10, "a":"\u00e9\ud83d\ude00", "a":2, "c":1E2} `),

@@ -149,14 +149,46 @@ func requiredOps() []requiredOp {
 		},
 		{
 			name: "Payins.SimulateStatus", method: http.MethodPatch, path: "/pis/api/v1/payin/mock-payin-status", status: 200,
-			body: `{"payin_status":"REFUNDED","quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278"}`,
-			data: []member{{key: "quotation_id", value: q(payinQuotation), required: true, id: true}, {key: "payin_status", value: `"REFUNDED"`, required: true}},
+			body: `{"payin_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","payin_status":"REFUNDED"}`,
+			data: []member{{key: "payin_id", value: q(payoutID), required: true, id: true}, {key: "payin_status", value: `"REFUNDED"`, required: true}},
 			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payins.SimulateStatus(ctx, payinQuotation, types.PayinRefunded)
+				return c.Payins.SimulateStatus(ctx, payoutID, types.PayinRefunded)
 			},
 			check: func(t *testing.T, got any) {
 				assert.Equal(t, types.PayinRefunded, got.(*types.PayinStatusSimulation).PayinStatus)
 			},
+		},
+		{
+			name: "Payins.Initiate", method: http.MethodPost, path: "/pis/api/v1/payin/initiate", create: true, status: 201,
+			body: `{"client_reference_id":"r-1","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278","utr":"123456789012"}`,
+			data: []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.Initiate(ctx, types.InitiatePayinRequest{QuotationID: payinQuotation, CustomerID: customerID, UTR: "123456789012", ClientReferenceID: "r-1"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, payoutID, got.(*types.Payin).ID) },
+		},
+		{
+			name: "Payins.Get", method: http.MethodGet, path: "/pis/api/v1/payin/" + payoutID.String(), status: 200,
+			data:  []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"SUCCESS"`, required: true}},
+			call:  func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payins.Get(ctx, payoutID) },
+			check: func(t *testing.T, got any) { assert.Equal(t, types.PayinSuccess, got.(*types.Payin).Status) },
+		},
+		{
+			name: "Payins.ListHistory", method: http.MethodGet, path: "/pis/api/v1/payin/history", status: 200,
+			data: []member{{key: "results", value: `[]`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.ListHistory(ctx, types.PayinHistoryFilter{})
+			},
+			check: func(t *testing.T, got any) { assert.Empty(t, got.(*types.PayinPage).Results) },
+		},
+		{
+			name: "Payins.LinkTransfer", method: http.MethodPatch, path: "/pis/api/v1/payin/update-transfer-id", status: 200,
+			body: `{"exchange_transfer_id":"t-1","payin_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34"}`,
+			data: []member{{key: "payin_id", value: q(payoutID), required: true, id: true}, {key: "exchange_transfer_id", value: `"t-1"`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.LinkTransfer(ctx, types.LinkPayinTransferRequest{PayinID: payoutID, ExchangeTransferID: "t-1"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, payoutID, got.(*types.PayinTransferLink).PayinID) },
 		},
 		{
 			name: "Customers.AddWallet", method: http.MethodPost, path: "/cms/api/v1/wallet/add", status: 200,
@@ -331,6 +363,31 @@ func requiredOps() []requiredOp {
 				assert.NotNil(t, p.Results)
 				assert.Empty(t, p.Results)
 			},
+		},
+		// Bank accounts and the organization's webhook URL.
+		{
+			name: "Customers.AddBankAccount", method: http.MethodPost, path: "/cms/api/v1/bank/create", status: 200,
+			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","vpa":"asha@upi"}`,
+			data: []member{{key: "id", value: q(bankID), required: true, id: true}, {key: "bank_account_status", value: `"PROCESSING"`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Customers.AddBankAccount(ctx, types.AddBankAccountRequest{CustomerID: customerID, VPA: "asha@upi"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, bankID, got.(*types.BankAccount).ID) },
+		},
+		{
+			// The service answers a bare string; the wrapped form is read
+			// too, which lets this table name the member.
+			name: "Organization.SetWebhookURL", method: http.MethodPost, path: "/org/api/v1/organizations/api-webhooks", status: 200,
+			body: `{"webhook_url":"https://hooks.example.com/fiatramp"}`,
+			data: []member{{key: "webhook_url", value: `"https://hooks.example.com/fiatramp"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				u, err := c.Organization.SetWebhookURL(ctx, "https://hooks.example.com/fiatramp")
+				if err != nil {
+					return nil, err
+				}
+				return &u, nil
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, "https://hooks.example.com/fiatramp", *got.(*string)) },
 		},
 	}
 }

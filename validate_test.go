@@ -129,12 +129,12 @@ func TestValidationOfSimulationsAndWait(t *testing.T) {
 		field string
 		call  func() error
 	}{
-		{"quotation_id", func() error {
+		{"payin_id", func() error {
 			_, err := h.client.Payins.SimulateStatus(bg, uuid.Nil, types.PayinSuccess)
 			return err
 		}},
 		{"payin_status", func() error {
-			_, err := h.client.Payins.SimulateStatus(bg, payinQuotation, "success")
+			_, err := h.client.Payins.SimulateStatus(bg, payinQuotation, "")
 			return err
 		}},
 		{"customer_id", func() error {

@@ -1,6 +1,7 @@
 package sandbox
 
-// Bank accounts: the list of a customer's accounts, page by page (GET
+// Bank accounts: adding one (POST /cms/api/v1/bank/create), the list of a
+// customer's accounts, page by page (GET
 // /cms/api/v1/bank/list/{customer_id}), one account (GET
 // /cms/api/v1/bank/{customer_id}/{bank_id}) and the bank verification
 // simulation (POST /cms/api/v1/bank/mock-bank-verification), whose payload
@@ -11,9 +12,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -28,9 +31,51 @@ const (
 	msgInvalidPage  = "Invalid page."
 )
 
-// bankMsgSimulatedFailure is the failure_reason of a bank account
-// simulated to FAILED.
-const bankMsgSimulatedFailure = "Simulated failure: the name on the bank account does not match the customer's"
+// Refusals of add bank account, in the service's words.
+const (
+	msgVPAInUse     = "VPA already in use"
+	msgMaxVPAs      = "Maximum 3 UPI IDs allowed"
+	msgAccountInUse = "Account number already in use"
+	msgMaxAccounts  = "Maximum 3 bank account details allowed"
+	// maxBanksPerType is how many bank accounts, and how many VPAs, one
+	// customer may hold.
+	maxBanksPerType = 3
+)
+
+// Field errors of add bank account when the body names neither shape or
+// both: the sandbox's own words under non_field_errors (the service's are
+// not documented).
+const (
+	msgBankNeitherShape = "Either account_number, ifsc and account_name, or vpa, is required."
+	msgBankBothShapes   = "Send either account_number, ifsc and account_name, or vpa, not both."
+)
+
+// bankFailureReasons are the documented failure_reason values of a bank
+// account's verification.
+var bankFailureReasons = []string{
+	types.BankFailureInvalidIFSC, types.BankFailureInvalidAccountNumber, types.BankFailureAccountTypeNRE,
+	types.BankFailurePennyDropFailed, types.BankFailureNameMismatch, types.BankFailureBankRiskCheckFailed,
+}
+
+// ifscPattern is an IFSC: four letters, a zero, six letters or digits.
+var ifscPattern = regexp.MustCompile(`^[A-Z]{4}0[A-Z0-9]{6}$`)
+
+// accountNumberPattern is an Indian bank account number: 9 to 18 digits.
+var accountNumberPattern = regexp.MustCompile(`^[0-9]{9,18}$`)
+
+// bankFailureFor is the failure_reason a bank account fails verification
+// with when none is asked for: INVALID_IFSC for an IFSC that is not
+// well formed, INVALID_ACCOUNT_NUMBER for a number that is not 9 to 18
+// digits, NAME_MISMATCH otherwise.
+func bankFailureFor(b *bankAccount) string {
+	switch {
+	case b.Type != types.BankAccountTypeVPA && !ifscPattern.MatchString(b.IFSC):
+		return types.BankFailureInvalidIFSC
+	case b.Type != types.BankAccountTypeVPA && !accountNumberPattern.MatchString(b.AccountNumber):
+		return types.BankFailureInvalidAccountNumber
+	}
+	return types.BankFailureNameMismatch
+}
 
 // nullable returns nil for "" and &s otherwise, for strings that do not
 // apply to an account's type.
@@ -218,11 +263,13 @@ func bankTransitions(from types.BankAccountStatus) []types.BankAccountStatus {
 }
 
 // simulateBankVerification is POST /cms/api/v1/bank/mock-bank-verification
-// with {customer_id, bank_id, bank_account_status}: it moves a PROCESSING
-// bank account to VERIFIED or FAILED (FAILED sets a failure_reason) and
-// sends the BANK webhook. An absent account, another customer's or another
-// organization's is "Bank not found or access denied"; any other move is
-// refused with a 400 naming both statuses.
+// with {customer_id, bank_id, bank_account_status} and, for FAILED, an
+// optional failure_reason (one of the documented ones): it moves a
+// PROCESSING bank account to VERIFIED or FAILED and sends the BANK
+// webhook. FAILED without a failure_reason takes bankFailureFor's. An
+// absent account, another customer's or another organization's is "Bank
+// not found or access denied"; any other move is refused with a 400
+// naming both statuses.
 func (s *Sandbox) simulateBankVerification(rq *request) reply {
 	f := rq.body
 	customerID, bankID := f.uuid("customer_id"), f.uuid("bank_id")
@@ -230,6 +277,10 @@ func (s *Sandbox) simulateBankVerification(rq *request) reply {
 	to := types.BankAccountStatus(status)
 	if ok && !to.IsKnown() {
 		f.fail("bank_account_status", fmt.Sprintf("%q is not a valid choice.", status))
+	}
+	why, asked := f.str("failure_reason", false)
+	if asked && !slices.Contains(bankFailureReasons, why) {
+		f.fail("failure_reason", fmt.Sprintf("%q is not a valid choice.", why))
 	}
 	if bad := f.refused(); bad != nil {
 		return *bad
@@ -245,17 +296,189 @@ func (s *Sandbox) simulateBankVerification(rq *request) reply {
 	if !slices.Contains(bankTransitions(b.Status), to) {
 		return rule(fmt.Sprintf("Bank account status cannot move from %s to %s.", b.Status, to))
 	}
-	b.Status = to
-	meta := map[string]any{}
-	if to == types.BankAccountFailed {
-		reason := bankMsgSimulatedFailure
-		b.FailureReason = &reason
-		meta["failure_reason"] = reason
+	if !asked {
+		why = bankFailureFor(b)
 	}
-	s.emit(rq, EventTypeBank, b.ID.String(), string(to), meta)
+	s.settleBank(rq, b, to, why)
 	return success(http.StatusOK, "Bank verification status updated successfully", struct {
 		CustomerID        uuid.UUID               `json:"customer_id"`
 		BankID            uuid.UUID               `json:"bank_id"`
 		BankAccountStatus types.BankAccountStatus `json:"bank_account_status"`
 	}{c.ID, b.ID, to})
+}
+
+// settleBank moves bank account b to status to (VERIFIED or FAILED, the
+// latter with failure_reason why) and sends the BANK webhook.
+func (s *Sandbox) settleBank(rq *request, b *bankAccount, to types.BankAccountStatus, why string) {
+	b.Status = to
+	b.settleAt = time.Time{}
+	b.FailureReason = nil
+	meta := map[string]any{}
+	if to == types.BankAccountFailed {
+		b.FailureReason = &why
+		meta["failure_reason"] = why
+	}
+	s.emit(rq, EventTypeBank, b.ID.String(), string(to), meta)
+}
+
+// addBankAccountOp is POST /cms/api/v1/bank/create with {customer_id} and
+// either {account_number, ifsc, account_name} or {vpa}. The account
+// starts PROCESSING (no webhook: none is sent for PROCESSING) and is
+// answered in the list item's shape, 201; with
+// Settings.BankVerificationDelay it verifies itself that long after. The customer must be the
+// organization's ("Customer not found or access denied") and VERIFIED
+// ("Customer is unverified"); an account number or VPA held by any
+// customer is "already in use"; a customer holds at most three accounts
+// and three VPAs, whatever their status. An IFSC is upper-cased as banks
+// print it; a malformed one is accepted and fails verification with
+// INVALID_IFSC, as the service reports it.
+func (s *Sandbox) addBankAccountOp(rq *request) reply {
+	f := rq.body
+	customerID := f.uuid("customer_id")
+	// A member sent as null counts as not sent: the list item's shape
+	// carries the other shape's members as null.
+	given := func(name string) bool {
+		v, ok := f.value(name)
+		return ok && v != nil
+	}
+	hasNumber, hasIFSC, hasName, hasVPA := given("account_number"), given("ifsc"), given("account_name"), given("vpa")
+	account := hasNumber || hasIFSC || hasName
+	var number, ifsc, name, vpa string
+	switch {
+	case account && hasVPA:
+		f.fail("non_field_errors", msgBankBothShapes)
+	case hasVPA:
+		vpa, _ = f.str("vpa", true)
+	case account:
+		number, _ = f.str("account_number", true)
+		ifsc, _ = f.str("ifsc", true)
+		name, _ = f.str("account_name", true)
+	default:
+		f.fail("non_field_errors", msgBankNeitherShape)
+	}
+	if bad := f.refused(); bad != nil {
+		return *bad
+	}
+	c := s.orgCustomer(rq, customerID)
+	if c == nil {
+		return rule(msgCustomerNotFound)
+	}
+	if c.KYCStatus != types.KYCVerified {
+		return rule(msgCustomerUnverified)
+	}
+	typ := types.BankAccountTypeBankAccount
+	if hasVPA {
+		typ = types.BankAccountTypeVPA
+	}
+	ifsc = strings.ToUpper(strings.TrimSpace(ifsc))
+	number, vpa = strings.TrimSpace(number), strings.TrimSpace(vpa)
+	// Unique across customers, found through the index in constant time.
+	key := bankKey(typ, number, vpa)
+	if id, ok := s.bankKeys[key]; ok {
+		if b, ok := s.banks[id]; ok && bankKey(b.Type, b.AccountNumber, b.VPA) == key {
+			if typ == types.BankAccountTypeVPA {
+				return rule(msgVPAInUse)
+			}
+			return rule(msgAccountInUse)
+		}
+	}
+	held := 0
+	for _, id := range c.banks {
+		if b, ok := s.banks[id]; ok && b.Type == typ {
+			held++
+		}
+	}
+	if held >= maxBanksPerType {
+		if typ == types.BankAccountTypeVPA {
+			return rule(msgMaxVPAs)
+		}
+		return rule(msgMaxAccounts)
+	}
+	b := &bankAccount{BankAccount: BankAccount{
+		ID: uuid.New(), CustomerID: c.ID, Type: typ, Status: types.BankAccountProcessing,
+		AccountNumber: number, IFSC: ifsc, VPA: vpa, AccountName: name, Country: "IND",
+	}}
+	if b.AccountName == "" {
+		b.AccountName = c.Name
+	}
+	s.banks[b.ID] = b
+	s.indexBank(b)
+	c.banks = append(c.banks, b.ID)
+	if delay := s.settings.BankVerificationDelay; delay > 0 {
+		b.settleAt = rq.now.Add(delay)
+		// A running clock reaches settleAt in real time; Advance and
+		// SetTime settle what they move the clock past.
+		time.AfterFunc(delay, func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.settleDueBanks()
+		})
+	}
+	return success(http.StatusCreated, "Bank account added successfully", newBankListItem(b))
+}
+
+// autoBankOutcome is how an account verifies itself: a VPA, and an
+// account whose IFSC and number are well formed, are VERIFIED; otherwise
+// FAILED with INVALID_IFSC or INVALID_ACCOUNT_NUMBER.
+func autoBankOutcome(b *bankAccount) (types.BankAccountStatus, string) {
+	if why := bankFailureFor(b); why != types.BankFailureNameMismatch {
+		return types.BankAccountFailed, why
+	}
+	return types.BankAccountVerified, ""
+}
+
+// settleDueBanks verifies every PROCESSING account whose settleAt the
+// sandbox clock has reached, in the order they fell due, each event
+// stamped with its settleAt; s.mu is held. It does nothing unless
+// Settings.BankVerificationDelay is positive.
+func (s *Sandbox) settleDueBanks() {
+	if s.settings.BankVerificationDelay <= 0 {
+		return
+	}
+	now := s.now()
+	var due []*bankAccount
+	for _, b := range s.banks {
+		if !b.settleAt.IsZero() && !now.Before(b.settleAt) {
+			due = append(due, b)
+		}
+	}
+	slices.SortFunc(due, func(a, b *bankAccount) int {
+		if c := a.settleAt.Compare(b.settleAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID.String(), b.ID.String())
+	})
+	for _, b := range due {
+		at := b.settleAt
+		b.settleAt = time.Time{}
+		c, ok := s.customers[b.CustomerID]
+		if !ok || b.Status != types.BankAccountProcessing {
+			continue
+		}
+		o, ok := s.orgs[c.OrganizationID]
+		if !ok {
+			continue
+		}
+		to, why := autoBankOutcome(b)
+		s.settleBank(&request{org: o, now: at}, b, to, why)
+	}
+}
+
+// bankKey is what makes a bank account unique across customers: its
+// account number, or its VPA in lower case.
+func bankKey(typ types.BankAccountType, number, vpa string) string {
+	if typ == types.BankAccountTypeVPA {
+		return "vpa:" + strings.ToLower(vpa)
+	}
+	return "account:" + number
+}
+
+// indexBank records b in the index of bank keys; s.mu is held. An entry
+// whose account was removed since (Load undone) is told by its lookup,
+// which checks the account it names.
+func (s *Sandbox) indexBank(b *bankAccount) {
+	if s.bankKeys == nil {
+		s.bankKeys = map[string]uuid.UUID{}
+	}
+	s.bankKeys[bankKey(b.Type, b.AccountNumber, b.VPA)] = b.ID
 }

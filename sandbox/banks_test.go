@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/assert"
@@ -344,7 +345,7 @@ func TestSimulateBankVerificationTable(t *testing.T) {
 					assert.Equal(t, to, fetched.BankAccountStatus)
 					if to == types.BankAccountFailed {
 						require.NotNil(t, fetched.FailureReason)
-						assert.Contains(t, *fetched.FailureReason, "Simulated failure")
+						assert.Equal(t, types.BankFailureNameMismatch, *fetched.FailureReason)
 					} else {
 						assert.Nil(t, fetched.FailureReason)
 					}
@@ -397,4 +398,304 @@ func TestSimulateBankVerificationRefusals(t *testing.T) {
 	got, err := e.client.Customers.SimulateBankVerification(ctx(t), e.cust.ID, mine.ID, types.BankAccountVerified)
 	require.NoError(t, err, "still PROCESSING after the refusals")
 	assert.Equal(t, types.BankAccountVerified, got.BankAccountStatus)
+}
+
+// addBankPath is the path of add bank account.
+const addBankPath = "/cms/api/v1/bank/create"
+
+// TestAddBankAccount: an account or a VPA added to a VERIFIED customer
+// starts PROCESSING, answered 201 in the list item's shape, and is listed
+// and fetched; no webhook is sent for PROCESSING.
+func TestAddBankAccount(t *testing.T) {
+	e := newEnv(t)
+	c := e.customer(e.org, sandbox.Customer{Name: "Ravi Kumar"})
+	var resp fiatramp.Response
+	b, err := e.client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{
+		CustomerID: c.ID, AccountNumber: "50100123456789", IFSC: "hdfc0001234", AccountName: "RAVI KUMAR",
+	}, fiatramp.CaptureResponse(&resp))
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusCreated, resp.StatusCode)
+	assert.Equal(t, c.ID, b.CustomerID)
+	assert.Equal(t, types.BankAccountProcessing, b.BankAccountStatus)
+	assert.Equal(t, types.BankAccountTypeBankAccount, b.BankAccountType)
+	assert.Equal(t, "50100123456789", b.AccountNumber)
+	assert.Equal(t, "HDFC0001234", b.IFSC, "an IFSC is stored upper-cased")
+	assert.Equal(t, "RAVI KUMAR", b.AccountName)
+	assert.Nil(t, b.FailureReason)
+	raw := rawData(t, resp.Body)
+	assert.ElementsMatch(t, []string{"id", "customer_id", "account_number", "ifsc", "account_name", "vpa", "bank_account_type", "bank_account_status", "failure_reason"}, keysOf(raw))
+	assert.JSONEq(t, `null`, string(raw["vpa"]))
+
+	v, err := e.client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: c.ID, VPA: "ravi@okaxis"})
+	require.NoError(t, err)
+	assert.Equal(t, types.BankAccountTypeVPA, v.BankAccountType)
+	assert.Equal(t, "ravi@okaxis", v.VPA)
+	assert.Equal(t, "Ravi Kumar", v.AccountName, "a VPA's name defaults to the customer's")
+
+	fetched, err := e.client.Customers.GetBankAccount(ctx(t), c.ID, b.ID)
+	require.NoError(t, err)
+	assert.Equal(t, types.BankAccountProcessing, fetched.BankAccountStatus)
+	assert.Equal(t, "RAVI KUMAR", fetched.HolderName())
+	var ids []uuid.UUID
+	for it, err := range e.client.Customers.BankAccounts(ctx(t), c.ID) {
+		require.NoError(t, err)
+		ids = append(ids, it.ID)
+	}
+	assert.Equal(t, []uuid.UUID{b.ID, v.ID}, ids)
+	assert.Empty(t, e.sb.Deliveries(), "no event for PROCESSING")
+
+	_, err = e.client.Customers.SimulateBankVerification(ctx(t), c.ID, b.ID, types.BankAccountVerified)
+	require.NoError(t, err)
+	fetched, err = e.client.Customers.GetBankAccount(ctx(t), c.ID, b.ID)
+	require.NoError(t, err)
+	assert.Equal(t, types.BankAccountVerified, fetched.BankAccountStatus)
+}
+
+func keysOf(m map[string]json.RawMessage) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// TestAddBankAccountRules: the service's refusals, in the service's
+// words, and nothing stored by a refusal.
+func TestAddBankAccountRules(t *testing.T) {
+	e := newEnv(t)
+	add := func(c uuid.UUID, number, vpa string) error {
+		req := types.AddBankAccountRequest{CustomerID: c, VPA: vpa}
+		if vpa == "" {
+			req.AccountNumber, req.IFSC, req.AccountName = number, "SBIN0000001", "A"
+		}
+		_, err := e.client.Customers.AddBankAccount(ctx(t), req)
+		return err
+	}
+	for _, status := range []types.KYCStatus{types.KYCUnverified, types.KYCProcessing, types.KYCFailed} {
+		u := e.customer(e.org, sandbox.Customer{Name: "U", KYCStatus: status})
+		refused(t, add(u.ID, "123456789", ""), http.StatusBadRequest, "Customer is unverified", fiatramp.ErrCustomerUnverified)
+		refused(t, add(u.ID, "", "u@upi"), http.StatusBadRequest, "Customer is unverified", fiatramp.ErrCustomerUnverified)
+	}
+	foreign := e.customer(e.otherOrg(false), sandbox.Customer{Name: "F"})
+	refused(t, add(foreign.ID, "123456789", ""), http.StatusBadRequest, "Customer not found or access denied", fiatramp.ErrCustomerNotFound)
+	refused(t, add(uuid.New(), "123456789", ""), http.StatusBadRequest, "Customer not found or access denied", fiatramp.ErrCustomerNotFound)
+
+	a := e.customer(e.org, sandbox.Customer{Name: "A"})
+	b := e.customer(e.org, sandbox.Customer{Name: "B"})
+	require.NoError(t, add(a.ID, "111111111", ""))
+	require.NoError(t, add(a.ID, "", "a1@upi"))
+	// Unique across customers, and for the same customer.
+	refused(t, add(b.ID, "111111111", ""), http.StatusBadRequest, "Account number already in use", fiatramp.ErrAccountNumberInUse)
+	refused(t, add(a.ID, "111111111", ""), http.StatusBadRequest, "Account number already in use", fiatramp.ErrAccountNumberInUse)
+	refused(t, add(b.ID, "", "A1@UPI"), http.StatusBadRequest, "VPA already in use", fiatramp.ErrVPAInUse)
+	refused(t, add(b.ID, "", e.vpa.VPA), http.StatusBadRequest, "VPA already in use", fiatramp.ErrVPAInUse) // a fixture's VPA too
+	refused(t, add(b.ID, e.bank.AccountNumber, ""), http.StatusBadRequest, "Account number already in use", fiatramp.ErrAccountNumberInUse)
+	// Three of each per customer, whatever their status.
+	require.NoError(t, add(a.ID, "222222222", ""))
+	require.NoError(t, add(a.ID, "333333333", ""))
+	refused(t, add(a.ID, "444444444", ""), http.StatusBadRequest, "Maximum 3 bank account details allowed", fiatramp.ErrBankAccountLimit)
+	require.NoError(t, add(a.ID, "", "a2@upi"))
+	require.NoError(t, add(a.ID, "", "a3@upi"))
+	refused(t, add(a.ID, "", "a4@upi"), http.StatusBadRequest, "Maximum 3 UPI IDs allowed", fiatramp.ErrBankAccountLimit)
+	require.NoError(t, add(b.ID, "444444444", ""), "another customer's limit is its own")
+	page, err := e.client.Customers.ListBankAccounts(ctx(t), a.ID)
+	require.NoError(t, err)
+	assert.Equal(t, 6, page.Count, "refusals stored nothing")
+}
+
+// TestAddBankAccountFieldErrors: a raw signed body that skips the
+// client's checks gets the service's field errors.
+func TestAddBankAccountFieldErrors(t *testing.T) {
+	e := newEnv(t)
+	cust := e.cust.ID.String()
+	for body, want := range map[string]map[string][]string{
+		`{}`:                             {"customer_id": {"This field is required."}, "non_field_errors": {"Either account_number, ifsc and account_name, or vpa, is required."}},
+		`{"customer_id":"` + cust + `"}`: {"non_field_errors": {"Either account_number, ifsc and account_name, or vpa, is required."}},
+		`{"customer_id":"` + cust + `","vpa":"x@upi","account_number":"1"}`:                          {"non_field_errors": {"Send either account_number, ifsc and account_name, or vpa, not both."}},
+		`{"customer_id":"` + cust + `","account_number":"123456789"}`:                                {"ifsc": {"This field is required."}, "account_name": {"This field is required."}},
+		`{"customer_id":"` + cust + `","account_number":"123456789","ifsc":null,"account_name":" "}`: {"ifsc": {"This field may not be null."}, "account_name": {"This field may not be blank."}},
+		`{"customer_id":"` + cust + `","vpa":null,"account_number":null}`:                            {"non_field_errors": {"Either account_number, ifsc and account_name, or vpa, is required."}},
+		`{"customer_id":"` + cust + `","vpa":""}`:                                                    {"vpa": {"This field may not be blank."}},
+		`{"customer_id":"` + cust + `","vpa":true}`:                                                  {"vpa": {"Not a valid string."}},
+		`{"customer_id":"nope","vpa":"x@upi"}`:                                                       {"customer_id": {"Must be a valid UUID."}},
+	} {
+		err := e.client.Do(ctx(t), http.MethodPost, addBankPath, []byte(body), nil)
+		var apiErr *fiatramp.APIError
+		require.ErrorAs(t, err, &apiErr, body)
+		assert.Equal(t, http.StatusBadRequest, apiErr.StatusCode, body)
+		assert.Equal(t, "REQ_FIELD_MISSING", apiErr.Code, body)
+		assert.Equal(t, want, apiErr.FieldErrors, body)
+		assert.ErrorIs(t, err, fiatramp.ErrFieldMissing, body)
+	}
+}
+
+// TestAddBankAccountVerificationFailures: an added account fails
+// verification with a documented failure_reason: one asked for, or else
+// INVALID_IFSC for a malformed IFSC, INVALID_ACCOUNT_NUMBER for a number
+// that is not 9 to 18 digits, NAME_MISMATCH otherwise; the BANK webhook
+// carries it.
+func TestAddBankAccountVerificationFailures(t *testing.T) {
+	e, rc := hookEnv(t, nil)
+	cases := []struct {
+		number, ifsc, asked, want string
+	}{
+		{"123456789", "BAD", "", types.BankFailureInvalidIFSC},
+		{"12AB", "SBIN0000001", "", types.BankFailureInvalidAccountNumber},
+		{"987654321", "SBIN0000001", "", types.BankFailureNameMismatch},
+		{"987654322", "SBIN0000001", types.BankFailurePennyDropFailed, types.BankFailurePennyDropFailed},
+		{"987654323", "SBIN0000001", types.BankFailureAccountTypeNRE, types.BankFailureAccountTypeNRE},
+		{"987654324", "SBIN0000001", types.BankFailureBankRiskCheckFailed, types.BankFailureBankRiskCheckFailed},
+	}
+	want := map[string]string{} // bank id -> failure_reason
+	for i, c := range cases {
+		cust := e.customer(e.org, sandbox.Customer{Name: fmt.Sprint("C", i)})
+		b, err := e.client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: cust.ID, AccountNumber: c.number, IFSC: c.ifsc, AccountName: "N"})
+		require.NoError(t, err)
+		body := `{"bank_account_status":"FAILED","bank_id":"` + b.ID.String() + `","customer_id":"` + cust.ID.String() + `"}`
+		if c.asked != "" {
+			body = `{"bank_account_status":"FAILED","bank_id":"` + b.ID.String() + `","customer_id":"` + cust.ID.String() + `","failure_reason":"` + c.asked + `"}`
+		}
+		require.NoError(t, e.client.Do(ctx(t), http.MethodPost, "/cms/api/v1/bank/mock-bank-verification", []byte(body), nil))
+		got, err := e.client.Customers.GetBankAccount(ctx(t), cust.ID, b.ID)
+		require.NoError(t, err)
+		require.NotNil(t, got.FailureReason)
+		assert.Equal(t, c.want, *got.FailureReason, c.number)
+		want[b.ID.String()] = c.want
+	}
+	require.NoError(t, e.sb.DeliverDue(ctx(t)))
+	hooks := rc.hooks()
+	require.Len(t, hooks, len(cases))
+	for _, h := range hooks { // in order per object only
+		assert.True(t, signedBy(e.org, h))
+		var ev struct {
+			ID, Event, Type string
+			Metadata        struct {
+				FailureReason string `json:"failure_reason"`
+			}
+		}
+		require.NoError(t, json.Unmarshal([]byte(h.body), &ev))
+		assert.Equal(t, "FAILED", ev.Event)
+		assert.Equal(t, "BANK", ev.Type)
+		assert.Equal(t, want[ev.ID], ev.Metadata.FailureReason, ev.ID)
+		delete(want, ev.ID)
+	}
+	assert.Empty(t, want, "one event per account")
+	err := e.client.Do(ctx(t), http.MethodPost, "/cms/api/v1/bank/mock-bank-verification",
+		[]byte(`{"bank_account_status":"FAILED","bank_id":"`+e.bank.ID.String()+`","customer_id":"`+e.cust.ID.String()+`","failure_reason":"BORED"}`), nil)
+	var apiErr *fiatramp.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, map[string][]string{"failure_reason": {`"BORED" is not a valid choice.`}}, apiErr.FieldErrors)
+}
+
+// TestAddBankAccountSignedByHand: requests built and signed by hand, as a
+// program in another language sends them, get the same answers: an
+// account added, and the service's field errors for what a client that
+// skips the checks sends. The bodies are canonical (keys sorted).
+func TestAddBankAccountSignedByHand(t *testing.T) {
+	e := newEnv(t)
+	cust := e.customer(e.org, sandbox.Customer{Name: "Hand"}).ID.String()
+	r := authSend(t, e, authReq{method: http.MethodPost, path: addBankPath,
+		body: []byte(`{"account_name":"Hand","account_number":"123456789012","customer_id":"` + cust + `","ifsc":"SBIN0000001"}`)})
+	authOK(t, r, http.StatusCreated)
+	assert.Contains(t, string(r.body.Data), `"bank_account_status":"PROCESSING"`)
+
+	for body, errs := range map[string]string{
+		`{"customer_id":"` + cust + `"}`:                                                   `{"non_field_errors":["Either account_number, ifsc and account_name, or vpa, is required."]}`,
+		`{"account_number":"1","customer_id":"` + cust + `","vpa":"h@upi"}`:                `{"non_field_errors":["Send either account_number, ifsc and account_name, or vpa, not both."]}`,
+		`{"account_number":"123456789","customer_id":"` + cust + `","ifsc":"SBIN0000001"}`: `{"account_name":["This field is required."]}`,
+		`{"vpa":"h@upi"}`: `{"customer_id":["This field is required."]}`,
+	} {
+		r := authSend(t, e, authReq{method: http.MethodPost, path: addBankPath, body: []byte(body)})
+		assert.Equal(t, http.StatusBadRequest, r.status, body)
+		assert.Equal(t, "REQ_FIELD_MISSING", r.body.ErrCode, body)
+		assert.JSONEq(t, errs, string(r.body.Errors), body)
+	}
+}
+
+// TestBankVerificationDelay: with Settings.BankVerificationDelay an added
+// account verifies itself once the stopped sandbox clock is moved past
+// the delay (FAILED with INVALID_IFSC for a malformed IFSC), each with its
+// BANK webhook stamped at the time it fell due; an account the simulation
+// moved first is not moved again.
+func TestBankVerificationDelay(t *testing.T) {
+	e, rc := hookEnv(t, nil, func(s *sandbox.Settings) { s.BankVerificationDelay = time.Minute })
+	c := e.customer(e.org, sandbox.Customer{Name: "Auto"})
+	good, err := e.client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: c.ID, AccountNumber: "123456789012", IFSC: "SBIN0000001", AccountName: "Auto"})
+	require.NoError(t, err)
+	e.sb.Advance(10 * time.Second)
+	bad, err := e.client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: c.ID, AccountNumber: "223456789012", IFSC: "NOPE", AccountName: "Auto"})
+	require.NoError(t, err)
+	simulated, err := e.client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: c.ID, VPA: "auto@upi"})
+	require.NoError(t, err)
+	_, err = e.client.Customers.SimulateBankVerification(ctx(t), c.ID, simulated.ID, types.BankAccountFailed)
+	require.NoError(t, err)
+
+	status := func(id uuid.UUID) types.BankAccountStatus {
+		b, err := e.client.Customers.GetBankAccount(ctx(t), c.ID, id)
+		require.NoError(t, err)
+		return b.BankAccountStatus
+	}
+	e.sb.Advance(49 * time.Second)
+	assert.Equal(t, types.BankAccountProcessing, status(good.ID), "not yet due")
+	e.sb.Advance(time.Second)
+	assert.Equal(t, types.BankAccountVerified, status(good.ID))
+	assert.Equal(t, types.BankAccountProcessing, status(bad.ID))
+	e.sb.SetTime(epoch.Add(2 * time.Minute))
+	assert.Equal(t, types.BankAccountFailed, status(bad.ID))
+	fetched, err := e.client.Customers.GetBankAccount(ctx(t), c.ID, bad.ID)
+	require.NoError(t, err)
+	assert.Equal(t, types.BankFailureInvalidIFSC, *fetched.FailureReason)
+	assert.Equal(t, types.BankAccountFailed, status(simulated.ID))
+
+	require.NoError(t, e.sb.DeliverDue(ctx(t)))
+	byID := map[string]string{}
+	for _, h := range rc.hooks() {
+		var ev struct{ ID, Event, Timestamp string }
+		require.NoError(t, json.Unmarshal([]byte(h.body), &ev))
+		assert.True(t, signedBy(e.org, h))
+		byID[ev.ID] += ev.Event + "@" + ev.Timestamp + ";"
+	}
+	assert.Equal(t, map[string]string{
+		good.ID.String():      "VERIFIED@" + epoch.Add(time.Minute).UTC().Format("2006-01-02T15:04:05.000000Z") + ";",
+		bad.ID.String():       "FAILED@" + epoch.Add(70*time.Second).UTC().Format("2006-01-02T15:04:05.000000Z") + ";",
+		simulated.ID.String(): "FAILED@" + epoch.Add(10*time.Second).UTC().Format("2006-01-02T15:04:05.000000Z") + ";",
+	}, byID, "one event each")
+}
+
+// TestBankVerificationDelayRunningClock: on a running clock the account
+// verifies itself in real time.
+func TestBankVerificationDelayRunningClock(t *testing.T) {
+	sb := sandbox.New(func(s *sandbox.Settings) { s.BankVerificationDelay = 20 * time.Millisecond })
+	t.Cleanup(func() { _ = sb.Close() })
+	o, err := sb.AddOrganization(sandbox.Organization{Name: "Running"})
+	require.NoError(t, err)
+	c, err := sb.AddCustomer(sandbox.Customer{OrganizationID: o.ID, Name: "R"})
+	require.NoError(t, err)
+	srv, err := sandbox.NewServer(sb)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = srv.Close() })
+	client, err := srv.Client(o)
+	require.NoError(t, err)
+	b, err := client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: c.ID, VPA: "r@upi"})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		got, err := client.Customers.GetBankAccount(ctx(t), c.ID, b.ID)
+		return err == nil && got.BankAccountStatus == types.BankAccountVerified
+	}, 5*time.Second, 5*time.Millisecond)
+}
+
+// TestAddBankAccountAfterReset: after Reset, numbers and VPAs held before
+// are free again.
+func TestAddBankAccountAfterReset(t *testing.T) {
+	e := newEnv(t)
+	_, err := e.client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: e.cust.ID, VPA: "again@upi"})
+	require.NoError(t, err)
+	e.sb.Reset()
+	o := e.must(e.sb.AddOrganization(sandbox.Organization{Name: "Fresh"})).(sandbox.Organization)
+	c := e.customer(o, sandbox.Customer{Name: "F"})
+	client := e.clientFor(o)
+	_, err = client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: c.ID, VPA: "again@upi"})
+	require.NoError(t, err)
+	_, err = client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: c.ID, VPA: "AGAIN@upi"})
+	refused(t, err, http.StatusBadRequest, "VPA already in use", fiatramp.ErrVPAInUse)
 }

@@ -423,6 +423,7 @@ func (s *Sandbox) AddBankAccount(b BankAccount) (BankAccount, error) {
 	stored := b
 	stored.FailureReason = clonePtr(b.FailureReason)
 	s.banks[b.ID] = &bankAccount{BankAccount: stored}
+	s.indexBank(s.banks[b.ID])
 	c.banks = append(c.banks, b.ID)
 	return b, nil
 }

@@ -317,4 +317,9 @@ func (s *Sandbox) removeOrganizations(orgs []Organization) {
 			delete(s.payinQuotations, id)
 		}
 	}
+	for id, p := range s.payins {
+		if gone[p.organizationID] {
+			delete(s.payins, id)
+		}
+	}
 }

@@ -205,16 +205,12 @@ type payinQuotationJSON struct {
 // payinQuotationData builds the answer of create (fetched false) and
 // fetch (fetched true: with order_id and status).
 func (s *Sandbox) payinQuotationData(q *payinQuotation, fetched bool) payinQuotationJSON {
-	gross := decimal.Zero
-	if !q.receiving.IsZero() {
-		gross = q.sending.DivRound(q.receiving, 4)
-	}
 	dep := s.settings.DepositAccount
 	out := payinQuotationJSON{
 		ID: q.id, CustomerID: q.customerID, BankID: q.bankID,
 		Asset: q.asset, Fiat: q.fiat, PaymentMethod: q.method,
 		SendingAmount: num(q.sending), Rate: num(q.rate), ReceivingAmount: num(q.receiving),
-		Fees:                feesJSON(Fees{ServiceFee: q.fee, ServiceGST: q.gst, GrossEffectiveExchangeRate: gross}),
+		Fees:                feesJSON(q.fees()),
 		DepositInstructions: payinDeposit{AccountNumber: dep.AccountNumber, IFSC: dep.IFSC, AccountName: dep.AccountName},
 		CreatedAt:           stamp(q.createdAt),
 		ExpiryTime:          stamp(q.expiresAt),
@@ -242,66 +238,88 @@ func upiDeepLink(dep DepositAccount, q *payinQuotation) string {
 		"&tr=" + esc(q.id.String())
 }
 
-// Failure and refund reasons the payin status simulation sets.
-const (
-	// payinMsgSimulatedFailure is the failure_reason of a payin simulated
-	// to FAILED.
-	payinMsgSimulatedFailure = "Simulated failure: the payment was not received"
-	// payinMsgSimulatedRefund is the refund_reason of a payin simulated to
-	// REFUNDED.
-	payinMsgSimulatedRefund = "Simulated refund: the payment was returned to the customer"
-)
-
 // payinTransitions are the moves of the payin status simulation: the
-// statuses a payin in status from may move to. ON_HOLD is a known status,
-// but no documented move leads into or out of it.
+// statuses a payin in status from may move to. The service documents
+// PROCESSING -> SUCCESS | FAILED | ON_HOLD and FAILED -> REFUND_INITIATED
+// -> REFUNDED; a payin ON_HOLD is released to SUCCESS or FAILED (the
+// sandbox's choice: the service shows no move out of ON_HOLD, and a held
+// payin must end somewhere).
 func payinTransitions(from types.PayinStatus) []types.PayinStatus {
 	switch from {
 	case types.PayinProcessing:
+		return []types.PayinStatus{types.PayinSuccess, types.PayinFailed, types.PayinOnHold}
+	case types.PayinOnHold:
 		return []types.PayinStatus{types.PayinSuccess, types.PayinFailed}
 	case types.PayinFailed:
+		return []types.PayinStatus{types.PayinRefundInitiated}
+	case types.PayinRefundInitiated:
 		return []types.PayinStatus{types.PayinRefunded}
 	}
 	return nil
 }
 
 // simulatePayinStatus is PATCH /pis/api/v1/payin/mock-payin-status with
-// {quotation_id, payin_status}: it moves the payin of a payin quotation
-// along payinTransitions (PROCESSING -> SUCCESS | FAILED, FAILED ->
-// REFUNDED) and sends the PAYIN webhook, whose id is the quotation id.
-// The fetched quotation's status shows the payin status. An absent
-// quotation or another organization's is "Quotation is not found"; any
-// other move is refused with a 400 naming both statuses. Expiry does not
-// stop the simulation: it settles a payin already under way.
+// {payin_id, payin_status}: it moves a payin along payinTransitions and
+// sends the PAYIN webhook, whose id is the payin's id. A move to FAILED
+// sets failure_reason (PAYMENT_NOT_RECEIVED, or the body's optional
+// failure_reason: INCORRECT_UTR or PAYMENT_NOT_RECEIVED), carried in the
+// webhook's metadata; a move to REFUND_INITIATED sets refund_reason
+// (INCORRECT_AMOUNT, or the body's optional refund_reason from its
+// catalogue), carried by the REFUND_INITIATED and REFUNDED webhooks. The
+// fetched quotation's status shows the payin's. An absent payin or
+// another organization's is "Payin not found or access denied"; any other
+// move is refused with a 400 naming both statuses. Expiry does not stop
+// the simulation: it settles a payin already under way.
 func (s *Sandbox) simulatePayinStatus(rq *request) reply {
 	f := rq.body
-	id := f.uuid("quotation_id")
+	id := f.uuid("payin_id")
 	status, ok := f.str("payin_status", true)
 	to := types.PayinStatus(status)
 	if ok && !to.IsKnown() {
 		f.fail("payin_status", fmt.Sprintf("%q is not a valid choice.", status))
 	}
+	failure := types.PayinFailurePaymentNotReceived
+	if v, ok := f.str("failure_reason", false); ok {
+		if failure = types.PayinFailureReason(v); !failure.IsKnown() {
+			f.fail("failure_reason", fmt.Sprintf("%q is not a valid choice.", v))
+		}
+	}
+	refund := types.PayinRefundIncorrectAmount
+	if v, ok := f.str("refund_reason", false); ok {
+		if refund = types.PayinRefundReason(v); !refund.IsKnown() {
+			f.fail("refund_reason", fmt.Sprintf("%q is not a valid choice.", v))
+		}
+	}
 	if bad := f.refused(); bad != nil {
 		return *bad
 	}
-	q, found := s.payinQuotations[id]
-	if !found || q.organizationID != rq.org.ID {
-		return rule(msgPayinNotFound)
+	p := s.orgPayin(rq, id)
+	if p == nil {
+		return rule(msgPayinAbsent)
 	}
-	if !slices.Contains(payinTransitions(q.status), to) {
-		return rule(fmt.Sprintf("Payin status cannot move from %s to %s.", q.status, to))
+	if !slices.Contains(payinTransitions(p.status), to) {
+		return rule(fmt.Sprintf("Payin status cannot move from %s to %s.", p.status, to))
 	}
-	q.status = to
+	p.status, p.updatedAt = to, rq.now
+	p.quotation.status = to
 	meta := map[string]any{}
 	switch to {
+	case types.PayinSuccess:
+		meta["utr"] = p.utr
 	case types.PayinFailed:
-		meta["failure_reason"] = payinMsgSimulatedFailure
+		reason := string(failure)
+		p.failureReason = &reason
+		meta["failure_reason"] = reason
+	case types.PayinRefundInitiated:
+		reason := string(refund)
+		p.refundReason = &reason
+		meta["refund_reason"] = reason
 	case types.PayinRefunded:
-		meta["refund_reason"] = payinMsgSimulatedRefund
+		meta["refund_reason"] = *p.refundReason // set on REFUND_INITIATED, the only way in
 	}
-	s.emit(rq, EventTypePayin, q.id.String(), string(to), meta)
+	s.emit(rq, EventTypePayin, p.id.String(), string(to), meta)
 	return success(http.StatusOK, "Payin status updated successfully", struct {
-		QuotationID uuid.UUID         `json:"quotation_id"`
+		PayinID     uuid.UUID         `json:"payin_id"`
 		PayinStatus types.PayinStatus `json:"payin_status"`
-	}{q.id, to})
+	}{p.id, to})
 }

@@ -546,8 +546,10 @@ func TestPayinQuotationNonPositiveRate(t *testing.T) {
 
 // payinMoves are the moves the payin status simulation allows.
 var payinMoves = map[types.PayinStatus][]types.PayinStatus{
-	types.PayinProcessing: {types.PayinSuccess, types.PayinFailed},
-	types.PayinFailed:     {types.PayinRefunded},
+	types.PayinProcessing:      {types.PayinSuccess, types.PayinFailed, types.PayinOnHold},
+	types.PayinOnHold:          {types.PayinSuccess, types.PayinFailed},
+	types.PayinFailed:          {types.PayinRefundInitiated},
+	types.PayinRefundInitiated: {types.PayinRefunded},
 }
 
 // payinQuote creates an IMPS payin quotation through the client.
@@ -558,74 +560,137 @@ func payinQuote(t *testing.T, e *env) *types.PayinQuotation {
 	return q
 }
 
+// newUTR returns a fresh 12-character UTR.
+func newUTR() string {
+	return strings.ToUpper(strings.ReplaceAll(uuid.NewString(), "-", ""))[:12]
+}
+
+// payinOn initiates a payin on a new quotation through the client.
+func payinOn(t *testing.T, e *env) *types.Payin {
+	t.Helper()
+	q := payinQuote(t, e)
+	p, err := e.client.Payins.Initiate(ctx(t), types.InitiatePayinRequest{QuotationID: q.ID, CustomerID: q.CustomerID, UTR: newUTR()})
+	require.NoError(t, err)
+	return p
+}
+
 func TestSimulatePayinStatusTable(t *testing.T) {
 	e := newEnv(t)
 	allowed := 0
 	// Each start state is reached through the simulation itself.
 	paths := map[types.PayinStatus][]types.PayinStatus{
-		types.PayinProcessing: nil,
-		types.PayinSuccess:    {types.PayinSuccess},
-		types.PayinFailed:     {types.PayinFailed},
-		types.PayinRefunded:   {types.PayinFailed, types.PayinRefunded},
+		types.PayinProcessing:      nil,
+		types.PayinSuccess:         {types.PayinSuccess},
+		types.PayinFailed:          {types.PayinFailed},
+		types.PayinOnHold:          {types.PayinOnHold},
+		types.PayinRefundInitiated: {types.PayinFailed, types.PayinRefundInitiated},
+		types.PayinRefunded:        {types.PayinFailed, types.PayinRefundInitiated, types.PayinRefunded},
 	}
 	for from, path := range paths {
 		for _, to := range types.PayinStatus("").Values() {
 			t.Run(string(from)+"->"+string(to), func(t *testing.T) {
-				q := payinQuote(t, e)
+				p := payinOn(t, e)
 				for _, step := range path {
-					_, err := e.client.Payins.SimulateStatus(ctx(t), q.ID, step)
+					_, err := e.client.Payins.SimulateStatus(ctx(t), p.ID, step)
 					require.NoError(t, err)
 				}
-				got, err := e.client.Payins.SimulateStatus(ctx(t), q.ID, to)
-				fetched, ferr := e.client.Payins.GetQuotation(ctx(t), q.ID)
+				got, err := e.client.Payins.SimulateStatus(ctx(t), p.ID, to)
+				fetched, ferr := e.client.Payins.Get(ctx(t), p.ID)
 				require.NoError(t, ferr)
+				quotation, qerr := e.client.Payins.GetQuotation(ctx(t), p.QuotationID)
+				require.NoError(t, qerr)
 				for _, m := range payinMoves[from] {
 					if m == to {
 						allowed++
 						require.NoError(t, err)
-						assert.Equal(t, q.ID, got.QuotationID)
+						assert.Equal(t, p.ID, got.PayinID)
 						assert.Equal(t, to, got.PayinStatus)
-						assert.Equal(t, string(to), string(fetched.Status), "the fetched quotation shows the payin status")
+						assert.Equal(t, to, fetched.Status)
+						assert.Equal(t, string(to), string(quotation.Status), "the fetched quotation shows the payin status")
 						return
 					}
 				}
 				refused(t, err, http.StatusBadRequest, fmt.Sprintf("Payin status cannot move from %s to %s.", from, to))
-				assert.Equal(t, string(from), string(fetched.Status), "state unchanged")
+				assert.Equal(t, from, fetched.Status, "state unchanged")
 			})
 		}
 	}
-	assert.Equal(t, 3, allowed)
+	assert.Equal(t, 7, allowed)
+}
+
+// TestSimulatePayinStatusReasons: FAILED carries failure_reason, a refund
+// its refund_reason on both steps, each from its catalogue, in the fetched
+// payin and in the history.
+func TestSimulatePayinStatusReasons(t *testing.T) {
+	e := newEnv(t)
+	p := payinOn(t, e)
+	const path = "/pis/api/v1/payin/mock-payin-status"
+	require.NoError(t, e.client.Do(ctx(t), http.MethodPatch, path,
+		map[string]any{"payin_id": p.ID, "payin_status": "FAILED", "failure_reason": "INCORRECT_UTR"}, nil))
+	got, err := e.client.Payins.Get(ctx(t), p.ID)
+	require.NoError(t, err)
+	assert.Equal(t, types.PayinFailureIncorrectUTR, got.FailureReason)
+	assert.Equal(t, types.PayinRefundReason(""), got.RefundReason)
+
+	err = e.client.Do(ctx(t), http.MethodPatch, path,
+		map[string]any{"payin_id": p.ID, "payin_status": "REFUND_INITIATED", "refund_reason": "BAD_MOOD"}, nil)
+	refused(t, err, http.StatusBadRequest, `"BAD_MOOD" is not a valid choice.`, fiatramp.ErrFieldMissing)
+	require.NoError(t, e.client.Do(ctx(t), http.MethodPatch, path,
+		map[string]any{"payin_id": p.ID, "payin_status": "REFUND_INITIATED", "refund_reason": "THIRD_PARTY_PAYMENT"}, nil))
+	_, err = e.client.Payins.SimulateStatus(ctx(t), p.ID, types.PayinRefunded)
+	require.NoError(t, err)
+	got, err = e.client.Payins.Get(ctx(t), p.ID)
+	require.NoError(t, err)
+	assert.Equal(t, types.PayinRefunded, got.Status)
+	assert.Equal(t, types.PayinRefundThirdPartyPayment, got.RefundReason)
+	assert.Equal(t, types.PayinFailureIncorrectUTR, got.FailureReason, "the failure stays on record")
+
+	// The defaults: PAYMENT_NOT_RECEIVED and INCORRECT_AMOUNT.
+	p = payinOn(t, e)
+	_, err = e.client.Payins.SimulateStatus(ctx(t), p.ID, types.PayinFailed)
+	require.NoError(t, err)
+	_, err = e.client.Payins.SimulateStatus(ctx(t), p.ID, types.PayinRefundInitiated)
+	require.NoError(t, err)
+	got, err = e.client.Payins.Get(ctx(t), p.ID)
+	require.NoError(t, err)
+	assert.Equal(t, types.PayinFailurePaymentNotReceived, got.FailureReason)
+	assert.Equal(t, types.PayinRefundIncorrectAmount, got.RefundReason)
 }
 
 func TestSimulatePayinStatusRefusals(t *testing.T) {
 	e := newEnv(t)
-	q := payinQuote(t, e)
+	p := payinOn(t, e)
 	other := e.otherOrg(false)
 	oc := e.customer(other, sandbox.Customer{Name: "Other"})
 	ob := e.must(e.sb.AddBankAccount(sandbox.BankAccount{CustomerID: oc.ID})).(sandbox.BankAccount)
 	otherClient := e.clientFor(other)
 	oq, err := otherClient.Payins.CreateQuotation(ctx(t), payinReq(e, func(r *types.CreatePayinQuotationRequest) { r.CustomerID, r.BankID = oc.ID, ob.ID }))
 	require.NoError(t, err)
+	op, err := otherClient.Payins.Initiate(ctx(t), types.InitiatePayinRequest{QuotationID: oq.ID, CustomerID: oc.ID, UTR: newUTR()})
+	require.NoError(t, err)
 
-	_, err = e.client.Payins.SimulateStatus(ctx(t), oq.ID, types.PayinSuccess)
-	refused(t, err, http.StatusBadRequest, "Quotation is not found", fiatramp.ErrQuotationNotFound)
+	_, err = e.client.Payins.SimulateStatus(ctx(t), op.ID, types.PayinSuccess)
+	refused(t, err, http.StatusBadRequest, "Payin not found or access denied", fiatramp.ErrNotFound)
 	_, err = e.client.Payins.SimulateStatus(ctx(t), uuid.New(), types.PayinSuccess)
-	refused(t, err, http.StatusBadRequest, "Quotation is not found", fiatramp.ErrQuotationNotFound)
+	refused(t, err, http.StatusBadRequest, "Payin not found or access denied", fiatramp.ErrNotFound)
+	_, err = e.client.Payins.SimulateStatus(ctx(t), p.QuotationID, types.PayinSuccess)
+	refused(t, err, http.StatusBadRequest, "Payin not found or access denied", fiatramp.ErrNotFound)
 
 	const path = "/pis/api/v1/payin/mock-payin-status"
-	err = e.client.Do(ctx(t), http.MethodPatch, path, map[string]any{"quotation_id": q.ID, "payin_status": "success"}, nil)
+	err = e.client.Do(ctx(t), http.MethodPatch, path, map[string]any{"payin_id": p.ID, "payin_status": "success"}, nil)
 	apiErr := refused(t, err, http.StatusBadRequest, `"success" is not a valid choice.`, fiatramp.ErrFieldMissing)
 	assert.Equal(t, map[string][]string{"payin_status": {`"success" is not a valid choice.`}}, apiErr.FieldErrors)
-	err = e.client.Do(ctx(t), http.MethodPatch, path, map[string]any{"quotation_id": "abc", "payin_status": nil}, nil)
-	apiErr = refused(t, err, http.StatusBadRequest, "This field may not be null.", fiatramp.ErrFieldMissing)
-	assert.Equal(t, map[string][]string{"payin_status": {"This field may not be null."}, "quotation_id": {"Must be a valid UUID."}}, apiErr.FieldErrors)
+	err = e.client.Do(ctx(t), http.MethodPatch, path, map[string]any{"payin_id": "abc", "payin_status": nil}, nil)
+	apiErr = refused(t, err, http.StatusBadRequest, "Must be a valid UUID.", fiatramp.ErrFieldMissing)
+	assert.Equal(t, map[string][]string{"payin_status": {"This field may not be null."}, "payin_id": {"Must be a valid UUID."}}, apiErr.FieldErrors)
+	// The old body, by quotation, is refused: payin_id is required.
+	err = e.client.Do(ctx(t), http.MethodPatch, path, map[string]any{"quotation_id": p.QuotationID, "payin_status": "SUCCESS"}, nil)
+	apiErr = refused(t, err, http.StatusBadRequest, "This field is required.", fiatramp.ErrFieldMissing)
+	assert.Equal(t, map[string][]string{"payin_id": {"This field is required."}}, apiErr.FieldErrors)
 
-	// ON_HOLD is a known status, but no move leads there.
-	_, err = e.client.Payins.SimulateStatus(ctx(t), q.ID, types.PayinOnHold)
-	refused(t, err, http.StatusBadRequest, "Payin status cannot move from PROCESSING to ON_HOLD.")
 	// An expired quotation's payin still settles.
 	e.sb.Advance(e.sb.Settings().PayinQuotationValidity + 1)
-	got, err := e.client.Payins.SimulateStatus(ctx(t), q.ID, types.PayinSuccess)
+	got, err := e.client.Payins.SimulateStatus(ctx(t), p.ID, types.PayinSuccess)
 	require.NoError(t, err)
 	assert.Equal(t, types.PayinSuccess, got.PayinStatus)
 }

@@ -33,7 +33,9 @@ const (
 // fiat, sending_amount, customer_id, bank_id, risk_parameters, network}.
 // Field errors come first, then the asset/fiat pair, then the refusals in
 // the order of their messages (customer unverified, bank unverified, UPI
-// not supported, amount below the minimum). The quotation is priced from
+// not supported, amount below the minimum or above the maximum of the
+// pair's IMPS limits in Settings.CoinLimits, which the payout
+// configuration shows). The quotation is priced from
 // Settings.Rates and the payout fee settings: the fiat value
 // sending_amount × rate, less the service fee and its GST, rounded down
 // to 2 places, is the receiving amount. It expires
@@ -74,8 +76,15 @@ func (s *Sandbox) createPayoutQuotation(rq *request) reply {
 			fmt.Sprintf("Bank account status is %s; only a %s account is paid to.", b.Status, types.BankAccountVerified)}})
 	case b.Type == types.BankAccountTypeVPA:
 		return rule(poqMsgUPIUnsupported)
-	case amount.LessThan(s.settings.MinPayoutAmount) || !amount.IsPositive():
+	}
+	// A payout is paid by IMPS to a bank account: the configuration's IMPS
+	// limits of the pair bound the amount.
+	limit, limited := s.settings.CoinLimits[asset+"/"+fiat][types.PaymentMethodIMPS]
+	switch {
+	case !amount.IsPositive() || limited && amount.LessThan(limit.Min):
 		return rule(msgBelowMinimum)
+	case limited && amount.GreaterThan(limit.Max):
+		return rule(msgAboveMaximum)
 	}
 	gross := amount.Mul(rate)
 	fee := gross.Mul(s.settings.PayoutServiceFee).Round(2)

@@ -145,7 +145,8 @@ func TestPayoutQuotationRefusals(t *testing.T) {
 		{"unverified bank", func(r *types.CreatePayoutQuotationRequest) { r.BankID = pending.ID }, "Bank account is unverified", fiatramp.ErrBankUnverified},
 		{"unknown bank", func(r *types.CreatePayoutQuotationRequest) { r.BankID = uuid.New() }, "Bank account is unverified", fiatramp.ErrBankUnverified},
 		{"UPI id", func(r *types.CreatePayoutQuotationRequest) { r.BankID = e.vpa.ID }, "UPI is not supported", fiatramp.ErrUPIUnsupported},
-		{"below minimum", func(r *types.CreatePayoutQuotationRequest) { r.SendingAmount = payinAmount("0.99") }, "Entered amount is less than minimum transaction amount", fiatramp.ErrAmountBelowMinimum},
+		{"below minimum", func(r *types.CreatePayoutQuotationRequest) { r.SendingAmount = payinAmount("9.99") }, "Entered amount is less than minimum transaction amount", fiatramp.ErrAmountBelowMinimum},
+		{"above maximum", func(r *types.CreatePayoutQuotationRequest) { r.SendingAmount = payinAmount("5000.01") }, "Entered amount exceeds maximum transaction amount", fiatramp.ErrAmountAboveMaximum},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := e.client.Payouts.CreateQuotation(ctx(t), payoutQuoteReq(e, tc.mod))

@@ -68,6 +68,13 @@ func operations() []operation {
 		{http.MethodPost, posBase + "/payout/quotation", (*Sandbox).createPayoutQuotation},
 		{http.MethodGet, posBase + "/payout/quotation/{quotation_id}", (*Sandbox).getPayoutQuotation},
 		{http.MethodPatch, posBase + "/payout/update-transfer-id", (*Sandbox).linkTransfer},
+		// Bank accounts and the organization's webhook URL.
+		{http.MethodPost, cmsBase + "/bank/create", (*Sandbox).addBankAccountOp},
+		// Payins after the quotation.
+		{http.MethodPost, pisBase + "/payin/initiate", (*Sandbox).initiatePayin},
+		{http.MethodGet, pisBase + "/payin/history", (*Sandbox).listPayinHistory},
+		{http.MethodPatch, pisBase + "/payin/update-transfer-id", (*Sandbox).linkPayinTransfer},
+		{http.MethodGet, pisBase + "/payin/{payin_id}", (*Sandbox).getPayin},
 	}
 }
 

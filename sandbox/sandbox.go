@@ -132,14 +132,18 @@ type Settings struct {
 	// through POST /pos/api/v1/payout/quotation lives before it is
 	// EXPIRED (the service's examples: 5 minutes).
 	PayoutQuotationLifetime time.Duration
-	// MinPayoutAmount is the smallest sending_amount, in crypto units, a
-	// payout quotation accepts (undocumented by the service; default 1).
-	MinPayoutAmount decimal.Decimal
 	// PayoutServiceFee is the service's fee on a payout quotation, as a
 	// fraction of its fiat value (undocumented by the service; default
 	// 0.01), and PayoutGSTRate the GST charged on that fee (default 0.18).
 	PayoutServiceFee decimal.Decimal
 	PayoutGSTRate    decimal.Decimal
+	// BankVerificationDelay, when positive, makes a bank account added
+	// through the interface verify itself that long after it was added,
+	// on the sandbox clock: VERIFIED, or FAILED with INVALID_IFSC or
+	// INVALID_ACCOUNT_NUMBER when its IFSC or number is malformed, with
+	// the BANK webhook. Zero (the default) leaves it PROCESSING until the
+	// bank verification simulation moves it.
+	BankVerificationDelay time.Duration
 }
 
 // DepositAccount is where payin deposit instructions send the customer's
@@ -190,7 +194,6 @@ func DefaultSettings() Settings {
 		EDDLimitMultiplier:    10,
 		// Payout quotations and history.
 		PayoutQuotationLifetime: 5 * time.Minute,
-		MinPayoutAmount:         decimal.NewFromInt(1),
 		PayoutServiceFee:        decimal.RequireFromString("0.01"),
 		PayoutGSTRate:           decimal.RequireFromString("0.18"),
 	}
@@ -220,12 +223,15 @@ type Sandbox struct {
 	keys            map[string]*org
 	customers       map[uuid.UUID]*customer
 	banks           map[uuid.UUID]*bankAccount
+	bankKeys        map[string]uuid.UUID // bankKey -> account, checked against banks on use
 	wallets         map[uuid.UUID]*Wallet
 	quotations      map[uuid.UUID]*quotation
 	remitters       map[uuid.UUID]*Remitter
 	payouts         map[uuid.UUID]*payout
 	payoutsCreated  int // numbers payouts in creation order, for Payouts
 	payinQuotations map[uuid.UUID]*payinQuotation
+	payins          map[uuid.UUID]*payin // by the payin's own id
+	payinsCreated   int                  // numbers payins in creation order
 
 	faults []*faultRule
 	stats  Stats
@@ -295,6 +301,7 @@ func New(opts ...Option) *Sandbox {
 		remitters:       map[uuid.UUID]*Remitter{},
 		payouts:         map[uuid.UUID]*payout{},
 		payinQuotations: map[uuid.UUID]*payinQuotation{},
+		payins:          map[uuid.UUID]*payin{},
 		deliveries:      newDeliverer(st),
 	}
 	sb.routes = compileRoutes(st.RemittancePayoutPath)
@@ -352,6 +359,7 @@ func (s *Sandbox) readClockLocked() clockReading {
 func (s *Sandbox) SetTime(t time.Time) {
 	s.mu.Lock()
 	s.frozen, s.at = true, t
+	s.settleDueBanks()
 	s.mu.Unlock()
 	s.wakeDeliveries()
 }
@@ -367,6 +375,7 @@ func (s *Sandbox) Advance(d time.Duration) {
 	} else {
 		s.offset += d
 	}
+	s.settleDueBanks()
 	s.mu.Unlock()
 	s.wakeDeliveries()
 }
@@ -402,6 +411,9 @@ type customer struct {
 // bankAccount is a bank account's state.
 type bankAccount struct {
 	BankAccount
+	// settleAt is when it verifies itself (Settings.BankVerificationDelay);
+	// zero when it does not.
+	settleAt time.Time
 }
 
 // quotation is a payout quotation's state.
@@ -427,6 +439,8 @@ type payinQuotation struct {
 	// status is the payin's status, shown as the fetched quotation's
 	// status and moved by the payin status simulation.
 	status types.PayinStatus
+	// payin is the payin initiated against the quotation; nil before.
+	payin *payin
 }
 
 // payout is a payout's state.
@@ -437,7 +451,7 @@ type payout struct {
 
 // Reset empties the sandbox as if it were new: every organization and all
 // it owns (customers, bank accounts, wallets, quotations, remitters,
-// payouts, payin quotations), every fault and delivery fault rule, the
+// payouts, payin quotations, payins), every fault and delivery fault rule, the
 // delivery log with its DeliveryCounts and the counts of Stats go, and the clock runs with real
 // time again. Pending deliveries are dropped unsent; an attempt under way
 // finishes but is not logged. The settings stay.
@@ -448,12 +462,14 @@ func (s *Sandbox) Reset() {
 	s.keys = map[string]*org{}
 	s.customers = map[uuid.UUID]*customer{}
 	s.banks = map[uuid.UUID]*bankAccount{}
+	s.bankKeys = nil
 	s.wallets = map[uuid.UUID]*Wallet{}
 	s.quotations = map[uuid.UUID]*quotation{}
 	s.remitters = map[uuid.UUID]*Remitter{}
 	s.payouts = map[uuid.UUID]*payout{}
 	s.payoutsCreated = 0
 	s.payinQuotations = map[uuid.UUID]*payinQuotation{}
+	s.payins, s.payinsCreated = map[uuid.UUID]*payin{}, 0
 	s.faults = nil
 	s.stats = Stats{}
 	s.ren = nil

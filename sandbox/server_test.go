@@ -393,11 +393,15 @@ func TestServerMethodNotAllowedAllow(t *testing.T) {
 		{"/cms/api/v1/kyc/configuration/" + id, "GET"},
 		{"/cms/api/v1/bank/list/" + id, "GET"},
 		{"/cms/api/v1/bank/" + id + "/" + id, "GET"},
-		{"/pis/api/v1/payin/quotation", "POST"},
+		{"/pis/api/v1/payin/quotation", "GET, POST"}, // GET fetches payin "quotation"
 		{"/pis/api/v1/payin/quotation/" + id, "GET"},
 		{"/cms/api/v1/bank/mock-bank-verification", "POST"},
-		{"/pis/api/v1/payin/mock-payin-status", "PATCH"},
+		{"/pis/api/v1/payin/mock-payin-status", "GET, PATCH"},
 		{"/org/api/v1/organizations/api-webhooks", "POST"},
+		{"/pis/api/v1/payin/initiate", "GET, POST"},
+		{"/pis/api/v1/payin/history", "GET"},
+		{"/pis/api/v1/payin/update-transfer-id", "GET, PATCH"},
+		{"/pis/api/v1/payin/" + id, "GET"},
 	} {
 		for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete, http.MethodHead, http.MethodOptions} {
 			if strings.Contains(tc.allow, method) {

@@ -741,34 +741,43 @@ func payoutEventMeta(p *payout) map[string]any {
 const maxWebhookURL = 2048
 
 // registerWebhook is POST /org/api/v1/organizations/api-webhooks with
-// {"url": "https://..."}: it sets the organization's one webhook URL,
-// replacing any earlier one; events from then on go there. The URL must be
-// absolute http or https, without user info or fragment, at most 2048
-// bytes.
+// {"webhook_url": "https://..."}: it sets the organization's one webhook
+// URL, replacing any earlier one; events emitted from then on go there. It
+// answers the URL as a bare JSON string. A body without webhook_url is
+// read from "url", the member an earlier form of the documentation showed,
+// so that callers written against it keep working; webhook_url wins when
+// both are present. Neither (or null, or blank) is "Webhook URL is
+// required"; a URL that is not absolute http or https, carries user info
+// or a fragment, or is longer than 2048 bytes is a field error under the
+// member it came in.
 func (s *Sandbox) registerWebhook(rq *request) reply {
 	f := rq.body
-	raw, ok := f.value("url")
-	switch {
-	case !ok:
-		f.fail("url", msgRequired)
-	case raw == nil:
-		f.fail("url", msgNull)
+	name := "webhook_url"
+	raw, ok := f.value(name)
+	if !ok {
+		if legacy, has := f.value("url"); has {
+			name, raw, ok = "url", legacy, true
+		}
 	}
-	if bad := f.refused(); bad != nil {
-		return *bad
+	if !ok || raw == nil {
+		return rule(msgWebhookURLRequired)
 	}
 	text, isString := raw.(string)
 	if !isString {
-		return fieldRefusal(map[string][]string{"url": {msgString}})
+		return fieldRefusal(map[string][]string{name: {msgString}})
+	}
+	if strings.TrimSpace(text) == "" {
+		return rule(msgWebhookURLRequired)
 	}
 	if problem := webhookURLProblem(text); problem != "" {
-		return fieldRefusal(map[string][]string{"url": {problem}})
+		return fieldRefusal(map[string][]string{name: {problem}})
 	}
 	rq.org.WebhookURL = text
-	return success(http.StatusOK, "Webhook registered successfully", struct {
-		URL string `json:"url"`
-	}{text})
+	return success(http.StatusOK, "Webhook registered successfully", text)
 }
+
+// msgWebhookURLRequired refuses a registration without a URL.
+const msgWebhookURLRequired = "Webhook URL is required"
 
 // webhookURLProblem says what is wrong with a webhook URL, or "".
 func webhookURLProblem(text string) string {

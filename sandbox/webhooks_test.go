@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -185,24 +186,28 @@ func TestWebhookEveryEvent(t *testing.T) {
 		require.NoError(t, err)
 		meta := `{}`
 		if to == types.BankAccountFailed {
-			meta = `{"failure_reason":"Simulated failure: the name on the bank account does not match the customer's"}`
+			meta = `{"failure_reason":"NAME_MISMATCH"}`
 		}
 		want = append(want, body("BANK", b.ID.String(), string(to), meta))
 	}
 
-	q := payinQuote(t, e)
-	q2 := payinQuote(t, e)
+	p1, p2, p3 := payinOn(t, e), payinOn(t, e), payinOn(t, e)
 	for _, step := range []struct {
 		id uuid.UUID
 		to types.PayinStatus
-	}{{q.ID, types.PayinSuccess}, {q2.ID, types.PayinFailed}, {q2.ID, types.PayinRefunded}} {
+	}{
+		{p1.ID, types.PayinSuccess}, {p2.ID, types.PayinFailed}, {p2.ID, types.PayinRefundInitiated},
+		{p2.ID, types.PayinRefunded}, {p3.ID, types.PayinOnHold},
+	} {
 		_, err := e.client.Payins.SimulateStatus(ctx(t), step.id, step.to)
 		require.NoError(t, err)
 	}
 	want = append(want,
-		body("PAYIN", q.ID.String(), "SUCCESS", `{}`),
-		body("PAYIN", q2.ID.String(), "FAILED", `{"failure_reason":"Simulated failure: the payment was not received"}`),
-		body("PAYIN", q2.ID.String(), "REFUNDED", `{"refund_reason":"Simulated refund: the payment was returned to the customer"}`))
+		body("PAYIN", p1.ID.String(), "SUCCESS", `{"utr":"`+p1.UTR+`"}`),
+		body("PAYIN", p2.ID.String(), "FAILED", `{"failure_reason":"PAYMENT_NOT_RECEIVED"}`),
+		body("PAYIN", p2.ID.String(), "REFUND_INITIATED", `{"refund_reason":"INCORRECT_AMOUNT"}`),
+		body("PAYIN", p2.ID.String(), "REFUNDED", `{"refund_reason":"INCORRECT_AMOUNT"}`),
+		body("PAYIN", p3.ID.String(), "ON_HOLD", `{}`))
 
 	settle(t, e.sb)
 	got := rc.hooks()
@@ -273,34 +278,35 @@ func TestWebhookTimeoutIsRetried(t *testing.T) {
 }
 
 func TestWebhookGivesUpAndKeepsOrder(t *testing.T) {
-	// Every FAILED is refused; REFUNDED of the same payin waits for the
-	// FAILED delivery to end, then goes.
+	// Every FAILED is refused; the refund events of the same payin wait
+	// for the FAILED delivery to end, then go.
 	e, rc := hookEnv(t, func(_ int, h hook, _ *http.Request) int {
 		if strings.Contains(h.body, `"event":"FAILED"`) {
 			return http.StatusServiceUnavailable
 		}
 		return http.StatusOK
 	}, func(st *sandbox.Settings) { st.WebhookMaxAttempts = 3 })
-	q := payinQuote(t, e)
-	_, err := e.client.Payins.SimulateStatus(ctx(t), q.ID, types.PayinFailed)
-	require.NoError(t, err)
-	_, err = e.client.Payins.SimulateStatus(ctx(t), q.ID, types.PayinRefunded)
-	require.NoError(t, err)
+	p := payinOn(t, e)
+	for _, to := range []types.PayinStatus{types.PayinFailed, types.PayinRefundInitiated, types.PayinRefunded} {
+		_, err := e.client.Payins.SimulateStatus(ctx(t), p.ID, to)
+		require.NoError(t, err)
+	}
 	settle(t, e.sb)
 	var events []string
 	for _, h := range rc.hooks() {
 		events = append(events, strings.Split(strings.Split(h.body, `"event":"`)[1], `"`)[0])
 	}
-	assert.Equal(t, []string{"FAILED", "FAILED", "FAILED", "REFUNDED"}, events, "in order per object")
+	assert.Equal(t, []string{"FAILED", "FAILED", "FAILED", "REFUND_INITIATED", "REFUNDED"}, events, "in order per object")
 	log := e.sb.Deliveries()
 	assert.Equal(t, sandbox.DeliveryFailed, log[0].State)
 	assert.Len(t, log[0].Attempts, 3)
 	assert.Equal(t, sandbox.DeliveryDelivered, log[1].State)
+	assert.Equal(t, sandbox.DeliveryDelivered, log[2].State)
 }
 
 func TestWebhookOrderPerObjectUnderLoad(t *testing.T) {
-	// The first attempt of every FAILED fails, so a REFUNDED sent right
-	// after it would overtake it without per-object ordering.
+	// The first attempt of every FAILED fails, so a REFUND_INITIATED sent
+	// right after it would overtake it without per-object ordering.
 	var mu sync.Mutex
 	seen := map[string]bool{}
 	e, rc := hookEnv(t, func(_ int, h hook, _ *http.Request) int {
@@ -314,10 +320,10 @@ func TestWebhookOrderPerObjectUnderLoad(t *testing.T) {
 	})
 	const n = 20
 	for range n {
-		q := payinQuote(t, e)
-		_, err := e.client.Payins.SimulateStatus(ctx(t), q.ID, types.PayinFailed)
+		p := payinOn(t, e)
+		_, err := e.client.Payins.SimulateStatus(ctx(t), p.ID, types.PayinFailed)
 		require.NoError(t, err)
-		_, err = e.client.Payins.SimulateStatus(ctx(t), q.ID, types.PayinRefunded)
+		_, err = e.client.Payins.SimulateStatus(ctx(t), p.ID, types.PayinRefundInitiated)
 		require.NoError(t, err)
 	}
 	settle(t, e.sb)
@@ -330,8 +336,8 @@ func TestWebhookOrderPerObjectUnderLoad(t *testing.T) {
 		accepted++
 		id := strings.Split(strings.Split(h.body, `"id":"`)[1], `"`)[0]
 		event := strings.Split(strings.Split(h.body, `"event":"`)[1], `"`)[0]
-		if event == "REFUNDED" {
-			assert.Equal(t, "FAILED", last[id], "REFUNDED of %s accepted after its FAILED", id)
+		if event == "REFUND_INITIATED" {
+			assert.Equal(t, "FAILED", last[id], "REFUND_INITIATED of %s accepted after its FAILED", id)
 		}
 		last[id] = event
 	}
@@ -655,41 +661,127 @@ func TestRegisterWebhook(t *testing.T) {
 	e := newEnv(t)
 	const path = "/org/api/v1/organizations/api-webhooks"
 	var resp fiatramp.Response
-	var data struct {
-		URL string `json:"url"`
-	}
-	require.NoError(t, e.client.Do(ctx(t), http.MethodPost, path, map[string]any{"url": "https://hooks.example.test/fiatramp?x=1"}, &data, fiatramp.CaptureResponse(&resp)))
+	got, err := e.client.Organization.SetWebhookURL(ctx(t), "https://hooks.example.test/fiatramp?x=1", fiatramp.CaptureResponse(&resp))
+	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Equal(t, "https://hooks.example.test/fiatramp?x=1", data.URL)
+	assert.Equal(t, "https://hooks.example.test/fiatramp?x=1", got)
+	var env struct {
+		Data json.RawMessage `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal(resp.Body, &env))
+	assert.Equal(t, `"https://hooks.example.test/fiatramp?x=1"`, string(env.Data), "the data is a bare string")
 	o, ok := e.sb.Organization(e.org.ID)
 	require.True(t, ok)
 	assert.Equal(t, "https://hooks.example.test/fiatramp?x=1", o.WebhookURL)
 
+	// The member an earlier form of the documentation showed is read when
+	// webhook_url is absent; webhook_url wins when both come.
+	for body, want := range map[string]string{
+		`{"url":"https://old.example.test/h"}`:                                   "https://old.example.test/h",
+		`{"url":"https://old.example.test/h","webhook_url":"https://new.test/"}`: "https://new.test/",
+	} {
+		var data string
+		require.NoError(t, e.client.Do(ctx(t), http.MethodPost, path, []byte(body), &data), body)
+		assert.Equal(t, want, data, body)
+		o, _ = e.sb.Organization(e.org.ID)
+		assert.Equal(t, want, o.WebhookURL, body)
+	}
+
+	// Raw signed requests that skip the client's checks get the service's
+	// refusals.
 	for body, msg := range map[string]string{
-		`{}`:                        "This field is required.",
-		`{"url":null}`:              "This field may not be null.",
-		`{"url":7}`:                 "Not a valid string.",
-		`{"url":" "}`:               "This field may not be blank.",
-		`{"url":"ftp://x.test/"}`:   "Enter a valid URL.",
-		`{"url":"/relative"}`:       "Enter a valid URL.",
-		`{"url":"https://u:p@x/"}`:  "Enter a valid URL.",
-		`{"url":"https://x/#frag"}`: "Enter a valid URL.",
-		`{"url":"https://x/` + strings.Repeat("a", 2048) + `"}`: "Ensure this field has no more than 2048 characters.",
+		`{}`:                                   "Webhook URL is required",
+		`{"webhook_url":null}`:                 "Webhook URL is required",
+		`{"webhook_url":" "}`:                  "Webhook URL is required",
+		`{"url":null}`:                         "Webhook URL is required",
+		`{"webhook_url":"https://x/","url":7}`: "",
+	} {
+		err := e.client.Do(ctx(t), http.MethodPost, path, []byte(body), nil)
+		if msg == "" {
+			require.NoError(t, err, body)
+			continue
+		}
+		apiErr := refused(t, err, http.StatusBadRequest, msg)
+		assert.Empty(t, apiErr.FieldErrors, body)
+		assert.Empty(t, apiErr.Code, body)
+	}
+	for body, msg := range map[string]string{
+		`{"webhook_url":7}`:                                             "Not a valid string.",
+		`{"webhook_url":"ftp://x.test/"}`:                               "Enter a valid URL.",
+		`{"webhook_url":"/relative"}`:                                   "Enter a valid URL.",
+		`{"webhook_url":"https://u:p@x/"}`:                              "Enter a valid URL.",
+		`{"webhook_url":"https://x/#frag"}`:                             "Enter a valid URL.",
+		`{"webhook_url":"https://x/` + strings.Repeat("a", 2048) + `"}`: "Ensure this field has no more than 2048 characters.",
 	} {
 		err := e.client.Do(ctx(t), http.MethodPost, path, []byte(body), nil)
 		apiErr := refused(t, err, http.StatusBadRequest, msg, fiatramp.ErrFieldMissing)
-		assert.Equal(t, map[string][]string{"url": {msg}}, apiErr.FieldErrors, body)
+		assert.Equal(t, map[string][]string{"webhook_url": {msg}}, apiErr.FieldErrors, body)
 	}
+	err = e.client.Do(ctx(t), http.MethodPost, path, []byte(`{"url":"ftp://x/"}`), nil)
+	apiErr := refused(t, err, http.StatusBadRequest, "Enter a valid URL.", fiatramp.ErrFieldMissing)
+	assert.Equal(t, map[string][]string{"url": {"Enter a valid URL."}}, apiErr.FieldErrors, "a legacy body's error names its member")
 	o, _ = e.sb.Organization(e.org.ID)
-	assert.Equal(t, "https://hooks.example.test/fiatramp?x=1", o.WebhookURL, "refusals change nothing")
+	assert.Equal(t, "https://x/", o.WebhookURL, "refusals change nothing")
 
 	require.NoError(t, e.sb.SetWebhookURL(e.org.ID, ""))
 	o, _ = e.sb.Organization(e.org.ID)
 	assert.Empty(t, o.WebhookURL)
 	require.Error(t, e.sb.SetWebhookURL(e.org.ID, "mailto:x@y"))
 	require.Error(t, e.sb.SetWebhookURL(uuid.New(), "https://x.test/"))
-	_, err := e.sb.AddOrganization(sandbox.Organization{WebhookURL: "not a url"})
+	_, err = e.sb.AddOrganization(sandbox.Organization{WebhookURL: "not a url"})
 	require.ErrorContains(t, err, "webhook_url")
+}
+
+// TestRegisterWebhookTakesEffectForTheNextDelivery: a URL registered
+// through the client receives the next event, and a later registration
+// moves the events after it, not the ones before.
+func TestRegisterWebhookTakesEffectForTheNextDelivery(t *testing.T) {
+	e := newEnv(t)
+	first, second := newReceiver(t, nil), newReceiver(t, nil)
+	_, err := e.client.Organization.SetWebhookURL(ctx(t), first.srv.URL)
+	require.NoError(t, err)
+	verify := func() uuid.UUID {
+		t.Helper()
+		added, err := e.client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: e.cust.ID, VPA: uuid.NewString()[:8] + "@upi"})
+		require.NoError(t, err)
+		_, err = e.client.Customers.SimulateBankVerification(ctx(t), e.cust.ID, added.ID, types.BankAccountVerified)
+		require.NoError(t, err)
+		return added.ID
+	}
+	a := verify()
+	_, err = e.client.Organization.SetWebhookURL(ctx(t), second.srv.URL)
+	require.NoError(t, err)
+	b := verify()
+	require.NoError(t, e.sb.DeliverDue(ctx(t)))
+	ds := e.sb.Deliveries()
+	require.Len(t, ds, 2)
+	assert.Equal(t, first.srv.URL, ds[0].URL)
+	assert.Equal(t, a.String(), ds[0].ID)
+	assert.Equal(t, second.srv.URL, ds[1].URL)
+	assert.Equal(t, b.String(), ds[1].ID)
+	require.Len(t, first.hooks(), 1)
+	require.Len(t, second.hooks(), 1)
+	assert.Contains(t, first.hooks()[0].body, `"id":"`+a.String()+`"`)
+	assert.Contains(t, second.hooks()[0].body, `"id":"`+b.String()+`"`)
+	assert.True(t, signedBy(e.org, first.hooks()[0]))
+	assert.True(t, signedBy(e.org, second.hooks()[0]))
+}
+
+// TestRegisterWebhookSignedByHand: the registration signed by hand answers
+// the URL as a bare string, and "Webhook URL is required" without one.
+func TestRegisterWebhookSignedByHand(t *testing.T) {
+	e := newEnv(t)
+	const path = "/org/api/v1/organizations/api-webhooks"
+	r := authSend(t, e, authReq{method: http.MethodPost, path: path, body: []byte(`{"webhook_url":"https://hand.example/h"}`)})
+	authOK(t, r, http.StatusOK)
+	assert.Equal(t, `"https://hand.example/h"`, string(r.body.Data))
+
+	r = authSend(t, e, authReq{method: http.MethodPost, path: path, body: []byte(`{}`)})
+	assert.Equal(t, http.StatusBadRequest, r.status)
+	assert.Equal(t, "Webhook URL is required", r.body.Message)
+	r = authSend(t, e, authReq{method: http.MethodPost, path: path, body: []byte(`{"webhook_url":"ftp://hand.example/"}`)})
+	assert.Equal(t, http.StatusBadRequest, r.status)
+	assert.JSONEq(t, `{"webhook_url":["Enter a valid URL."]}`, string(r.body.Errors))
 }
 
 // statusRecorder keeps the status a handler wrote.

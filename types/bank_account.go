@@ -7,8 +7,16 @@ import (
 )
 
 // BankAccount is one bank account of a customer as returned by fetch bank
-// account, GET /cms/api/v1/bank/{customer_id}/{bank_id}. Documented strings that come
-// as null decode as "".
+// account, GET /cms/api/v1/bank/{customer_id}/{bank_id}, and by add bank
+// account, POST /cms/api/v1/bank/create. Documented strings that come as
+// null decode as "".
+//
+// Editions of the service answer a fetch in three shapes, all read here:
+// the detailed one (country, identifiers, ifsc, beneficiary_name,
+// bank_name), the list item's (ifsc, account_name, vpa), and an older one
+// that spells the IFSC ifsc_code. When an answer holds both ifsc and
+// ifsc_code, ifsc wins unless it is null or "". HolderName gives the
+// account holder's name whichever member carried it.
 type BankAccount struct {
 	// ID is the bank account's id (the bank_id of a payin quotation).
 	ID uuid.UUID `json:"id"`
@@ -23,19 +31,39 @@ type BankAccount struct {
 	Identifiers BankIdentifiers `json:"identifiers"`
 	// AccountNumber is the bank account number.
 	AccountNumber string `json:"account_number"`
-	// IFSC is the Indian Financial System Code of the account's branch.
-	IFSC string `json:"ifsc"`
-	// BankAccountStatus is the verification status (VERIFIED appears); a
-	// payin quotation needs VERIFIED.
+	// IFSC is the Indian Financial System Code of the account's branch,
+	// read from ifsc or, when that is absent, null or "", from ifsc_code
+	// (an older edition's spelling).
+	IFSC string `json:"ifsc" fiatramp:"alias=ifsc_code"`
+	// AccountName is the account holder's name as the list item's shape
+	// carries it ("" when null or absent; see HolderName).
+	AccountName string `json:"account_name"`
+	// VPA is the UPI virtual payment address ("" when null or absent, as
+	// for an account identified by number and IFSC).
+	VPA string `json:"vpa"`
+	// BankAccountStatus is the verification status (PROCESSING after an
+	// add, then VERIFIED or FAILED); a payin quotation needs VERIFIED.
 	BankAccountStatus BankAccountStatus `json:"bank_account_status"`
-	// BeneficiaryName is the account holder's name.
+	// BeneficiaryName is the account holder's name as the detailed shape
+	// carries it ("" when null or absent; see HolderName).
 	BeneficiaryName string `json:"beneficiary_name"`
 	// BankName is the name of the bank.
 	BankName string `json:"bank_name"`
-	// FailureReason says why verification failed; nil when null or absent.
+	// FailureReason says why verification failed (INVALID_IFSC,
+	// INVALID_ACCOUNT_NUMBER, ACCOUNT_TYPE_NRE, PENNY_DROP_FAILED,
+	// NAME_MISMATCH, BANK_RISK_CHECK_FAILED); nil when null or absent.
 	FailureReason *string `json:"failure_reason"`
 	// Raw is a copy of the exact JSON object this account was decoded from.
 	Raw json.RawMessage `json:"-" fiatramp:"raw"`
+}
+
+// HolderName returns the account holder's name: AccountName, or
+// BeneficiaryName when AccountName is "".
+func (b *BankAccount) HolderName() string {
+	if b.AccountName != "" {
+		return b.AccountName
+	}
+	return b.BeneficiaryName
 }
 
 var bankAccountPlan = compilePlan[BankAccount]()
@@ -102,3 +130,30 @@ func (b *BankAccountListItem) UnmarshalJSON(data []byte) error {
 // BankAccountPage is one page of a customer's bank accounts, the data of
 // GET /cms/api/v1/bank/list/{customer_id}.
 type BankAccountPage = Page[BankAccountListItem]
+
+// AddBankAccountRequest is the body of add bank account, POST
+// /cms/api/v1/bank/create. It names either an account by AccountNumber,
+// IFSC and AccountName, or a UPI address by VPA, never both: the members
+// of the shape not chosen are left out of the body.
+type AddBankAccountRequest struct {
+	// CustomerID is the customer who owns the account (required; the
+	// customer must be VERIFIED).
+	CustomerID uuid.UUID `json:"customer_id"`
+	// AccountNumber, IFSC and AccountName identify a bank account; all
+	// three are required when any is given.
+	AccountNumber string `json:"account_number,omitempty"`
+	IFSC          string `json:"ifsc,omitempty"`
+	AccountName   string `json:"account_name,omitempty"`
+	// VPA is a UPI virtual payment address, e.g. "asha@upi".
+	VPA string `json:"vpa,omitempty"`
+}
+
+// Failure reasons of a bank account's verification, as failure_reason.
+const (
+	BankFailureInvalidIFSC          = "INVALID_IFSC"
+	BankFailureInvalidAccountNumber = "INVALID_ACCOUNT_NUMBER"
+	BankFailureAccountTypeNRE       = "ACCOUNT_TYPE_NRE"
+	BankFailurePennyDropFailed      = "PENNY_DROP_FAILED"
+	BankFailureNameMismatch         = "NAME_MISMATCH"
+	BankFailureBankRiskCheckFailed  = "BANK_RISK_CHECK_FAILED"
+)

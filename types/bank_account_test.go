@@ -107,3 +107,62 @@ func FuzzBankAccountListItem(f *testing.F) {
 func FuzzBankIdentifiers(f *testing.F) {
 	fuzzDecode(f, decodeSpec[types.BankIdentifiers]{prior: `{"account_number":"50100123456789","ifsc":"HDFC0001234"}`})
 }
+
+// TestBankAccountEveryShape: a fetched account is read whichever shape
+// the answering edition sent: the detailed one, the list item's
+// (account_name, vpa), and the older one spelling the IFSC ifsc_code.
+func TestBankAccountEveryShape(t *testing.T) {
+	const ids = `"id":"1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b","customer_id":"9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",`
+	cases := []struct {
+		name, body             string
+		ifsc, holder, vpa, num string
+	}{
+		{"detailed", `{` + ids + `"identifiers":{"account_number":"501","ifsc":"HDFC0001234"},"account_number":"501","ifsc":"HDFC0001234","beneficiary_name":"ASHA RAO","bank_account_status":"VERIFIED"}`,
+			"HDFC0001234", "ASHA RAO", "", "501"},
+		{"list item", `{` + ids + `"account_number":"501","ifsc":"HDFC0001234","account_name":"ASHA RAO","vpa":null,"bank_account_type":"bank_account","bank_account_status":"PROCESSING","failure_reason":null}`,
+			"HDFC0001234", "ASHA RAO", "", "501"},
+		{"list item vpa", `{` + ids + `"account_number":null,"ifsc":null,"account_name":"ASHA RAO","vpa":"asha@okhdfc","bank_account_type":"vpa","bank_account_status":"VERIFIED"}`,
+			"", "ASHA RAO", "asha@okhdfc", ""},
+		{"older ifsc_code", `{` + ids + `"account_number":"501","ifsc_code":"SBIN0000001","account_name":"ASHA RAO","bank_account_status":"VERIFIED"}`,
+			"SBIN0000001", "ASHA RAO", "", "501"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var b types.BankAccount
+			require.NoError(t, json.Unmarshal([]byte(c.body), &b))
+			require.Equal(t, idBank, b.ID)
+			require.Equal(t, c.ifsc, b.IFSC)
+			require.Equal(t, c.holder, b.HolderName())
+			require.Equal(t, c.vpa, b.VPA)
+			require.Equal(t, c.num, b.AccountNumber)
+		})
+	}
+}
+
+// TestBankAccountIFSCBothSpellings: with both ifsc and ifsc_code, ifsc
+// wins unless it is null or "", in either order of the members.
+func TestBankAccountIFSCBothSpellings(t *testing.T) {
+	cases := map[string]string{
+		`{"ifsc":"HDFC0001234","ifsc_code":"SBIN0000001"}`: "HDFC0001234",
+		`{"ifsc_code":"SBIN0000001","ifsc":"HDFC0001234"}`: "HDFC0001234",
+		`{"ifsc":null,"ifsc_code":"SBIN0000001"}`:          "SBIN0000001",
+		`{"ifsc_code":"SBIN0000001","ifsc":""}`:            "SBIN0000001",
+		`{"ifsc_code":null}`:                               "",
+		`{"ifsc":"A","ifsc_code":"B","ifsc":"C"}`:          "C",
+	}
+	for body, want := range cases {
+		var b types.BankAccount
+		require.NoError(t, json.Unmarshal([]byte(body), &b), body)
+		require.Equal(t, want, b.IFSC, body)
+	}
+}
+
+// TestBankAccountHolderName: account_name wins over beneficiary_name.
+func TestBankAccountHolderName(t *testing.T) {
+	var b types.BankAccount
+	require.NoError(t, json.Unmarshal([]byte(`{"beneficiary_name":"B","account_name":"A"}`), &b))
+	require.Equal(t, "A", b.HolderName())
+	b = types.BankAccount{}
+	require.NoError(t, json.Unmarshal([]byte(`{"beneficiary_name":"B","account_name":null}`), &b))
+	require.Equal(t, "B", b.HolderName())
+}

@@ -282,30 +282,35 @@ func quotationStatusList() [4]QuotationStatus {
 	return [...]QuotationStatus{QuotationProcessing, QuotationUnlinked, QuotationLinked, QuotationExpired}
 }
 
-// PayinStatus is the status of a payin, moved in the sandbox by the payin
-// status simulation: PROCESSING -> SUCCESS | FAILED, FAILED -> REFUNDED;
-// ON_HOLD also exists. A value not listed here decodes unchanged; see
-// IsKnown.
+// PayinStatus is the status of a payin. A payin is initiated PROCESSING;
+// it moves to SUCCESS (the fiat arrived), FAILED (failure_reason set) or
+// ON_HOLD, and a FAILED payin may be returned to the customer:
+// REFUND_INITIATED, then REFUNDED (refund_reason set on both). A value not
+// listed here decodes unchanged; see IsKnown.
 type PayinStatus string
 
 // Payin status values.
 const (
 	// PayinProcessing is the status of a payin under way.
 	PayinProcessing PayinStatus = "PROCESSING"
-	// PayinSuccess means the fiat arrived.
+	// PayinSuccess means the fiat arrived. It is final.
 	PayinSuccess PayinStatus = "SUCCESS"
-	// PayinFailed means the payin failed.
+	// PayinFailed means the payin failed; failure_reason says why. It may
+	// still be refunded.
 	PayinFailed PayinStatus = "FAILED"
-	// PayinRefunded means a failed payin was returned to the customer.
+	// PayinRefunded means a failed payin was returned to the customer. It
+	// is final.
 	PayinRefunded PayinStatus = "REFUNDED"
-	// PayinRefundInitiated means the refund of a failed payin is under
-	// way; it becomes REFUNDED.
-	PayinRefundInitiated PayinStatus = "REFUND_INITIATED"
-	// PayinOnHold means the payin is held.
+	// PayinOnHold means the payin is held for review; it still moves.
 	PayinOnHold PayinStatus = "ON_HOLD"
+	// PayinRefundInitiated means the return of a failed payin to the
+	// customer has begun; refund_reason says why. It still moves, to
+	// REFUNDED.
+	PayinRefundInitiated PayinStatus = "REFUND_INITIATED"
 )
 
-// Values returns every payin status. The slice is new on every call.
+// Values returns every payin status: PROCESSING, SUCCESS, FAILED,
+// REFUNDED, ON_HOLD, REFUND_INITIATED. The slice is new on every call.
 func (PayinStatus) Values() []PayinStatus {
 	l := payinStatusList()
 	return l[:]
@@ -322,4 +327,84 @@ func (s PayinStatus) IsKnown() bool {
 // the one list from which Values and IsKnown derive.
 func payinStatusList() [6]PayinStatus {
 	return [...]PayinStatus{PayinProcessing, PayinSuccess, PayinFailed, PayinRefunded, PayinOnHold, PayinRefundInitiated}
+}
+
+// IsFinal reports whether a payin in status s can no longer move: SUCCESS
+// or REFUNDED. FAILED is not final (a refund may follow), nor are
+// PROCESSING, ON_HOLD, REFUND_INITIATED and unknown statuses.
+func (s PayinStatus) IsFinal() bool {
+	return s == PayinSuccess || s == PayinRefunded
+}
+
+// Payin failure and refund reasons.
+
+// PayinFailureReason says why a payin FAILED, as failure_reason. A value
+// not listed here decodes unchanged; see IsKnown.
+type PayinFailureReason string
+
+// Payin failure reasons.
+const (
+	// PayinFailureIncorrectUTR: the UTR names no transfer of the quoted
+	// payment.
+	PayinFailureIncorrectUTR PayinFailureReason = "INCORRECT_UTR"
+	// PayinFailurePaymentNotReceived: no payment arrived.
+	PayinFailurePaymentNotReceived PayinFailureReason = "PAYMENT_NOT_RECEIVED"
+)
+
+// Values returns every payin failure reason: INCORRECT_UTR,
+// PAYMENT_NOT_RECEIVED. The slice is new on every call.
+func (PayinFailureReason) Values() []PayinFailureReason {
+	l := payinFailureReasonList()
+	return l[:]
+}
+
+// IsKnown reports whether r is one of the listed failure reasons
+// (compared exactly, case-sensitively).
+func (r PayinFailureReason) IsKnown() bool {
+	l := payinFailureReasonList()
+	return slices.Contains(l[:], r)
+}
+
+// payinFailureReasonList is every PayinFailureReason value, in a fixed
+// order: the one list from which Values and IsKnown derive.
+func payinFailureReasonList() [2]PayinFailureReason {
+	return [...]PayinFailureReason{PayinFailureIncorrectUTR, PayinFailurePaymentNotReceived}
+}
+
+// PayinRefundReason says why a payin is refunded, as refund_reason: a
+// payin must come from the customer's own whitelisted account, in one
+// transfer of exactly the quoted amount. A value not listed here decodes
+// unchanged; see IsKnown.
+type PayinRefundReason string
+
+// Payin refund reasons.
+const (
+	// PayinRefundIncorrectAmount: the amount paid is not the quoted one.
+	PayinRefundIncorrectAmount PayinRefundReason = "INCORRECT_AMOUNT"
+	// PayinRefundNonWhitelistedAccount: the payment came from an account
+	// that is not the customer's verified one.
+	PayinRefundNonWhitelistedAccount PayinRefundReason = "PAYMENT_FROM_NON_WHITELISTED_ACCOUNT"
+	// PayinRefundThirdPartyPayment: someone other than the customer paid.
+	PayinRefundThirdPartyPayment PayinRefundReason = "THIRD_PARTY_PAYMENT"
+)
+
+// Values returns every payin refund reason: INCORRECT_AMOUNT,
+// PAYMENT_FROM_NON_WHITELISTED_ACCOUNT, THIRD_PARTY_PAYMENT. The slice is
+// new on every call.
+func (PayinRefundReason) Values() []PayinRefundReason {
+	l := payinRefundReasonList()
+	return l[:]
+}
+
+// IsKnown reports whether r is one of the listed refund reasons (compared
+// exactly, case-sensitively).
+func (r PayinRefundReason) IsKnown() bool {
+	l := payinRefundReasonList()
+	return slices.Contains(l[:], r)
+}
+
+// payinRefundReasonList is every PayinRefundReason value, in a fixed
+// order: the one list from which Values and IsKnown derive.
+func payinRefundReasonList() [3]PayinRefundReason {
+	return [...]PayinRefundReason{PayinRefundIncorrectAmount, PayinRefundNonWhitelistedAccount, PayinRefundThirdPartyPayment}
 }

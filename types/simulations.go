@@ -68,10 +68,10 @@ func (s *BankVerificationSimulation) UnmarshalJSON(data []byte) error {
 }
 
 // PayinStatusSimulation is the data of the sandbox payin status simulation
-// (PATCH /pis/api/v1/payin/mock-payin-status): {quotation_id, payin_status}.
+// (PATCH /pis/api/v1/payin/mock-payin-status): {payin_id, payin_status}.
 type PayinStatusSimulation struct {
-	// QuotationID is the payin quotation whose payin moved.
-	QuotationID uuid.UUID `json:"quotation_id"`
+	// PayinID is the payin that moved (the payin's own id).
+	PayinID uuid.UUID `json:"payin_id"`
 	// PayinStatus is the status the payin now has.
 	PayinStatus PayinStatus `json:"payin_status"`
 	// Raw is a copy of the exact JSON object this was decoded from.

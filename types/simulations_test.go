@@ -35,10 +35,10 @@ func TestBankVerificationSimulation(t *testing.T) {
 }
 
 func TestPayinStatusSimulation(t *testing.T) {
-	body := `{"quotation_id":"0b9f2c7e-3d4a-4e8b-9c1d-2e3f4a5b6c7d","payin_status":"SETTLED_LATER"}`
+	body := `{"payin_id":"0b9f2c7e-3d4a-4e8b-9c1d-2e3f4a5b6c7d","payin_status":"SETTLED_LATER"}`
 	var s types.PayinStatusSimulation
 	require.NoError(t, json.Unmarshal([]byte(body), &s))
-	require.Equal(t, idQuotation, s.QuotationID)
+	require.Equal(t, idQuotation, s.PayinID)
 	require.Equal(t, types.PayinStatus("SETTLED_LATER"), s.PayinStatus, "unknown value kept as text")
 	require.False(t, s.PayinStatus.IsKnown())
 }

@@ -58,7 +58,7 @@ func (t Type) Events() []EventName {
 	case TypePayout:
 		return []EventName{EventSuccess, EventFailed, EventRefunded, EventInReview}
 	case TypePayin:
-		return []EventName{EventSuccess, EventFailed, EventRefunded}
+		return []EventName{EventSuccess, EventFailed, EventRefunded, EventRefundInitiated, EventOnHold}
 	}
 	return nil
 }
@@ -84,6 +84,11 @@ const (
 	// EventInReview: the payout is held for review (type PAYOUT);
 	// Metadata.RFILink may point to a request for information.
 	EventInReview EventName = "IN_REVIEW"
+	// EventRefundInitiated: the return of a failed payin has begun (type
+	// PAYIN); Metadata.RefundReason says why.
+	EventRefundInitiated EventName = "REFUND_INITIATED"
+	// EventOnHold: the payin is held for review (type PAYIN).
+	EventOnHold EventName = "ON_HOLD"
 )
 
 // Values returns every documented event name. The slice is new on every
@@ -95,8 +100,8 @@ func (EventName) Values() []EventName {
 
 // eventNameList is every documented EventName: the one list Values and
 // IsKnown derive from.
-func eventNameList() [5]EventName {
-	return [...]EventName{EventVerified, EventFailed, EventSuccess, EventRefunded, EventInReview}
+func eventNameList() [7]EventName {
+	return [...]EventName{EventVerified, EventFailed, EventSuccess, EventRefunded, EventInReview, EventRefundInitiated, EventOnHold}
 }
 
 // IsKnown reports whether e is a documented event name of any type

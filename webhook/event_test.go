@@ -14,7 +14,7 @@ import (
 
 func TestEnums(t *testing.T) {
 	assert.Equal(t, []webhook.Type{"CUSTOMER", "BANK", "PAYIN", "PAYOUT", "EDD"}, webhook.Type("").Values())
-	assert.Equal(t, []webhook.EventName{"VERIFIED", "FAILED", "SUCCESS", "REFUNDED", "IN_REVIEW"}, webhook.EventName("").Values())
+	assert.Equal(t, []webhook.EventName{"VERIFIED", "FAILED", "SUCCESS", "REFUNDED", "IN_REVIEW", "REFUND_INITIATED", "ON_HOLD"}, webhook.EventName("").Values())
 	for _, ty := range webhook.Type("").Values() {
 		assert.True(t, ty.IsKnown(), ty)
 	}
@@ -33,7 +33,7 @@ func TestEnums(t *testing.T) {
 		webhook.TypeBank:     {"VERIFIED", "FAILED"},
 		webhook.TypeEDD:      {"VERIFIED", "FAILED"},
 		webhook.TypePayout:   {"SUCCESS", "FAILED", "REFUNDED", "IN_REVIEW"},
-		webhook.TypePayin:    {"SUCCESS", "FAILED", "REFUNDED"},
+		webhook.TypePayin:    {"SUCCESS", "FAILED", "REFUNDED", "REFUND_INITIATED", "ON_HOLD"},
 	}
 	for ty, evs := range want {
 		assert.Equal(t, evs, ty.Events(), ty)
@@ -51,6 +51,8 @@ func TestEnums(t *testing.T) {
 	assert.True(t, known(webhook.TypePayout, webhook.EventInReview))
 	assert.True(t, known(webhook.TypeCustomer, webhook.EventVerified))
 	assert.False(t, known(webhook.TypePayin, webhook.EventInReview))
+	assert.True(t, known(webhook.TypePayin, webhook.EventRefundInitiated))
+	assert.False(t, known(webhook.TypePayout, webhook.EventOnHold))
 	assert.False(t, known(webhook.TypePayout, webhook.EventVerified))
 	assert.False(t, known(webhook.TypePayout, "PROCESSING"))
 	assert.False(t, known("WALLET", webhook.EventFailed))

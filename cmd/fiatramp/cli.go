@@ -62,7 +62,13 @@ func commands() []*command {
 		customersBanksCommand(),
 		kycConfigCommand(),
 		payinsQuoteCommand(),
+		// Payins after the quotation.
+		payinsGetQuotationCommand(),
+		payinsInitiateCommand(),
 		payinsGetCommand(),
+		payinsHistoryCommand(),
+		payinsLinkTransferCommand(),
+		payinsSimulateCommand(),
 		callCommand(),
 		signCommand(),
 		webhookVerifyCommand(),
@@ -81,6 +87,9 @@ func commands() []*command {
 		payoutsQuotationCommand(),
 		payoutsLinkTransferCommand(),
 		payoutsHistoryCommand(),
+		// Bank accounts and the organization's webhook URL.
+		customersAddBankCommand(),
+		orgWebhookURLCommand(),
 		// Reconciliation (errors issue 18).
 		payoutsReconcileCommand(),
 	}

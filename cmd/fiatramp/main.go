@@ -10,7 +10,7 @@
 //	                 [-remittance-path PATH] [-quotation-validity 10m]
 //	                 [-read-header-timeout 10s] [-read-timeout 30s]
 //	                 [-write-timeout 60s] [-idle-timeout 2m] [-max-conns 4096]
-//	                 [-control] [-startup-file FILE]
+//	                 [-control] [-startup-file FILE] [-bank-verification-delay 0s]
 //	fiatramp sign [-method M] [-timestamp N] [-now N] [-compare SIG | -request FILE] [BODY_FILE]
 //	fiatramp payouts get PAYOUT_ID
 //	fiatramp payouts balance
@@ -19,7 +19,12 @@
 //	fiatramp customers banks CUSTOMER_ID
 //	fiatramp kyc config CUSTOMER_ID
 //	fiatramp payins quote -customer ID -bank ID -method IMPS|UPI -amount N
-//	fiatramp payins get QUOTATION_ID
+//	fiatramp payins get-quotation QUOTATION_ID
+//	fiatramp payins initiate -quotation ID -customer ID -utr UTR [-reference REF] [--yes]
+//	fiatramp payins get PAYIN_ID
+//	fiatramp payins history [-status S] [-customer ID] [-from YYYY-MM-DD -to YYYY-MM-DD]
+//	fiatramp payins link-transfer -payin ID -transfer ID
+//	fiatramp payins simulate PAYIN_ID -status S
 //	fiatramp call METHOD PATH [BODY | @FILE | -]
 //	fiatramp webhook verify [-key K] [-secret-file F] [-now N] [DELIVERY_FILE]
 //	fiatramp webhook send [-type T] [-event E] [-id ID] [-metadata JSON] URL
@@ -32,6 +37,8 @@
 //	fiatramp payouts quotation QUOTATION_ID
 //	fiatramp payouts link-transfer -exchange-order ID -transfer ID
 //	fiatramp payouts history [-status S] [-customer ID] [-from YYYY-MM-DD -to YYYY-MM-DD]
+//	fiatramp customers add-bank -customer ID (-account N -ifsc IFSC -name NAME | -vpa VPA)
+//	fiatramp org webhook-url URL
 //	fiatramp help [COMMAND]
 //
 // The commands that call the service take their credentials from
@@ -174,7 +181,12 @@ Usage:
 	fiatramp customers banks CUSTOMER_ID    every bank account of a customer, all pages
 	fiatramp kyc config CUSTOMER_ID         a customer's KYC configuration
 	fiatramp payins quote [flags]           create a payin quotation
-	fiatramp payins get QUOTATION_ID        fetch a payin quotation
+	fiatramp payins get-quotation QUOTATION_ID fetch a payin quotation
+	fiatramp payins initiate [flags]        record a payin by its UTR (asks first, or --yes)
+	fiatramp payins get PAYIN_ID            fetch a payin
+	fiatramp payins history [flags]         the payin history, one JSON object per line
+	fiatramp payins link-transfer [flags]   store a payin's exchange transfer id
+	fiatramp payins simulate PAYIN_ID       move a payin to a status (sandbox only)
 	fiatramp call METHOD PATH [BODY]        any operation, signed
 	fiatramp webhook verify [DELIVERY_FILE] check a captured webhook delivery, print its event
 	fiatramp webhook send URL               send a signed test event to a local receiver
@@ -190,6 +202,8 @@ Usage:
 	fiatramp payouts quotation QUOTATION_ID fetch a payout quotation and its status
 	fiatramp payouts link-transfer [flags]  record a payout's exchange transfer id
 	fiatramp payouts history [flags]        stream the payout history, one JSON object a line
+	fiatramp customers add-bank [flags]     add a bank account or UPI address to a customer
+	fiatramp org webhook-url URL            register the organization's webhook URL
 	fiatramp help [COMMAND]                 this help, or a command's flags and an example
 
 The commands that call the service read FIATRAMP_API_KEY, FIATRAMP_API_SECRET

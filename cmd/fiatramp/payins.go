@@ -1,11 +1,16 @@
 package main
 
-// fiatramp payins quote | get
+// fiatramp payins quote | get-quotation | initiate | get | history |
+// link-transfer | simulate
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
@@ -101,14 +106,14 @@ decimal string.`,
 	return c
 }
 
-func payinsGetCommand() *command {
+func payinsGetQuotationCommand() *command {
 	c := &command{
-		name:    "payins get",
+		name:    "payins get-quotation",
 		args:    "QUOTATION_ID",
 		summary: "fetch a payin quotation",
 		about: `Fetch a payin quotation with its order id and status
 (GET /pis/api/v1/payin/quotation/QUOTATION_ID).`,
-		example: `fiatramp payins get $QUOTATION | jq -r .expiry_time`,
+		example: `fiatramp payins get-quotation $QUOTATION | jq -r .expiry_time`,
 	}
 	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
 		q, err := cl.Payins.GetQuotation(ctx, id)
@@ -117,4 +122,266 @@ func payinsGetCommand() *command {
 		}
 		return cf.print(s, q.Raw, quotationFields())
 	})
+}
+
+// payinFields are the rows of a payin's table.
+func payinFields() []field {
+	return []field{
+		f("id"), f("status"), f("quotation_id"), f("customer_id"), f("client_reference_id"), f("utr"),
+		f("asset"), f("fiat"), f("sending_amount"), f("rate"),
+		f("receiving_amount", "receiving_amount", "receiveing_amount"),
+		f("exchange_transfer_id"), f("failure_reason"), f("refund_reason"), f("created_at"), f("updated_at"),
+	}
+}
+
+func payinsInitiateCommand() *command {
+	c := &command{
+		name:    "payins initiate",
+		summary: "record a payin by its UTR (asks first)",
+		about: `Initiate a payin (POST /pis/api/v1/payin/initiate) once the customer has paid
+the quoted amount from their own account: -utr is the bank transfer's
+reference (12 characters, used once). Prints the payin with its own id.
+
+This records money received: the command asks for confirmation on a
+terminal, and without one it refuses unless --yes is given. Every initiate
+carries a client_reference_id (-reference, or a generated one). If the
+outcome is unknown (exit status 3) the payin may exist: repeat the same
+command with the printed reference and the same UTR, which cannot record
+twice, or look for the UTR in "fiatramp payins history -customer ID".`,
+		example: `fiatramp payins initiate -quotation $QUOTATION -customer $CUSTOMER -utr 123456789012 -reference order-1 --yes`,
+	}
+	var (
+		cf                            callFlags
+		quotation, customer, utr, ref string
+		yes                           bool
+	)
+	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
+		cf.define(fs)
+		fs.StringVar(&quotation, "quotation", "", "quotation_id of the payin quotation (required)")
+		fs.StringVar(&customer, "customer", "", "customer_id, the quotation's customer (required)")
+		fs.StringVar(&utr, "utr", "", "utr of the customer's bank transfer (required)")
+		fs.StringVar(&ref, "reference", "", "client_reference_id, unique per organization (default: generated)")
+		fs.BoolVar(&yes, "yes", false, "initiate without asking")
+		return func(ctx context.Context, s streams, args []string) error {
+			if err := wantArgs(s, c, args, 0, 0); err != nil {
+				return err
+			}
+			if err := cf.check(s, c); err != nil {
+				return err
+			}
+			if quotation == "" || customer == "" || strings.TrimSpace(utr) == "" {
+				return misuse(s, c, "-quotation, -customer and -utr are required")
+			}
+			qid, err := parseID(s, c, "-quotation", quotation)
+			if err != nil {
+				return err
+			}
+			cid, err := parseID(s, c, "-customer", customer)
+			if err != nil {
+				return err
+			}
+			if ref == "" {
+				// Generated here, so that the confirmation and a
+				// reconciliation can name it.
+				ref = newReference()
+			}
+			cl, err := cf.newClient(s, c)
+			if err != nil {
+				return err
+			}
+			if !yes {
+				what := fmt.Sprintf("Initiate a payin of quotation %s for customer %s with UTR %s (client_reference_id %s) at %s?",
+					qid, cid, printable(utr), printable(ref), cl.BaseURL())
+				if err := confirm(s, c, what); err != nil {
+					return err
+				}
+			}
+			ctx, cancel := context.WithTimeout(ctx, cf.timeout)
+			defer cancel()
+			p, err := cl.Payins.Initiate(ctx, types.InitiatePayinRequest{QuotationID: qid, CustomerID: cid, UTR: utr, ClientReferenceID: ref})
+			if err != nil {
+				return err
+			}
+			return cf.print(s, p.Raw, payinFields())
+		}
+	}
+	return c
+}
+
+func payinsGetCommand() *command {
+	c := &command{
+		name:    "payins get",
+		args:    "PAYIN_ID",
+		summary: "fetch a payin",
+		about: `Fetch a payin by its own id (GET /pis/api/v1/payin/PAYIN_ID): status, UTR,
+exchange transfer id, failure and refund reasons.`,
+		example: `fiatramp payins get $PAYIN | jq -r .status`,
+	}
+	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
+		p, err := cl.Payins.Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		return cf.print(s, p.Raw, payinFields())
+	})
+}
+
+func payinsHistoryCommand() *command {
+	c := &command{
+		name:    "payins history",
+		summary: "the payin history, one JSON object per line",
+		about: `List the organization's payins (GET /pis/api/v1/payin/history), following the
+pages to the end, and print each payin as sent on a line of its own, so that
+it pipes into jq; -o table prints a table once every page is read. Filters:
+-status, -customer, and -from with -to (YYYY-MM-DD, both or neither).
+A listing that fails part way exits 1 after the lines already printed.`,
+		example: `fiatramp payins history -customer $CUSTOMER -status SUCCESS | jq -r .utr`,
+	}
+	var (
+		cf                         callFlags
+		status, customer, from, to string
+	)
+	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
+		cf.define(fs)
+		fs.StringVar(&status, "status", "", "payin_status: PROCESSING, SUCCESS, FAILED, ON_HOLD, REFUND_INITIATED, REFUNDED")
+		fs.StringVar(&customer, "customer", "", "customer_id")
+		fs.StringVar(&from, "from", "", "start_date, YYYY-MM-DD (with -to)")
+		fs.StringVar(&to, "to", "", "end_date, YYYY-MM-DD (with -from)")
+		return func(ctx context.Context, s streams, args []string) error {
+			if err := wantArgs(s, c, args, 0, 0); err != nil {
+				return err
+			}
+			if err := cf.check(s, c); err != nil {
+				return err
+			}
+			filter := types.PayinHistoryFilter{Status: types.PayinStatus(strings.ToUpper(status))}
+			if customer != "" {
+				id, err := parseID(s, c, "-customer", customer)
+				if err != nil {
+					return err
+				}
+				filter.CustomerID = id
+			}
+			if (from == "") != (to == "") {
+				return misuse(s, c, "-from and -to go together (both or neither)")
+			}
+			if from != "" {
+				var err error
+				if filter.StartDate, err = time.Parse("2006-01-02", from); err != nil {
+					return misuse(s, c, "-from %q: want YYYY-MM-DD", from)
+				}
+				if filter.EndDate, err = time.Parse("2006-01-02", to); err != nil {
+					return misuse(s, c, "-to %q: want YYYY-MM-DD", to)
+				}
+				if filter.EndDate.Before(filter.StartDate) {
+					return misuse(s, c, "-to %s is before -from %s", to, from)
+				}
+			}
+			cl, ctx, cancel, err := cf.client(ctx, s, c)
+			if err != nil {
+				return err
+			}
+			defer cancel()
+			var rows [][]string
+			for p, err := range cl.Payins.History(ctx, filter) {
+				if err != nil {
+					return err
+				}
+				if cf.output == "table" {
+					o := objectOf(p.Raw)
+					rows = append(rows, []string{o.text("id"), o.text("status"), o.text("utr"), o.text("sending_amount"),
+						o.text("fiat"), o.text("customer_id"), o.text("created_at")})
+					continue
+				}
+				var line bytes.Buffer
+				if err := json.Compact(&line, p.Raw); err != nil {
+					return fmt.Errorf("response data is not JSON: %w", err)
+				}
+				line.WriteByte('\n')
+				if _, err := s.out.Write(line.Bytes()); err != nil {
+					return err
+				}
+			}
+			if cf.output == "table" {
+				return table(s.out, []string{"ID", "STATUS", "UTR", "AMOUNT", "FIAT", "CUSTOMER", "CREATED_AT"}, rows)
+			}
+			return nil
+		}
+	}
+	return c
+}
+
+func payinsLinkTransferCommand() *command {
+	c := &command{
+		name:    "payins link-transfer",
+		summary: "store a payin's exchange transfer id",
+		about: `Store the exchange transfer that delivered a payin's asset
+(PATCH /pis/api/v1/payin/update-transfer-id) and print the link. A repeat
+sets the same value again.`,
+		example: `fiatramp payins link-transfer -payin $PAYIN -transfer 778899`,
+	}
+	var (
+		cf                callFlags
+		payinID, transfer string
+	)
+	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
+		cf.define(fs)
+		fs.StringVar(&payinID, "payin", "", "payin_id (required)")
+		fs.StringVar(&transfer, "transfer", "", "exchange_transfer_id (required)")
+		return func(ctx context.Context, s streams, args []string) error {
+			if err := wantArgs(s, c, args, 0, 0); err != nil {
+				return err
+			}
+			if err := cf.check(s, c); err != nil {
+				return err
+			}
+			if payinID == "" || strings.TrimSpace(transfer) == "" {
+				return misuse(s, c, "-payin and -transfer are required")
+			}
+			id, err := parseID(s, c, "-payin", payinID)
+			if err != nil {
+				return err
+			}
+			cl, ctx, cancel, err := cf.client(ctx, s, c)
+			if err != nil {
+				return err
+			}
+			defer cancel()
+			l, err := cl.Payins.LinkTransfer(ctx, types.LinkPayinTransferRequest{PayinID: id, ExchangeTransferID: transfer})
+			if err != nil {
+				return err
+			}
+			return cf.print(s, l.Raw, []field{f("payin_id"), f("exchange_transfer_id")})
+		}
+	}
+	return c
+}
+
+func payinsSimulateCommand() *command {
+	c := &command{
+		name:    "payins simulate",
+		args:    "PAYIN_ID",
+		summary: "move a payin to a status (sandbox only)",
+		about: `Move a payin to -status in the sandbox (PATCH /pis/api/v1/payin/mock-payin-status
+with the payin's own id): PROCESSING to SUCCESS, FAILED or ON_HOLD, FAILED
+to REFUND_INITIATED, then REFUNDED. Each move sends the PAYIN webhook.`,
+		example: `fiatramp payins simulate $PAYIN -status SUCCESS`,
+	}
+	var status string
+	c = withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
+		if strings.TrimSpace(status) == "" {
+			return misuse(s, c, "-status is required")
+		}
+		r, err := cl.Payins.SimulateStatus(ctx, id, types.PayinStatus(strings.ToUpper(status)))
+		if err != nil {
+			return err
+		}
+		return cf.print(s, r.Raw, []field{f("payin_id"), f("payin_status")})
+	})
+	setup := c.setup
+	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
+		fs.StringVar(&status, "status", "", "payin_status to move to (required)")
+		return setup(fs)
+	}
+	return c
 }

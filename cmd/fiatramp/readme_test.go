@@ -126,6 +126,7 @@ func TestDocShellStory(t *testing.T) {
 	assert.Regexp(t, `(?m)^exchange_transfer_id +770011223344$`, text, "transfer link table")
 	assert.Contains(t, text, "\nLINKED\n", "the quotation linked by the payout")
 	assert.Contains(t, text, "order-1\tSUCCESS\norder-2\tPROCESSING\n", "the history through jq, in creation order")
+	assert.Contains(t, text, "123456789012 SUCCESS\n", "the payin history through jq")
 }
 
 // TestPythonControlPlane runs the documents' Python test of the control

@@ -32,6 +32,8 @@ type sandboxConfig struct {
 	server         sandbox.ServerSettings
 	control        bool
 	startupFile    string
+	// Bank accounts.
+	bankDelay time.Duration
 }
 
 // sandboxFlags defines the sandbox command's flags, with usage on out.
@@ -49,6 +51,8 @@ func sandboxFlags(out io.Writer) (*flag.FlagSet, *sandboxConfig) {
 	fs.StringVar(&c.remittancePath, "remittance-path", def.RemittancePayoutPath, "`path` of the remittance payout operation")
 	fs.DurationVar(&c.validity, "quotation-validity", def.PayoutQuotationValidity,
 		"how long the demo's payout quotations (and fixtures' without expires_at) stay valid\n(payin quotations keep their own validity)")
+	fs.DurationVar(&c.bankDelay, "bank-verification-delay", 0,
+		"verify a bank account added through the interface this long after, on the sandbox clock\n(0: only the bank verification simulation moves it)")
 	srv := sandbox.DefaultServerSettings()
 	c.server = srv // the limits without a flag (MinReadRate, ReadRateGrace) keep their defaults
 	fs.DurationVar(&c.server.ReadHeaderTimeout, "read-header-timeout", srv.ReadHeaderTimeout, "longest a request's headers may take to arrive (0: no limit)")
@@ -115,6 +119,7 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		st.PublicURL = c.publicURL
 		st.RemittancePayoutPath = c.remittancePath
 		st.PayoutQuotationValidity = c.validity
+		st.BankVerificationDelay = c.bankDelay
 	})
 	var out startup
 	if fixtures != nil {
@@ -230,6 +235,9 @@ type controlInfo struct {
 func (c *sandboxConfig) check() error {
 	if c.validity <= 0 {
 		return fmt.Errorf("-quotation-validity %v is not positive", c.validity)
+	}
+	if c.bankDelay < 0 {
+		return fmt.Errorf("-bank-verification-delay %v is negative", c.bankDelay)
 	}
 	for name, d := range map[string]time.Duration{
 		"read-header-timeout": c.server.ReadHeaderTimeout, "read-timeout": c.server.ReadTimeout,

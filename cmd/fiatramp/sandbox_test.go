@@ -588,3 +588,24 @@ func TestSandboxLimitFlagsRefused(t *testing.T) {
 		assert.Contains(t, out.String(), f)
 	}
 }
+
+// TestSandboxBankVerificationDelay: with -bank-verification-delay an added
+// bank account verifies itself; a negative delay is refused.
+func TestSandboxBankVerificationDelay(t *testing.T) {
+	r := start(t, "-bank-verification-delay", "10ms")
+	defer func() { require.NoError(t, r.stop(t)) }()
+	c, err := fiatramp.New(r.doc.Demo.Organization.APIKey, r.doc.Demo.Organization.APISecret, fiatramp.WithBaseURL(r.doc.BaseURL))
+	require.NoError(t, err)
+	ctx := context.Background()
+	b, err := c.Customers.AddBankAccount(ctx, types.AddBankAccountRequest{CustomerID: r.doc.Demo.Customer.ID, VPA: "delay@upi"})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		got, err := c.Customers.GetBankAccount(ctx, r.doc.Demo.Customer.ID, b.ID)
+		return err == nil && got.BankAccountStatus == types.BankAccountVerified
+	}, 5*time.Second, 5*time.Millisecond)
+
+	var stderr bytes.Buffer
+	err = run(context.Background(), []string{"sandbox", "-addr", "127.0.0.1:0", "-bank-verification-delay", "-1s"}, io.Discard, &stderr)
+	require.Error(t, err)
+	assert.Contains(t, stderr.String(), "-bank-verification-delay -1s is negative")
+}

@@ -93,9 +93,8 @@ func run(ctx context.Context, out io.Writer) error {
 	hookURL := "http://" + ln.Addr().String() + "/webhooks/fiatramp"
 	fmt.Fprintln(out, "1. receiver listening at", hookURL)
 
-	// 2. Register it: a raw, signed call, since the service does not
-	// document this operation's payload.
-	if err := client.Do(ctx, http.MethodPost, "/org/api/v1/organizations/api-webhooks", map[string]string{"url": hookURL}, nil); err != nil {
+	// 2. Register it: the next event goes there.
+	if _, err := client.Organization.SetWebhookURL(ctx, hookURL); err != nil {
 		return err
 	}
 	fmt.Fprintln(out, "2. registered with POST /org/api/v1/organizations/api-webhooks")

@@ -1,0 +1,55 @@
+package main
+
+// fiatramp org webhook-url
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+)
+
+func orgWebhookURLCommand() *command {
+	c := &command{
+		name:    "org webhook-url",
+		args:    "URL",
+		summary: "register the organization's webhook URL",
+		about: `Register URL, an absolute http or https URL, as the one address that receives
+the organization's webhooks from now on, replacing any earlier one
+(POST /org/api/v1/organizations/api-webhooks with {"webhook_url": URL}), and
+print the URL the service registered: a JSON string, or the bare URL with
+-o table.`,
+		example: `fiatramp org webhook-url https://hooks.example.com/fiatramp`,
+	}
+	var cf callFlags
+	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
+		cf.define(fs)
+		return func(ctx context.Context, s streams, args []string) error {
+			if err := wantArgs(s, c, args, 1, 1); err != nil {
+				return err
+			}
+			if err := cf.check(s, c); err != nil {
+				return err
+			}
+			cl, ctx, cancel, err := cf.client(ctx, s, c)
+			if err != nil {
+				return err
+			}
+			defer cancel()
+			got, err := cl.Organization.SetWebhookURL(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			if cf.output == "table" {
+				_, err = fmt.Fprintln(s.out, printable(got))
+				return err
+			}
+			raw, err := json.Marshal(got)
+			if err != nil {
+				return err
+			}
+			return writeJSON(s.out, raw)
+		}
+	}
+	return c
+}
