@@ -291,3 +291,195 @@ func (s *PayoutsService) reconcileCreate(ctx context.Context, err error, opts []
 	unknown.Unsettled = r.Reason
 	return nil, unknown
 }
+
+// PayinAttempt names a payin initiate to reconcile: its reference or its
+// UTR (both unique at the service), the paying customer and, for a proof
+// that no payin exists, its quotation.
+type PayinAttempt struct {
+	// ClientReferenceID is the reference the initiate carried.
+	ClientReferenceID string
+	// UTR is the bank transfer's reference the initiate carried. At least
+	// one of ClientReferenceID and UTR is required.
+	UTR string
+	// CustomerID is the paying customer: the history is read per
+	// customer. Required.
+	CustomerID uuid.UUID
+	// QuotationID is the payin's quotation. Without it a reconciliation
+	// can find the payin but never prove that none exists.
+	QuotationID uuid.UUID
+	// From and To bound when the attempts were made, as in PayoutAttempt.
+	From, To time.Time
+}
+
+// PayinReconciliation is the answer of Client.ReconcilePayin.
+type PayinReconciliation struct {
+	// Verdict is the answer: created, not created, or still unknown.
+	Verdict ReconcileVerdict
+	// Payin is the payin that holds the reference or the UTR
+	// (ReconcileCreated).
+	Payin *types.Payin
+	// Quotation is the quotation as last read, when it was read.
+	Quotation *types.PayinQuotation
+	// Reason says what proves the verdict, or why it is unknown.
+	Reason string
+	// Requests counts the HTTP requests the reconciliation made, retries
+	// included.
+	Requests int
+	// Err is the last read's error when a read failed (ReconcileUnknown).
+	Err error
+}
+
+// ReconcilePayinOutcome settles an *OutcomeUnknownError of
+// Payins.Initiate with ReconcilePayin, from the reference, UTR, customer, quotation and dates the
+// error carries. An error without a customer, or without both a reference
+// and a UTR, is refused with a *ValidationError.
+func (c *Client) ReconcilePayinOutcome(ctx context.Context, unknown *OutcomeUnknownError, opts ...RequestOption) (*PayinReconciliation, error) {
+	if unknown == nil {
+		return nil, invalid("error", "no *OutcomeUnknownError to reconcile")
+	}
+	return c.ReconcilePayin(ctx, payinAttemptOf(unknown), opts...)
+}
+
+// payinAttemptOf is the payin attempt an *OutcomeUnknownError describes.
+func payinAttemptOf(e *OutcomeUnknownError) PayinAttempt {
+	a := attemptOf(e)
+	return PayinAttempt{
+		ClientReferenceID: a.ClientReferenceID, UTR: e.UTR, CustomerID: a.CustomerID,
+		QuotationID: a.QuotationID, From: a.From, To: a.To,
+	}
+}
+
+// ReconcilePayin settles the outcome of a payin initiate with reads only,
+// as ReconcilePayout does for a payout: it walks the customer's
+// payin history over the attempt's dates (GET /pis/api/v1/payin/history)
+// for the payin whose client_reference_id or UTR is the attempt's (the
+// service takes each once), and reads the quotation (GET
+// /pis/api/v1/payin/quotation/{quotation_id}). A payin with the
+// reference is the answer (ReconcileCreated). Without one, a payin that
+// holds the UTR or the quotation under another reference, a quotation
+// UNLINKED or EXPIRED, or one whose expiry time has passed (the service
+// refuses an initiate after it, so an accepted attempt would show in the
+// history), proves that the attempt recorded nothing (ReconcileNotCreated).
+// Anything else is ReconcileUnknown, with the reason.
+//
+// The error is only for bad input, refused before anything is sent
+// (ErrInvalidRequest): neither a reference nor a UTR, a nil customer, one
+// of From and To without the other.
+func (c *Client) ReconcilePayin(ctx context.Context, a PayinAttempt, opts ...RequestOption) (*PayinReconciliation, error) {
+	if strings.TrimSpace(a.ClientReferenceID) == "" && strings.TrimSpace(a.UTR) == "" {
+		return nil, invalid("client_reference_id", "give the reference or the UTR (or both)")
+	}
+	if err := requireID("customer_id", a.CustomerID); err != nil {
+		return nil, err
+	}
+	span, err := attemptFilter(a.CustomerID, a.From, a.To)
+	if err != nil {
+		return nil, err
+	}
+	filter := types.PayinHistoryFilter{CustomerID: a.CustomerID, StartDate: span.StartDate, EndDate: span.EndDate}
+	r := &PayinReconciliation{}
+	opts = append(opts[:len(opts):len(opts)], countAttempts(&r.Requests))
+	for round := 1; ; round++ {
+		again := c.reconcilePayinRound(ctx, a, filter, r, opts)
+		if !again || round == reconcileRounds || ctx.Err() != nil {
+			return r, nil
+		}
+		if err := c.cfg.sleep(ctx, c.cfg.retry.backoff(round, c.cfg.jitter)); err != nil {
+			return r, nil
+		}
+	}
+}
+
+// reconcileRound reads once and fills r; again says whether reading again
+// may settle what this round left unknown.
+func (c *Client) reconcilePayinRound(ctx context.Context, a PayinAttempt, filter types.PayinHistoryFilter, r *PayinReconciliation, opts []RequestOption) (again bool) {
+	*r = PayinReconciliation{Requests: r.Requests}
+	var other *types.Payin // a payin with the UTR or the quotation under another reference
+	for p, err := range c.Payins.History(ctx, filter, opts...) {
+		if err != nil {
+			r.Verdict, r.Err = ReconcileUnknown, err
+			r.Reason = "reading the payin history failed: " + err.Error()
+			return true
+		}
+		ref := p.ClientReferenceID != nil && a.ClientReferenceID != "" && *p.ClientReferenceID == a.ClientReferenceID
+		utr := a.UTR != "" && p.UTR == a.UTR
+		switch {
+		case ref || (utr && (a.ClientReferenceID == "" || p.ClientReferenceID == nil)):
+			r.Verdict, r.Payin = ReconcileCreated, &p
+			r.Reason = "the payin history holds payin " + p.ID.String() + " with the reference or the UTR"
+			return false
+		case other == nil && (utr || (a.QuotationID != uuid.Nil && p.QuotationID == a.QuotationID)):
+			other = &p
+		}
+	}
+	if other != nil {
+		r.Verdict = ReconcileNotCreated
+		r.Reason = "payin " + other.ID.String() + " holds the UTR or the quotation under another reference: the service takes each once"
+		return false
+	}
+	if a.QuotationID == uuid.Nil {
+		r.Verdict = ReconcileUnknown
+		r.Reason = "no payin in the customer's history holds the reference or the UTR, but without the quotation id nothing proves that none exists"
+		return false
+	}
+	q, err := c.Payins.GetQuotation(ctx, a.QuotationID, opts...)
+	if err != nil {
+		r.Verdict, r.Err = ReconcileUnknown, err
+		r.Reason = "no payin in the history holds the reference or the UTR, and reading the quotation failed: " + err.Error()
+		var apiErr *APIError
+		return !errors.As(err, &apiErr) || serviceGaveUp(err) || apiErr.StatusCode >= 500 || apiErr.StatusCode == 429
+	}
+	r.Quotation = q
+	status := types.QuotationStatus(strings.ToUpper(strings.TrimSpace(string(q.Status))))
+	switch {
+	case status == types.QuotationUnlinked:
+		r.Verdict = ReconcileNotCreated
+		r.Reason = "no payin in the history holds the reference or the UTR and the quotation is UNLINKED"
+	case status == types.QuotationExpired:
+		r.Verdict = ReconcileNotCreated
+		r.Reason = "no payin in the history holds the reference or the UTR and the quotation EXPIRED unused"
+	case status == types.QuotationLinked:
+		r.Verdict = ReconcileUnknown
+		r.Reason = "the quotation is LINKED, but no payin in the history holds the reference, the UTR or the quotation (yet)"
+		return true
+	case !q.ExpiryTime.IsZero() && c.now().After(q.ExpiryTime.Add(historySlackExpiry)):
+		r.Verdict = ReconcileNotCreated
+		r.Reason = "no payin in the history holds the reference or the UTR and the quotation expired at " +
+			q.ExpiryTime.UTC().Format(time.RFC3339) + ": the service takes no initiate after it"
+	default:
+		r.Verdict = ReconcileUnknown
+		r.Reason = "no payin in the history holds the reference or the UTR, and the quotation (status " +
+			quoteStatus(string(q.Status)) + ") is still valid: an attempt may yet land"
+	}
+	return false
+}
+
+// historySlackExpiry is how long after a quotation's expiry time a
+// reconciliation waits before it takes the expiry as proof: the clocks may
+// differ.
+const historySlackExpiry = time.Minute
+
+// reconcileInitiate settles err, the error of a payin initiate, when it is
+// an *OutcomeUnknownError and the call asked for it (WithReconcile).
+func (s *PayinsService) reconcileInitiate(ctx context.Context, err error, opts []RequestOption) (*types.Payin, error) {
+	var unknown *OutcomeUnknownError
+	if !errors.As(err, &unknown) || !wantsReconcile(opts) {
+		return nil, err
+	}
+	r, rerr := s.client.ReconcilePayin(ctx, payinAttemptOf(unknown))
+	if rerr != nil {
+		unknown.Unsettled = rerr.Error()
+		return nil, unknown
+	}
+	switch r.Verdict {
+	case ReconcileCreated:
+		return r.Payin, nil
+	case ReconcileNotCreated:
+		return nil, &NotCreatedError{
+			ClientReferenceID: unknown.ClientReferenceID, QuotationID: unknown.QuotationID,
+			Reason: r.Reason, Attempts: unknown.Attempts, Err: unknown.Err,
+		}
+	}
+	unknown.Unsettled = r.Reason
+	return nil, unknown
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -336,4 +337,110 @@ func ExampleWithReconcile() {
 	}
 	// Output:
 	// paid once: order-1004 PROCESSING
+}
+
+// payinQuote creates a payin quotation of the demo customer, paid by UPI.
+func (e *reconEnv) payinQuote(t *testing.T) *types.PayinQuotation {
+	t.Helper()
+	q, err := e.client.Payins.CreateQuotation(context.Background(), types.CreatePayinQuotationRequest{
+		Asset: "USDT", Fiat: "INR", SendingAmount: decimal.RequireFromString("2600.50"),
+		CustomerID: e.demo.Customer.ID, BankID: e.demo.VPA.ID, PaymentMethod: types.PaymentMethodUPI,
+	})
+	require.NoError(t, err)
+	return q
+}
+
+// initiate makes a payin initiate of q in one attempt.
+func (e *reconEnv) initiate(q *types.PayinQuotation, ref, utr string, opts ...fiatramp.RequestOption) (*types.Payin, error) {
+	opts = append([]fiatramp.RequestOption{fiatramp.WithCallRetry(fiatramp.RetryPolicy{MaxAttempts: 1})}, opts...)
+	return e.client.Payins.Initiate(context.Background(), types.InitiatePayinRequest{
+		QuotationID: q.ID, CustomerID: q.CustomerID, UTR: utr, ClientReferenceID: ref,
+	}, opts...)
+}
+
+// initiateUnknown makes an initiate that meets fault kind and returns its
+// *OutcomeUnknownError.
+func (e *reconEnv) initiateUnknown(t *testing.T, kind sandbox.FaultKind, q *types.PayinQuotation, ref, utr string) *fiatramp.OutcomeUnknownError {
+	t.Helper()
+	require.NoError(t, e.sb.InjectFault(sandbox.Fault{Kind: kind, Method: http.MethodPost, Path: "/pis/api/v1/payin/initiate", Count: 1}))
+	_, err := e.initiate(q, ref, utr)
+	var unknown *fiatramp.OutcomeUnknownError
+	require.ErrorAs(t, err, &unknown)
+	assert.Equal(t, utr, unknown.UTR)
+	assert.Equal(t, q.CustomerID, unknown.CustomerID)
+	return unknown
+}
+
+func TestReconcilePayin(t *testing.T) {
+	t.Run("created", func(t *testing.T) {
+		e := newReconEnv(t)
+		q := e.payinQuote(t)
+		u := e.initiateUnknown(t, sandbox.FaultDropAfter, q, "pin-1", "412345678901")
+		r, err := e.client.ReconcilePayinOutcome(context.Background(), u)
+		require.NoError(t, err)
+		require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
+		assert.Equal(t, "412345678901", r.Payin.UTR)
+		assert.Equal(t, "pin-1", *r.Payin.ClientReferenceID)
+		assert.Equal(t, 1, r.Requests)
+	})
+	t.Run("found by the UTR alone", func(t *testing.T) {
+		e := newReconEnv(t)
+		q := e.payinQuote(t)
+		e.initiateUnknown(t, sandbox.FaultDropAfter, q, "pin-2", "412345678902")
+		r, err := e.client.ReconcilePayin(context.Background(), fiatramp.PayinAttempt{UTR: "412345678902", CustomerID: q.CustomerID})
+		require.NoError(t, err)
+		require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
+	})
+	t.Run("unknown while the quotation is valid, not created once it expired", func(t *testing.T) {
+		e := newReconEnv(t)
+		q := e.payinQuote(t)
+		u := e.initiateUnknown(t, sandbox.FaultDropBefore, q, "pin-3", "412345678903")
+		r, err := e.client.ReconcilePayinOutcome(context.Background(), u)
+		require.NoError(t, err)
+		require.Equal(t, fiatramp.ReconcileUnknown, r.Verdict, r.Reason)
+		assert.Contains(t, r.Reason, "still valid")
+		assert.Equal(t, 2, r.Requests)
+
+		e.sb.Advance(time.Hour)
+		r, err = e.client.ReconcilePayinOutcome(context.Background(), u)
+		require.NoError(t, err)
+		require.Equal(t, fiatramp.ReconcileNotCreated, r.Verdict, r.Reason)
+		assert.Contains(t, r.Reason, "expired at")
+	})
+	t.Run("the UTR held under another reference", func(t *testing.T) {
+		e := newReconEnv(t)
+		q := e.payinQuote(t)
+		u := e.initiateUnknown(t, sandbox.FaultDropBefore, q, "pin-4", "412345678904")
+		other, err := e.initiate(q, "pin-other", "412345678904")
+		require.NoError(t, err)
+		r, err := e.client.ReconcilePayinOutcome(context.Background(), u)
+		require.NoError(t, err)
+		require.Equal(t, fiatramp.ReconcileNotCreated, r.Verdict, r.Reason)
+		assert.Contains(t, r.Reason, other.ID.String())
+	})
+	t.Run("bad input", func(t *testing.T) {
+		e := newReconEnv(t)
+		_, err := e.client.ReconcilePayin(context.Background(), fiatramp.PayinAttempt{CustomerID: uuid.New()})
+		assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
+		_, err = e.client.ReconcilePayin(context.Background(), fiatramp.PayinAttempt{UTR: "412345678901"})
+		assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
+		_, err = e.client.ReconcilePayinOutcome(context.Background(), nil)
+		assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
+	})
+}
+
+func TestInitiateWithReconcile(t *testing.T) {
+	e := newReconEnv(t)
+	q := e.payinQuote(t)
+	require.NoError(t, e.sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDropAfter, Method: http.MethodPost, Path: "/pis/api/v1/payin/initiate", Count: 1}))
+	p, err := e.initiate(q, "pin-auto", "412345678905", fiatramp.WithReconcile())
+	require.NoError(t, err)
+	assert.Equal(t, "412345678905", p.UTR)
+
+	q2 := e.payinQuote(t)
+	require.NoError(t, e.sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDropBefore, Method: http.MethodPost, Path: "/pis/api/v1/payin/initiate", Count: 1}))
+	_, err = e.initiate(q2, "pin-auto-2", "412345678906", fiatramp.WithReconcile())
+	var u *fiatramp.OutcomeUnknownError
+	require.ErrorAs(t, err, &u)
+	assert.Contains(t, u.Unsettled, "still valid")
 }

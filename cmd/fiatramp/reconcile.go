@@ -144,9 +144,10 @@ func reconcileCommandLine(a fiatramp.PayoutAttempt) string {
 }
 
 // outcomeAttempt is the payout attempt an *OutcomeUnknownError describes,
-// or false when it cannot be reconciled (no reference or customer).
+// or false when it is no payout create that can be reconciled (no
+// reference or customer, or a payin initiate, which carries a UTR).
 func outcomeAttempt(ou *fiatramp.OutcomeUnknownError) (fiatramp.PayoutAttempt, bool) {
-	if ou.ClientReferenceID == "" || ou.CustomerID == uuid.Nil {
+	if ou.ClientReferenceID == "" || ou.CustomerID == uuid.Nil || ou.UTR != "" {
 		return fiatramp.PayoutAttempt{}, false
 	}
 	from, to := ou.Started, ou.Ended
