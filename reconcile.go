@@ -113,8 +113,9 @@ func attemptOf(e *OutcomeUnknownError) PayoutAttempt {
 // Anything else leaves it ReconcileUnknown, with the reason: no quotation
 // id to prove absence, a quotation LINKED whose payout the history does
 // not show, a read that failed after its retries. A failed read or
-// disagreeing reads are read again, three rounds at most; the common case
-// costs two requests, one history page and the quotation.
+// disagreeing reads are read again, three rounds at most. The common case
+// costs one request (the payout is on the first history page) or two (a
+// page and the quotation); Requests reports the count.
 //
 // The error is only for bad input, refused before anything is sent
 // (ErrInvalidRequest): an empty reference, a nil customer, one of From
@@ -143,8 +144,8 @@ func (c *Client) ReconcilePayout(ctx context.Context, a PayoutAttempt, opts ...R
 	}
 }
 
-// reconcileRound reads once and fills r; again says whether reading again
-// may settle what this round left unknown.
+// reconcilePayoutRound reads once and fills r; again says whether reading
+// again may settle what this round left unknown.
 func (c *Client) reconcilePayoutRound(ctx context.Context, a PayoutAttempt, filter types.PayoutHistoryFilter, r *PayoutReconciliation, opts []RequestOption) (again bool) {
 	*r = PayoutReconciliation{Requests: r.Requests}
 	var other *types.Payout // a payout on the quotation with another reference
@@ -390,8 +391,8 @@ func (c *Client) ReconcilePayin(ctx context.Context, a PayinAttempt, opts ...Req
 	}
 }
 
-// reconcileRound reads once and fills r; again says whether reading again
-// may settle what this round left unknown.
+// reconcilePayinRound reads once and fills r; again says whether reading
+// again may settle what this round left unknown.
 func (c *Client) reconcilePayinRound(ctx context.Context, a PayinAttempt, filter types.PayinHistoryFilter, r *PayinReconciliation, opts []RequestOption) (again bool) {
 	*r = PayinReconciliation{Requests: r.Requests}
 	var other *types.Payin // a payin with the UTR or the quotation under another reference
