@@ -229,6 +229,9 @@ var (
 // quotation), which cannot pay twice, until it succeeds (the payout is new)
 // or is refused with ErrClientReferenceExists or ErrQuotationAlreadyLinked
 // (the earlier attempt created it).
+// Or settle it with reads only: Client.ReconcilePayoutOutcome reads the
+// customer's payout history over [Started, Ended] and the quotation;
+// WithReconcile makes the create do so before it returns.
 type OutcomeUnknownError struct {
 	// ClientReferenceID is the client_reference_id every attempt carried;
 	// empty for a Do call or a create sent without one.
@@ -239,6 +242,9 @@ type OutcomeUnknownError struct {
 	// quotation's customer; payin initiate: the paying customer); uuid.Nil
 	// when the call does not name one.
 	CustomerID uuid.UUID
+	// UTR is the bank transfer's reference of a payin initiate; "" for
+	// other calls.
+	UTR string
 	// Started and Ended bound the attempts on the client's clock: the
 	// window in which a payout they created would have been created.
 	Started, Ended time.Time

@@ -140,8 +140,10 @@ func (s *PayinsService) SimulateStatus(ctx context.Context, payinID uuid.UUID, s
 // all but certainly recorded the payin (ProbablyCreated). Settle it by reading:
 // the payin history of the customer over the attempt's dates, matched on
 // the UTR or the reference; or repeat the same call, which either records
-// the payin or is refused as a duplicate. Never initiate again with
-// another UTR or reference.
+// the payin or is refused as a duplicate (Client.ReconcilePayin reads for
+// you; WithReconcile makes the call do so before it returns: the payin,
+// a *NotCreatedError, or the *OutcomeUnknownError with Unsettled saying
+// why). Never initiate again with another UTR or reference.
 //
 // The service's refusals match ErrUTRInUse ("UTR is already linked to
 // another payin"), ErrUTRInvalid ("Invalid UTR format"),
@@ -165,12 +167,16 @@ func (s *PayinsService) Initiate(ctx context.Context, req types.InitiatePayinReq
 	}
 	op := payoutCreate(opPayinsInitiate.op(), initiatePayinBody(req), ref, req.QuotationID)
 	op.customerID = req.CustomerID
+	op.utr = req.UTR
 	// The UTR, always sent and taken once by the service, guards a repeat
 	// even without a reference.
 	op.safety = guarded
 	p, err := call[types.Payin](ctx, s.client, op, opts)
 	if err != nil {
-		return nil, err
+		// With WithReconcile, an unknown outcome is settled by reads.
+		if p, err = s.reconcileInitiate(ctx, err, opts); err != nil {
+			return nil, err
+		}
 	}
 	fillReference(&p.ClientReferenceID, ref)
 	return p, nil

@@ -63,7 +63,12 @@ type PayoutsService struct{ client *Client }
 // *OutcomeUnknownError (ErrOutcomeUnknown): reconcile, never treat it as a
 // failure. A success whose payout has no id or no status is such an
 // outcome (its Err matches ErrMalformedResponse), never a payout with
-// uuid.Nil for its ID.
+// uuid.Nil for its ID. With WithReconcile the call settles such an
+// outcome itself, with reads only, before it returns (see
+// Client.ReconcilePayout): the payout the lost attempt created, a
+// *NotCreatedError (ErrNotCreated: nothing holds the reference; create
+// again with the same one), or the *OutcomeUnknownError with Unsettled
+// saying why.
 //
 // The service's refusals match ErrClientReferenceExists (reference reused),
 // ErrQuotationNotFound (absent or another organization's quotation),
@@ -82,9 +87,14 @@ func (s *PayoutsService) Create(ctx context.Context, req types.CreatePayoutReque
 	if err != nil {
 		return nil, err
 	}
-	p, err := call[types.Payout](ctx, s.client, payoutCreate(opPayoutsCreate.op(), createPayoutBody(req), ref, req.QuotationID), opts)
+	op := payoutCreate(opPayoutsCreate.op(), createPayoutBody(req), ref, req.QuotationID)
+	op.customerID = req.CustomerID
+	p, err := call[types.Payout](ctx, s.client, op, opts)
 	if err != nil {
-		return nil, err
+		// With WithReconcile, an unknown outcome is settled by reads.
+		if p, err = s.reconcileCreate(ctx, err, opts); err != nil {
+			return nil, err
+		}
 	}
 	fillReference(&p.ClientReferenceID, ref)
 	return p, nil

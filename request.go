@@ -216,6 +216,7 @@ type operation struct {
 	reference   string
 	quotationID uuid.UUID
 	customerID  uuid.UUID
+	utr         string           // a payin initiate's UTR
 	timeout     time.Duration    // per attempt (WithTimeout, WithCallTimeout)
 	obs         *callObservation // nil without an Observer
 	retryCost   int              // tokens the last retry took from the budget
@@ -419,7 +420,7 @@ func (s stopped) final(err error) error {
 	}
 	probably := s.actedBefore && (errors.Is(err, ErrClientReferenceExists) || errors.Is(err, ErrQuotationAlreadyLinked) || errors.Is(err, ErrUTRInUse))
 	return &OutcomeUnknownError{
-		ClientReferenceID: s.op.reference, QuotationID: s.op.quotationID, CustomerID: s.op.customerID,
+		ClientReferenceID: s.op.reference, QuotationID: s.op.quotationID, CustomerID: s.op.customerID, UTR: s.op.utr,
 		Method: s.op.method, Path: s.op.url.Path,
 		Attempts: s.attempts, ProbablyCreated: probably, Err: err,
 		Started: s.started, Ended: s.ended,

@@ -103,6 +103,8 @@ func commands() []*command {
 		// The hosted KYC link and the hosted widget.
 		kycLinkCommand(),
 		widgetInitCommand(),
+		// Reconciliation.
+		payoutsReconcileCommand(),
 	}
 }
 
@@ -487,6 +489,7 @@ func exitCode(err error, stderr io.Writer) int {
 		me  *mismatchError
 		api *fiatramp.APIError
 		ou  *fiatramp.OutcomeUnknownError
+		un  *unsettledError
 	)
 	switch {
 	case err == nil:
@@ -505,6 +508,12 @@ func exitCode(err error, stderr io.Writer) int {
 		} else {
 			fmt.Fprintln(stderr, "  reconcile: the operation may have taken effect; check before repeating it.")
 		}
+		if a, ok := outcomeAttempt(ou); ok {
+			fmt.Fprintln(stderr, "  settle it (reads only):", reconcileCommandLine(a))
+		}
+		return exitUnknown
+	case errors.As(err, &un):
+		fmt.Fprintln(stderr, "fiatramp:", un.Error())
 		return exitUnknown
 	case errors.Is(err, fiatramp.ErrInvalidRequest):
 		fmt.Fprintln(stderr, message(err))

@@ -15,6 +15,7 @@
 //	fiatramp payouts get PAYOUT_ID
 //	fiatramp payouts balance
 //	fiatramp payouts create -quotation ID -customer ID [-reference REF] [--yes]
+//	fiatramp payouts reconcile -reference REF -customer ID [-quotation ID] [-from DAY -to DAY]
 //	fiatramp customers banks CUSTOMER_ID
 //	fiatramp kyc config CUSTOMER_ID
 //	fiatramp payins quote -customer ID -bank ID -method IMPS|UPI -amount N
@@ -57,7 +58,8 @@
 // short table), and exit 0 when done, 1 when the service refused (the error
 // with its status, message and sentinel name on stderr) or could not be
 // reached, 2 for bad input (nothing sent) and 3 when the outcome of a
-// create is unknown. A payout create, and a call with any method but GET
+// create is unknown (with the "fiatramp payouts reconcile" command that
+// settles it). A payout create, and a call with any method but GET
 // or HEAD, asks for confirmation on a terminal and otherwise needs --yes.
 // On a machine whose clock is off, -correct-clock stamps the requests by
 // the service's clock (the Date header of its answers).
@@ -186,6 +188,7 @@ Usage:
 	fiatramp payouts get PAYOUT_ID          fetch a payout
 	fiatramp payouts balance                the prefunded balance per asset
 	fiatramp payouts create [flags]         create a standard payout (asks first, or --yes)
+	fiatramp payouts reconcile [flags]      settle a create whose outcome is unknown (reads only)
 	fiatramp customers banks CUSTOMER_ID    every bank account of a customer, all pages
 	fiatramp kyc config CUSTOMER_ID         a customer's KYC configuration
 	fiatramp payins quote [flags]           create a payin quotation

@@ -1,0 +1,175 @@
+package main
+
+// fiatramp payouts reconcile
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
+)
+
+// reconcileDate is how -from and -to are written: a UTC day.
+const reconcileDate = "2006-01-02"
+
+func payoutsReconcileCommand() *command {
+	c := &command{
+		name:    "payouts reconcile",
+		summary: "settle a payout create whose outcome is unknown (reads only)",
+		about: `Settle the outcome of a payout create that exited with status 3 (outcome
+unknown), with reads only: the customer's payout history over the
+attempt's days (GET /pos/api/v1/payout/history), matched on the
+client_reference_id, and the quotation (GET
+/pos/api/v1/payout/quotation/QUOTATION_ID). It prints
+{"verdict", "reason", "requests", "payout", "quotation_status"}:
+
+  created      the payout with the reference exists ("payout" holds it)
+  not_created  nothing holds the reference: create again with the SAME
+               -reference (if the lost attempt still lands, the service
+               refuses whichever comes second)
+  unknown      the reads settle nothing yet (exit status 3): run it again
+               later; never create again under another reference
+
+Without -quotation the history can find the payout but never prove that
+none exists. -from and -to (YYYY-MM-DD, both or neither) bound the days
+searched, a day wider each side; without them the customer's whole history
+is read. A create that exits 3 prints this command with every flag filled.`,
+		example: `fiatramp payouts reconcile -reference order-1 -customer $CUSTOMER -quotation $QUOTATION -from 2026-11-27 -to 2026-11-27 | jq -r .verdict`,
+	}
+	var (
+		cf                                 callFlags
+		ref, customer, quotation, from, to string
+	)
+	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
+		fs.DurationVar(&cf.timeout, "timeout", defaultTimeout, "give up after this `duration`, every read and retry included")
+		cf.defineClock(fs)
+		cf.output = "json"
+		fs.StringVar(&ref, "reference", "", "client_reference_id the create carried (required)")
+		fs.StringVar(&customer, "customer", "", "customer_id of the payout (required)")
+		fs.StringVar(&quotation, "quotation", "", "quotation_id of the payout (needed to prove that none exists)")
+		fs.StringVar(&from, "from", "", "first `day` of the attempts, YYYY-MM-DD (UTC)")
+		fs.StringVar(&to, "to", "", "last `day` of the attempts, YYYY-MM-DD (UTC)")
+		return func(ctx context.Context, s streams, args []string) error {
+			if err := wantArgs(s, c, args, 0, 0); err != nil {
+				return err
+			}
+			if ref == "" || customer == "" {
+				return misuse(s, c, "-reference and -customer are required")
+			}
+			a := fiatramp.PayoutAttempt{ClientReferenceID: ref}
+			var err error
+			if a.CustomerID, err = parseID(s, c, "-customer", customer); err != nil {
+				return err
+			}
+			if quotation != "" {
+				if a.QuotationID, err = parseID(s, c, "-quotation", quotation); err != nil {
+					return err
+				}
+			}
+			if (from == "") != (to == "") {
+				return misuse(s, c, "-from and -to go together: give both or neither")
+			}
+			if from != "" {
+				f, ferr := time.Parse(reconcileDate, from)
+				t, terr := time.Parse(reconcileDate, to)
+				if ferr != nil || terr != nil {
+					return misuse(s, c, "-from %q -to %q: want YYYY-MM-DD", from, to)
+				}
+				a.From, a.To = f, t.Add(24*time.Hour-time.Nanosecond)
+			}
+			cl, ctx, cancel, err := cf.client(ctx, s, c)
+			if err != nil {
+				return err
+			}
+			defer cancel()
+			r, err := cl.ReconcilePayout(ctx, a)
+			if err != nil {
+				return err
+			}
+			out := struct {
+				Verdict         fiatramp.ReconcileVerdict `json:"verdict"`
+				Reason          string                    `json:"reason"`
+				Requests        int                       `json:"requests"`
+				Payout          json.RawMessage           `json:"payout"`
+				QuotationStatus *string                   `json:"quotation_status"`
+			}{Verdict: r.Verdict, Reason: r.Reason, Requests: r.Requests, Payout: json.RawMessage("null")}
+			if r.Payout != nil && len(r.Payout.Raw) > 0 {
+				out.Payout = r.Payout.Raw
+			}
+			if r.Quotation != nil {
+				status := string(r.Quotation.Status)
+				out.QuotationStatus = &status
+			}
+			raw, err := json.Marshal(out)
+			if err != nil {
+				return err
+			}
+			if err := writeJSON(s.out, raw); err != nil {
+				return err
+			}
+			if r.Verdict == fiatramp.ReconcileUnknown {
+				return &unsettledError{command: reconcileCommandLine(a)}
+			}
+			return nil
+		}
+	}
+	return c
+}
+
+// unsettledError is a reconciliation that settled nothing: exit status 3,
+// with the command to run again.
+type unsettledError struct{ command string }
+
+func (e *unsettledError) Error() string {
+	return "the outcome is still unknown; run again later: " + e.command
+}
+
+// reconcileCommandLine is the command that settles the payout create a.
+func reconcileCommandLine(a fiatramp.PayoutAttempt) string {
+	var b strings.Builder
+	b.WriteString("fiatramp payouts reconcile -reference " + shellQuote(a.ClientReferenceID))
+	b.WriteString(" -customer " + a.CustomerID.String())
+	if a.QuotationID != uuid.Nil {
+		b.WriteString(" -quotation " + a.QuotationID.String())
+	}
+	if !a.From.IsZero() && !a.To.IsZero() {
+		b.WriteString(" -from " + a.From.UTC().Format(reconcileDate) + " -to " + a.To.UTC().Format(reconcileDate))
+	}
+	return b.String()
+}
+
+// outcomeAttempt is the payout attempt an *OutcomeUnknownError describes,
+// or false when it is no payout create that can be reconciled (no
+// reference or customer, or a payin initiate, which carries a UTR).
+func outcomeAttempt(ou *fiatramp.OutcomeUnknownError) (fiatramp.PayoutAttempt, bool) {
+	if ou.ClientReferenceID == "" || ou.CustomerID == uuid.Nil || ou.UTR != "" {
+		return fiatramp.PayoutAttempt{}, false
+	}
+	from, to := ou.Started, ou.Ended
+	if from.IsZero() {
+		from = to
+	}
+	if to.IsZero() {
+		to = from
+	}
+	return fiatramp.PayoutAttempt{
+		ClientReferenceID: ou.ClientReferenceID, CustomerID: ou.CustomerID,
+		QuotationID: ou.QuotationID, From: from, To: to,
+	}, true
+}
+
+// shellQuote writes s for a POSIX shell: as it is when it holds only
+// characters no shell treats specially, else in single quotes.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.:/@+=,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(printable(s), "'", `'\''`) + "'"
+}
