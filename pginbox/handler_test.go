@@ -268,6 +268,9 @@ func runCrashScenario(t *testing.T, sc crashScenario) crashFigures {
 		st.WebhookMaxBackoff = 200 * time.Millisecond
 		st.WebhookMaxAttempts = 200
 		st.WebhookClient = sbClient
+		// Thousands of payouts of one customer in one day: the daily
+		// limits are not what this test is about.
+		st.PayoutLimits = sandbox.DailyLimits{Daily: decimal.New(1, 15)}
 	})
 	srv, err := sandbox.NewServer(sb)
 	require.NoError(t, err)
