@@ -316,7 +316,7 @@ func post(ctx context.Context, c *http.Client, target string, form url.Values) (
 
 var (
 	headingRE = regexp.MustCompile(`<h1>([^<]*)</h1>`)
-	fieldRE = regexp.MustCompile(`id="([a-z-]+)">([^<]*)<`)
+	fieldRE   = regexp.MustCompile(`id="([a-z-]+)">([^<]*)<`)
 )
 
 // pageHeading returns the HTML page's first plain <h1>, quoted, or
