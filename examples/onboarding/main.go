@@ -314,15 +314,10 @@ func post(ctx context.Context, c *http.Client, target string, form url.Values) (
 	return resp, resp.Body.Close()
 }
 
-var (
-	headingRE = regexp.MustCompile(`<h1>([^<]*)</h1>`)
-	fieldRE   = regexp.MustCompile(`id="([a-z-]+)">([^<]*)<`)
-)
-
 // pageHeading returns the HTML page's first plain <h1>, quoted, or
 // "no heading".
 func pageHeading(body []byte) string {
-	if m := headingRE.FindSubmatch(body); m != nil {
+	if m := regexp.MustCompile(`<h1>([^<]*)</h1>`).FindSubmatch(body); m != nil {
 		return fmt.Sprintf("%q", m[1])
 	}
 	return "no heading"
@@ -330,7 +325,7 @@ func pageHeading(body []byte) string {
 
 // pageField returns the text of the element with the given id, or "-".
 func pageField(body []byte, id string) string {
-	for _, m := range fieldRE.FindAllSubmatch(body, -1) {
+	for _, m := range regexp.MustCompile(`id="([a-z-]+)">([^<]*)<`).FindAllSubmatch(body, -1) {
 		if string(m[1]) == id {
 			return string(m[2])
 		}
