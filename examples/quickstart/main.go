@@ -230,6 +230,18 @@ func story(ctx context.Context) error {
 	}
 	fmt.Printf("   %d payout(s)\n", n)
 
+	step(17, "what the payout used")
+	after, err := client.Payouts.Limits(ctx, customer.ID)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("   payout limit available %s INR (was %s)\n", orDash(after.AvailableLimit), orDash(limits.AvailableLimit))
+	q, err := client.Payouts.GetQuotation(ctx, quote.ID)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("   quotation %s: %s\n", q.ID, q.Status)
+
 	fmt.Println("\nDone. `go run ./examples/onboarding` shows a failed KYC check and its update.")
 	fmt.Println("Set FIATRAMP_API_KEY, FIATRAMP_API_SECRET and FIATRAMP_BASE_URL to run against a service;")
 	fmt.Println("`go run ./cmd/fiatramp sandbox` serves this sandbox to programs in any language.")

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
@@ -80,5 +81,13 @@ func TestStory(t *testing.T) {
 	require.NotNil(t, utr, text)
 	require.Contains(t, text, "   payout "+payout+": SUCCESS, utr "+utr[1]+", transfer 770011223344\n")
 	require.Contains(t, text, "   "+payout+" SUCCESS "+quote[1]+", ref quickstart-001\n")
+
+	// The payout used its receiving amount of the day's limit, and linked
+	// its quotation.
+	used := regexp.MustCompile(`(?m)^   payout limit available ([0-9.]+) INR \(was ([0-9.]+)\)$`).FindStringSubmatch(text)
+	require.NotNil(t, used, text)
+	after, before := decimal.RequireFromString(used[1]), decimal.RequireFromString(used[2])
+	require.True(t, before.Sub(after).Equal(decimal.RequireFromString(quote[2])), "limit %s -> %s for %s INR", before, after, quote[2])
+	require.Regexp(t, `(?m)^   quotation `+id+`: LINKED$`, text)
 	require.True(t, strings.HasSuffix(strings.TrimSpace(text), "serves this sandbox to programs in any language."), text)
 }
