@@ -8,9 +8,9 @@
 //     update (KYC.UpdateTaxInfo) sends the KYC back for a decision, and it
 //     is VERIFIED;
 //   - a customer whose document check fails (DOCUMENT_VERIFICATION_FAILED):
-//     the document update (KYC.UpdateDocumentInfo), then VERIFIED;
-//   - a customer sent to the hosted KYC link (KYC.GenerateLink): the page
-//     the sandbox serves there is fetched, and approved as a tester would.
+//     the document update (KYC.UpdateDocumentInfo), then the hosted KYC link
+//     (KYC.GenerateLink): the page the sandbox serves there is fetched with
+//     net/http, and the customer approved on it as a tester would.
 //
 // Each decision arrives as a signed CUSTOMER webhook. It needs no
 // credentials and no network beyond loopback.
@@ -90,9 +90,6 @@ func run(ctx context.Context) error {
 	if err := s.documentFailure(ctx); err != nil {
 		return err
 	}
-	if err := s.hostedLink(ctx); err != nil {
-		return err
-	}
 	fmt.Println("\nDone.")
 	return nil
 }
@@ -117,7 +114,7 @@ func (s *story) taxFailure(ctx context.Context) error {
 }
 
 // documentFailure: the document check fails, the document is sent again,
-// and the customer is verified.
+// and the customer is approved on the hosted KYC page.
 func (s *story) documentFailure(ctx context.Context) error {
 	id, err := s.submit(ctx, "Meera Iyer", "meera@example.com", "+919800000003", "FGHIJ5678K", "P7654321")
 	if err != nil {
@@ -136,16 +133,12 @@ func (s *story) documentFailure(ctx context.Context) error {
 		return err
 	}
 	fmt.Println("   KYC:", res.Status)
-	return s.verify(ctx, id)
+	return s.hostedLink(ctx, id)
 }
 
-// hostedLink sends a customer to the hosted KYC link; the sandbox's page
-// there is fetched, and approved as a tester would.
-func (s *story) hostedLink(ctx context.Context) error {
-	id, err := s.submit(ctx, "Kabir Shah", "kabir@example.com", "+919800000004", "KLMNO9012P", "P1122334")
-	if err != nil {
-		return err
-	}
+// hostedLink sends customer id to the hosted KYC link; the sandbox's page
+// there is fetched, and the customer approved on it as a tester would.
+func (s *story) hostedLink(ctx context.Context, id uuid.UUID) error {
 	s.heading("hosted KYC link (KYC.GenerateLink)")
 	link, err := s.client.KYC.GenerateLink(ctx, types.KYCLinkRequest{CustomerID: id, RedirectURL: "https://shop.example/kyc-done"})
 	if err != nil {
@@ -168,6 +161,7 @@ func (s *story) hostedLink(ctx context.Context) error {
 	if status != http.StatusOK {
 		return fmt.Errorf("the hosted KYC page answered %d", status)
 	}
+	fmt.Println("   the page offers:", pageOffers(body))
 
 	s.heading("approve on the hosted page, as a tester")
 	u, err := url.Parse(link.URL)
@@ -321,6 +315,24 @@ func pageHeading(body []byte) string {
 		return fmt.Sprintf("%q", m[1])
 	}
 	return "no heading"
+}
+
+// pageOffers lists the decisions the KYC page's forms offer.
+func pageOffers(body []byte) string {
+	var offers, reasons []string
+	if strings.Contains(string(body), `id="approve"`) {
+		offers = append(offers, "approve")
+	}
+	for _, m := range regexp.MustCompile(`<option value="([A-Z_]+)">`).FindAllSubmatch(body, -1) {
+		reasons = append(reasons, string(m[1]))
+	}
+	if len(reasons) > 0 {
+		offers = append(offers, "decline with "+strings.Join(reasons, " or "))
+	}
+	if len(offers) == 0 {
+		return "no decision"
+	}
+	return strings.Join(offers, "; ")
 }
 
 // pageField returns the text of the element with the given id, or "-".
