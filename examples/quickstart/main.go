@@ -225,8 +225,8 @@ func story(ctx context.Context) error {
 			return err
 		}
 		n++
-		fmt.Printf("   %s %s %s %s -> %s %s, ref %s\n", p.ID, p.Status, p.SendingAmount, p.Asset,
-			p.ReceivingAmount, p.Fiat, deref(p.ClientReferenceID))
+		fmt.Printf("   %s %s %s %s -> %s %s, ref %s, utr %s\n", p.ID, p.Status, p.SendingAmount, p.Asset,
+			p.ReceivingAmount, p.Fiat, deref(p.ClientReferenceID), deref(p.UTR))
 	}
 	fmt.Printf("   %d payout(s)\n", n)
 

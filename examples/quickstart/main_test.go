@@ -80,7 +80,7 @@ func TestStory(t *testing.T) {
 	utr := regexp.MustCompile(`(?m)^   webhook: PAYOUT ` + payout + ` SUCCESS, utr (\d{12}) `).FindStringSubmatch(text)
 	require.NotNil(t, utr, text)
 	require.Contains(t, text, "   payout "+payout+": SUCCESS, utr "+utr[1]+", transfer 770011223344\n")
-	require.Contains(t, text, "   "+payout+" SUCCESS "+quote[1]+", ref quickstart-001\n")
+	require.Contains(t, text, "   "+payout+" SUCCESS "+quote[1]+", ref quickstart-001, utr "+utr[1]+"\n")
 
 	// The payout used its receiving amount of the day's limit, and linked
 	// its quotation.
