@@ -46,6 +46,14 @@ func kycMoveAllowed(from, to types.KYCStatus) bool {
 	return slices.Contains(kycTransitions(from), to)
 }
 
+// kycSimulationAllows reports whether the KYC simulation (the operation or
+// the hosted KYC page) may move c to status to: along kycTransitions, or,
+// for a customer an update sent back to UNVERIFIED with its KYC data on
+// file, as from PROCESSING.
+func kycSimulationAllows(c *customer, to types.KYCStatus) bool {
+	return kycMoveAllowed(c.KYCStatus, to) || awaitingDecision(c) && kycMoveAllowed(types.KYCProcessing, to)
+}
+
 // simulateKYCStatus is PATCH /cms/api/v1/kyc/mock-kyc-status with
 // {customer_id, kyc_status}, answering {id, status} and moving a customer
 // only along kycTransitions. A move to VERIFIED sends the CUSTOMER webhook
@@ -71,7 +79,7 @@ func (s *Sandbox) simulateKYCStatus(rq *request) reply {
 	from := c.KYCStatus
 	// A customer an update sent back to UNVERIFIED, its KYC data on file,
 	// awaits a decision as a PROCESSING one does.
-	if !kycMoveAllowed(from, to) && !(awaitingDecision(c) && kycMoveAllowed(types.KYCProcessing, to)) {
+	if !kycSimulationAllows(c, to) {
 		return rule(fmt.Sprintf("KYC status cannot move from %s to %s.", from, to))
 	}
 	c.KYCStatus = to

@@ -221,9 +221,9 @@ func (s *Sandbox) kycPage(r *http.Request, token string, now time.Time) page {
 	}
 	data := kycPageData{Token: token, CustomerID: c.ID, Name: c.Name, Status: c.KYCStatus, Decided: l.decided, RedirectURL: l.redirectURL}
 	if l.decided == "" {
-		data.CanApprove = kycMoveAllowed(c.KYCStatus, types.KYCVerified)
+		data.CanApprove = kycSimulationAllows(c, types.KYCVerified)
 		for _, reason := range kycFailureReasons() {
-			if kycMoveAllowed(c.KYCStatus, kycStatusForReason(reason)) {
+			if kycSimulationAllows(c, kycStatusForReason(reason)) {
 				data.Reasons = append(data.Reasons, reason)
 			}
 		}

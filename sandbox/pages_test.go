@@ -207,3 +207,40 @@ func TestGenerateKYCLinkFieldErrors(t *testing.T) {
 	_, err = e.client.KYC.GenerateLink(ctx(t), types.KYCLinkRequest{CustomerID: foreign.ID, RedirectURL: "https://shop.example/"})
 	refused(t, err, http.StatusBadRequest, custNotFound, fiatramp.ErrCustomerNotFound)
 }
+
+// TestHostedKYCPageAfterUpdate: a customer an update sent back to
+// UNVERIFIED, its KYC data on file, awaits a decision; the page offers the
+// decisions the KYC simulation accepts for it, and approving verifies it.
+func TestHostedKYCPageAfterUpdate(t *testing.T) {
+	e := newEnv(t)
+	c, err := e.client.Customers.Create(ctx(t), types.CreateCustomerRequest{
+		FullName: "Ravi Kumar", Email: "ravi.update@example.com", Phone: "+919800000077", Alpha3CountryCode: "IND",
+	})
+	require.NoError(t, err)
+	_, err = e.client.KYC.AddData(ctx(t), types.AddKYCDataRequest{
+		CustomerID: c.ID, FullName: "Ravi Kumar", Phone: "+919800000077", FullAddress: "12 MG Road, Pune",
+		DOB: "31-01-1990", TaxNumber: "ABCDE7777F", DocumentType: "PASSPORT",
+		DocumentFrontImageURL: "https://img.example/front.png",
+		DocumentDetails:       types.DocumentDetails{DocumentNumber: "P7777777"},
+		AdditionalInfo:        map[string]string{"income_range": "5-10L", "profession": "engineer"},
+	})
+	require.NoError(t, err)
+	_, err = e.client.KYC.SimulateStatus(ctx(t), c.ID, types.KYCTaxVerificationFailed)
+	require.NoError(t, err)
+	res, err := e.client.KYC.UpdateTaxInfo(ctx(t), types.UpdateTaxInfoRequest{CustomerID: c.ID, TaxNumber: "ABCDE7778F"})
+	require.NoError(t, err)
+	require.Equal(t, types.KYCUnverified, res.Status)
+
+	l, err := e.client.KYC.GenerateLink(ctx(t), types.KYCLinkRequest{CustomerID: c.ID, RedirectURL: "https://shop.example/"})
+	require.NoError(t, err)
+	status, html := getPage(t, l.URL)
+	require.Equal(t, http.StatusOK, status)
+	assert.Contains(t, html, `id="approve"`)
+	assert.Contains(t, html, `<option value="DOCUMENT_VERIFICATION_FAILED">`)
+	assert.NotContains(t, html, `id="no-decision"`)
+	st, loc, _ := postForm(t, l.URL, "", url.Values{"decision": {"approve"}, "token": {tokenOf(l.URL)}})
+	require.Equal(t, http.StatusSeeOther, st)
+	assert.Equal(t, "https://shop.example/", loc)
+	got, _ := e.sb.Customer(c.ID)
+	assert.Equal(t, types.KYCVerified, got.KYCStatus)
+}
