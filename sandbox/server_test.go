@@ -55,6 +55,9 @@ func netGet(t *testing.T, c net.Conn, br *bufio.Reader) *http.Response {
 
 // netClosedWithin asserts that the server closes c within d: a read ends in
 // EOF (or a reset), not in the test's own deadline. It returns the wait.
+// Callers give d generously (10 s against timeouts of a fraction of a
+// second): the test is that the server closes the connection at all, and a
+// loaded machine must not make it fail.
 func netClosedWithin(t *testing.T, c net.Conn, br *bufio.Reader, d time.Duration) time.Duration {
 	t.Helper()
 	start := time.Now()
@@ -148,7 +151,7 @@ func TestServerSlowBodyCutOff(t *testing.T) {
 	assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode)
 	assert.JSONEq(t, `{"status":false,"message":"Request body not received in time.","data":null}`, string(raw))
 	assert.True(t, resp.Close, "Connection: close")
-	netClosedWithin(t, c, br, 3*time.Second)
+	netClosedWithin(t, c, br, 10*time.Second)
 	assert.Equal(t, 1, srv.Sandbox().Stats().Requests)
 }
 
@@ -169,7 +172,7 @@ func TestServerIdleConnectionsClosed(t *testing.T) {
 	resp := netGet(t, kept, br)
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 	assert.False(t, resp.Close, "kept alive after the answer")
-	waited = netClosedWithin(t, kept, br, 3*time.Second)
+	waited = netClosedWithin(t, kept, br, 10*time.Second)
 	t.Logf("idle connection closed after %v", waited)
 }
 
@@ -225,7 +228,7 @@ func TestServerConnectionCapClosesIdle(t *testing.T) {
 	resp := netGet(t, third, bufio.NewReader(third))
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 	t.Logf("third connection served in %v", time.Since(start))
-	netClosedWithin(t, held[0], brs[0], 3*time.Second)
+	netClosedWithin(t, held[0], brs[0], 10*time.Second)
 	resp = netGet(t, held[1], brs[1])
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "the connection idle the shorter time is still served")
 }
@@ -337,7 +340,7 @@ func TestServerMinReadRate(t *testing.T) {
 	t.Logf("a body at 10 bytes/s answered after %v", time.Since(start))
 	assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode)
 	assert.JSONEq(t, `{"status":false,"message":"Request body not received in time.","data":null}`, string(raw))
-	netClosedWithin(t, slowBody, br, 3*time.Second)
+	netClosedWithin(t, slowBody, br, 10*time.Second)
 
 	// 400 bytes a second, four times the rate, for about a second.
 	steady := netDial(t, srv)
