@@ -164,7 +164,7 @@ func TestServerIdleConnectionsClosed(t *testing.T) {
 	})
 
 	silent := netDial(t, srv)
-	waited := netClosedWithin(t, silent, bufio.NewReader(silent), 3*time.Second)
+	waited := netClosedWithin(t, silent, bufio.NewReader(silent), 10*time.Second)
 	t.Logf("silent connection closed after %v", waited)
 
 	kept := netDial(t, srv)
@@ -285,8 +285,8 @@ func TestServerCloseAtCap(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Close did not return")
 	}
-	netClosedWithin(t, c, bufio.NewReader(c), 3*time.Second)
-	netClosedWithin(t, waiting, bufio.NewReader(waiting), 3*time.Second)
+	netClosedWithin(t, c, bufio.NewReader(c), 10*time.Second)
+	netClosedWithin(t, waiting, bufio.NewReader(waiting), 10*time.Second)
 }
 
 // A request head or body that arrives slower than MinReadRate once
@@ -317,13 +317,13 @@ func TestServerMinReadRate(t *testing.T) {
 	defer close(stop)
 
 	silent := netDial(t, srv)
-	waited := netClosedWithin(t, silent, bufio.NewReader(silent), 5*time.Second)
+	waited := netClosedWithin(t, silent, bufio.NewReader(silent), 10*time.Second)
 	t.Logf("a connection that sends nothing closed after %v", waited)
 
 	// 10 bytes a second, a tenth of the rate.
 	slowHead := netDial(t, srv)
 	go trickle(slowHead, "GET /pos/api/v1/payout/balance HTTP/1.1\r\nHost: sandbox\r\nX-Pad: "+strings.Repeat("a", 200)+"\r\n\r\n", 1, 100*time.Millisecond, stop)
-	waited = netClosedWithin(t, slowHead, bufio.NewReader(slowHead), 5*time.Second)
+	waited = netClosedWithin(t, slowHead, bufio.NewReader(slowHead), 10*time.Second)
 	t.Logf("a head at 10 bytes/s closed after %v", waited)
 
 	slowBody := netDial(t, srv)
