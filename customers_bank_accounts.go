@@ -81,8 +81,9 @@ func (s *CustomersService) ListBankAccountsPage(ctx context.Context, customerID 
 // bank account, in the sandbox only: POST
 // /cms/api/v1/bank/mock-bank-verification with {"bank_account_status",
 // "bank_id", "customer_id"}. The sandbox allows PROCESSING -> VERIFIED or
-// FAILED and refuses every other move. An unknown status is refused before
-// sending.
+// FAILED and refuses every other move. A nil id or an empty status is
+// refused before sending (ErrInvalidRequest); a status not among the
+// BankAccountStatus constants is sent as given (the enum is open).
 func (s *CustomersService) SimulateBankVerification(ctx context.Context, customerID, bankID uuid.UUID, status types.BankAccountStatus, opts ...RequestOption) (*types.BankVerificationSimulation, error) {
 	if err := requireID("customer_id", customerID); err != nil {
 		return nil, err
@@ -90,8 +91,8 @@ func (s *CustomersService) SimulateBankVerification(ctx context.Context, custome
 	if err := requireID("bank_id", bankID); err != nil {
 		return nil, err
 	}
-	if !status.IsKnown() {
-		return nil, invalid("bank_account_status", "unknown bank account status "+quote(string(status)))
+	if strings.TrimSpace(string(status)) == "" {
+		return nil, invalid("bank_account_status", "must not be empty")
 	}
 	body := bankStatusBody(bankVerificationRequest{CustomerID: customerID, BankID: bankID, BankAccountStatus: status})
 	return call[types.BankVerificationSimulation](ctx, s.client, opCustomersSimulateBankVerification.op().with(body), opts)

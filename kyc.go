@@ -2,6 +2,7 @@ package fiatramp
 
 import (
 	"context"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -48,8 +49,9 @@ func (s *KYCService) GetConfiguration(ctx context.Context, customerID uuid.UUID,
 
 // SimulateStatus sets a customer's KYC status, in the sandbox only:
 // PATCH /cms/api/v1/kyc/mock-kyc-status with {"customer_id", "kyc_status"}.
-// A nil customerID or a status that is not one of the KYCStatus constants
-// is refused before sending (ErrInvalidRequest). The service allows only
+// A nil customerID or an empty status is refused before sending
+// (ErrInvalidRequest); a status not among the KYCStatus constants is sent
+// as given (the enum is open: the service decides). The service allows only
 // these moves: PROCESSING to VERIFIED, UNVERIFIED,
 // TAX_VERIFICATION_FAILED or DOCUMENT_VERIFICATION_FAILED; VERIFIED or
 // FAILED back to UNVERIFIED; none out of UNVERIFIED.
@@ -57,8 +59,8 @@ func (s *KYCService) SimulateStatus(ctx context.Context, customerID uuid.UUID, s
 	if err := requireID("customer_id", customerID); err != nil {
 		return nil, err
 	}
-	if !status.IsKnown() {
-		return nil, invalid("kyc_status", "unknown KYC status "+quote(string(status)))
+	if strings.TrimSpace(string(status)) == "" {
+		return nil, invalid("kyc_status", "must not be empty")
 	}
 	body := kycStatusBody(kycStatusRequest{CustomerID: customerID, KYCStatus: status})
 	return call[types.KYCStatusSimulation](ctx, s.client, opKYCSimulateStatus.op().with(body), opts)

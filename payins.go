@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"strings"
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
@@ -53,8 +54,9 @@ type PayinsService struct{ client *Client }
 //
 // A blank asset or fiat, an amount that is not positive or that written
 // out has more than types.MaxDecimalDigits digits, a nil CustomerID
-// or BankID, or a payment method other than IMPS or UPI is refused before
-// sending (ErrInvalidRequest). The service's refusals match
+// or BankID, or an empty payment method is refused before sending
+// (ErrInvalidRequest). A method other than IMPS or UPI is sent as given:
+// the enum is open, and the service decides. The service's refusals match
 // ErrCustomerUnverified (KYC not verified, or not the organization's
 // customer), ErrBankUnverified, ErrOnrampDisabled, ErrAmountBelowMinimum
 // (the amount must exceed INR 2500), ErrAmountAboveMaximum (INR 500,000 for
@@ -79,8 +81,8 @@ func (s *PayinsService) CreateQuotation(ctx context.Context, req types.CreatePay
 	if err := requireID("bank_id", req.BankID); err != nil {
 		return nil, err
 	}
-	if !req.PaymentMethod.IsKnown() {
-		return nil, invalid("payment_method", "want IMPS or UPI, got "+quote(string(req.PaymentMethod)))
+	if strings.TrimSpace(string(req.PaymentMethod)) == "" {
+		return nil, invalid("payment_method", "must not be empty (IMPS or UPI)")
 	}
 	return call[types.PayinQuotation](ctx, s.client, opPayinsCreateQuotation.op().with(createPayinQuotationBody(req)), opts)
 }

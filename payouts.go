@@ -233,14 +233,15 @@ func (s *PayoutsService) Get(ctx context.Context, payoutID uuid.UUID, opts ...Re
 // SimulateStatus moves a PROCESSING payout to status, in the sandbox only:
 // PATCH /pos/api/v1/payout/mock-payout-status with {"payout_id",
 // "payout_status"}. Payouts in any other state are not affected. A nil
-// payoutID or a status that is not one of the PayoutStatus constants is
-// refused before sending (ErrInvalidRequest).
+// payoutID or an empty status is refused before sending
+// (ErrInvalidRequest); a status not among the PayoutStatus constants is
+// sent as given (the enum is open: the service decides).
 func (s *PayoutsService) SimulateStatus(ctx context.Context, payoutID uuid.UUID, status types.PayoutStatus, opts ...RequestOption) (*types.PayoutStatusSimulation, error) {
 	if err := requireID("payout_id", payoutID); err != nil {
 		return nil, err
 	}
-	if !status.IsKnown() {
-		return nil, invalid("payout_status", "unknown payout status "+quote(string(status)))
+	if strings.TrimSpace(string(status)) == "" {
+		return nil, invalid("payout_status", "must not be empty")
 	}
 	body := payoutStatusBody(payoutStatusRequest{PayoutID: payoutID, PayoutStatus: status})
 	return call[types.PayoutStatusSimulation](ctx, s.client, opPayoutsSimulateStatus.op().with(body), opts)

@@ -50,8 +50,12 @@ func TestValidationSendsNothing(t *testing.T) {
 		}},
 		"get payout":      {"payout_id", func() error { _, err := p.Get(ctx, uuid.Nil); return err }},
 		"simulate payout": {"payout_id", func() error { _, err := p.SimulateStatus(ctx, uuid.Nil, types.PayoutSuccess); return err }},
-		"simulate unknown status": {"payout_status", func() error {
-			_, err := p.SimulateStatus(ctx, payoutID, types.PayoutStatus("PAID"))
+		"simulate empty status": {"payout_status", func() error {
+			_, err := p.SimulateStatus(ctx, payoutID, types.PayoutStatus(" "))
+			return err
+		}},
+		"bank simulate empty status": {"bank_account_status", func() error {
+			_, err := c.SimulateBankVerification(ctx, customerID, bankID, "")
 			return err
 		}},
 		"quotation asset": {"asset", func() error {
@@ -79,7 +83,7 @@ func TestValidationSendsNothing(t *testing.T) {
 			return err
 		}},
 		"quotation method": {"payment_method", func() error {
-			_, err := h.client.Payins.CreateQuotation(ctx, with(func(r *types.CreatePayinQuotationRequest) { r.PaymentMethod = "NEFT" }))
+			_, err := h.client.Payins.CreateQuotation(ctx, with(func(r *types.CreatePayinQuotationRequest) { r.PaymentMethod = "" }))
 			return err
 		}},
 		"get quotation":      {"quotation_id", func() error { _, err := h.client.Payins.GetQuotation(ctx, uuid.Nil); return err }},
@@ -90,7 +94,7 @@ func TestValidationSendsNothing(t *testing.T) {
 		"list customer":      {"customer_id", func() error { _, err := c.ListBankAccounts(ctx, uuid.Nil); return err }},
 		"kyc config":         {"customer_id", func() error { _, err := k.GetConfiguration(ctx, uuid.Nil); return err }},
 		"kyc simulate":       {"customer_id", func() error { _, err := k.SimulateStatus(ctx, uuid.Nil, types.KYCVerified); return err }},
-		"kyc unknown":        {"kyc_status", func() error { _, err := k.SimulateStatus(ctx, customerID, "DONE"); return err }},
+		"kyc empty":          {"kyc_status", func() error { _, err := k.SimulateStatus(ctx, customerID, ""); return err }},
 		"do method":          {"method", func() error { return h.client.Do(ctx, "get", "/x", nil, nil) }},
 		"do absolute path":   {"path", func() error { return h.client.Do(ctx, "GET", "https://evil.example/x", nil, nil) }},
 		"do scheme-relative": {"path", func() error { return h.client.Do(ctx, "GET", "//evil.example/x", nil, nil) }},
@@ -170,4 +174,44 @@ func TestValidationOfSimulationsAndWait(t *testing.T) {
 		assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
 	}
 	assert.Zero(t, h.mock.GetTotalCallCount(), "nothing sent")
+}
+
+// Enums are open both ways: a value the caller sends that the library does
+// not list (a status or payment method a newer service may add) is sent as
+// given and the service decides; only an empty one is refused before
+// sending. The sandbox, like the service, refuses the unknown values here.
+func TestUnknownEnumValuesAreSent(t *testing.T) {
+	_, demo, client, done := exampleSandbox()
+	defer done()
+	ctx := context.Background()
+	calls := map[string]func() error{
+		"payout status": func() error {
+			_, err := client.Payouts.SimulateStatus(ctx, uuid.New(), types.PayoutStatus("PAID"))
+			return err
+		},
+		"kyc status": func() error {
+			_, err := client.KYC.SimulateStatus(ctx, demo.Customer.ID, types.KYCStatus("DONE"))
+			return err
+		},
+		"bank status": func() error {
+			_, err := client.Customers.SimulateBankVerification(ctx, demo.Customer.ID, demo.BankAccount.ID, types.BankAccountStatus("CHECKED"))
+			return err
+		},
+		"payment method": func() error {
+			_, err := client.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{Asset: "usdt", Fiat: "inr",
+				SendingAmount: decimal.NewFromInt(3000), CustomerID: demo.Customer.ID, BankID: demo.BankAccount.ID,
+				PaymentMethod: types.PaymentMethod("NEFT")})
+			return err
+		},
+	}
+	for name, call := range calls {
+		t.Run(name, func(t *testing.T) {
+			err := call()
+			require.Error(t, err)
+			assert.NotErrorIs(t, err, fiatramp.ErrInvalidRequest, "refused before sending")
+			var apiErr *fiatramp.APIError
+			require.ErrorAs(t, err, &apiErr, "the service's answer")
+			assert.Equal(t, 400, apiErr.StatusCode)
+		})
+	}
 }
