@@ -150,7 +150,7 @@ func TestValidationOfSimulationsAndWait(t *testing.T) {
 			return err
 		}},
 		{"bank_account_status", func() error {
-			_, err := h.client.Customers.SimulateBankVerification(bg, customerID, bankID, "OK")
+			_, err := h.client.Customers.SimulateBankVerification(bg, customerID, bankID, "")
 			return err
 		}},
 		{"payout_id", func() error {
