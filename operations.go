@@ -285,11 +285,15 @@ var operations = [numOperations]opRow{
 	},
 	opPayoutsSaveEDD: {
 		name: "Payouts.SaveEDD", method: http.MethodPost, path: renBase + "/payout/edd/save",
-		safety: SafetyCreate, result: eddKnownBy(),
+		// A repeat after a lost answer is refused "EDD not required" once
+		// the first is PROCESSING: create-once, so that it ends unknown.
+		safety: SafetyCreateOnce, result: eddKnownBy(),
 	},
 	opPayinsSaveEDD: {
 		name: "Payins.SaveEDD", method: http.MethodPost, path: renBase + "/payin/edd/save",
-		safety: SafetyCreate, result: eddKnownBy(),
+		// A repeat after a lost answer is refused "EDD not required" once
+		// the first is PROCESSING: create-once, so that it ends unknown.
+		safety: SafetyCreateOnce, result: eddKnownBy(),
 	},
 	// Payout quotations and history.
 	opPayoutsCreateQuotation: {
