@@ -366,7 +366,7 @@ func requiredOps() []requiredOp {
 		},
 		// Bank accounts and the organization's webhook URL.
 		{
-			name: "Customers.AddBankAccount", method: http.MethodPost, path: "/cms/api/v1/bank/create", status: 200,
+			name: "Customers.AddBankAccount", method: http.MethodPost, path: "/cms/api/v1/bank/create", create: true, status: 200,
 			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","vpa":"asha@upi"}`,
 			data: []member{{key: "id", value: q(bankID), required: true, id: true}, {key: "bank_account_status", value: `"PROCESSING"`}},
 			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
