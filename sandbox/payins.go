@@ -100,7 +100,8 @@ func (s *Sandbox) createPayinQuotation(rq *request) reply {
 	if c.AMLFailed {
 		return rule(msgAMLFailed)
 	}
-	if c.EDDRequired || suspicious || lawEnforcement {
+	// A VERIFIED payin EDD lifts the customer's flag, as the limits show.
+	if c.EDDRequired && !s.eddLifted(c.ID, limitPayin) || suspicious || lawEnforcement {
 		return rule(msgEDDRequired)
 	}
 	day := rq.now.UTC().Format("2006-01-02")
