@@ -131,7 +131,6 @@ func (s *CustomersService) AddBankAccount(ctx context.Context, req types.AddBank
 		return nil, err
 	}
 	op := opCustomersAddBankAccount.op().with(addBankAccountBody(req))
-	op.customerID = req.CustomerID
 	// The service takes an account number or VPA once: a repeat cannot
 	// add a second account.
 	op.safety = guarded
