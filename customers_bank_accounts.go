@@ -116,11 +116,14 @@ var addBankAccountBody = compileBody[types.AddBankAccountRequest]()
 // and ErrKYCInUse.
 //
 // A customer cannot hold the same account twice, so a retry cannot add a
-// second one; but a retry after an answer that was lost reads as "already
-// in use". When a call fails with ErrAccountNumberInUse or ErrVPAInUse
-// after retries, list the customer's accounts (BankAccounts): an account
-// with the same number and IFSC, or the same VPA, is the one this call
-// added; none means another customer holds it.
+// second one, and the call is retried; but a retry after an answer that
+// was lost reads as "already in use". So once an attempt may have reached
+// the service, a call that does not succeed ends in an
+// *OutcomeUnknownError (ErrOutcomeUnknown) rather than in that refusal:
+// list the customer's accounts (BankAccounts): an account with the same
+// number and IFSC, or the same VPA, is the one this call added; none
+// means nothing was added. ErrAccountNumberInUse or ErrVPAInUse on their
+// own mean no attempt of this call added it.
 func (s *CustomersService) AddBankAccount(ctx context.Context, req types.AddBankAccountRequest, opts ...RequestOption) (*types.BankAccount, error) {
 	if err := requireID("customer_id", req.CustomerID); err != nil {
 		return nil, err
@@ -128,7 +131,11 @@ func (s *CustomersService) AddBankAccount(ctx context.Context, req types.AddBank
 	if err := checkBankShape(req); err != nil {
 		return nil, err
 	}
-	return call[types.BankAccount](ctx, s.client, opCustomersAddBankAccount.op().with(addBankAccountBody(req)), opts)
+	op := opCustomersAddBankAccount.op().with(addBankAccountBody(req))
+	// The service takes an account number or VPA once: a repeat cannot
+	// add a second account.
+	op.safety = guarded
+	return call[types.BankAccount](ctx, s.client, op, opts)
 }
 
 // checkBankShape refuses a request that names neither an account nor a

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -452,5 +453,34 @@ func benchAgainstFloor(b *testing.B, answer []byte, path string,
 				func() error { return lib(ctx, c) },
 				func() error { return floor(ctx, env.hc, env.base+path) })
 		})
+	}
+}
+
+// TestCustomersAddBankAccountLostAnswer: when the first attempt's answer
+// is lost (a 503, after which the account may have been added) and the
+// retry is refused "already in use", the call must not report the
+// refusal, which says the number belongs elsewhere: the first attempt may
+// have added it. It ends in an *OutcomeUnknownError.
+func TestCustomersAddBankAccountLostAnswer(t *testing.T) {
+	for msg, sentinel := range map[string]error{
+		"Account number already in use": fiatramp.ErrAccountNumberInUse,
+		"VPA already in use":            fiatramp.ErrVPAInUse,
+	} {
+		h := newHarness(t, fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 3, InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
+		var n int
+		h.mock.RegisterResponder(http.MethodPost, testBase+"/cms/api/v1/bank/create", func(*http.Request) (*http.Response, error) {
+			if n++; n == 1 {
+				return httpmock.NewStringResponse(503, `{"status":false,"message":"unavailable","data":null}`), nil
+			}
+			return httpmock.NewStringResponse(400, `{"status":false,"message":"`+msg+`","data":null}`), nil
+		})
+		b, err := h.client.Customers.AddBankAccount(context.Background(), types.AddBankAccountRequest{CustomerID: customerID, VPA: "asha@upi"})
+		assert.Nil(t, b)
+		assert.NotErrorIs(t, err, sentinel, "%s: the first attempt may have added it", msg)
+		require.ErrorIs(t, err, fiatramp.ErrOutcomeUnknown, msg)
+		var ou *fiatramp.OutcomeUnknownError
+		require.ErrorAs(t, err, &ou)
+		assert.True(t, strings.HasSuffix(ou.Path, "/cms/api/v1/bank/create"), ou.Path)
+		assert.Equal(t, uuid.Nil, ou.CustomerID, "not a payout's customer: nothing for a payout reconciliation to search")
 	}
 }

@@ -285,11 +285,15 @@ var operations = [numOperations]opRow{
 	},
 	opPayoutsSaveEDD: {
 		name: "Payouts.SaveEDD", method: http.MethodPost, path: renBase + "/payout/edd/save",
-		safety: SafetyCreate, result: eddKnownBy(),
+		// A repeat after a lost answer is refused "EDD not required" once
+		// the first is PROCESSING: create-once, so that it ends unknown.
+		safety: SafetyCreateOnce, result: eddKnownBy(),
 	},
 	opPayinsSaveEDD: {
 		name: "Payins.SaveEDD", method: http.MethodPost, path: renBase + "/payin/edd/save",
-		safety: SafetyCreate, result: eddKnownBy(),
+		// A repeat after a lost answer is refused "EDD not required" once
+		// the first is PROCESSING: create-once, so that it ends unknown.
+		safety: SafetyCreateOnce, result: eddKnownBy(),
 	},
 	// Payout quotations and history.
 	opPayoutsCreateQuotation: {
@@ -318,10 +322,10 @@ var operations = [numOperations]opRow{
 	opCustomersAddBankAccount: {
 		name: "Customers.AddBankAccount", method: http.MethodPost, path: cmsBase + "/bank/create",
 		// A repeat cannot add a second account: the service refuses an
-		// account number or VPA already in use. A retry after a lost
-		// answer may read as that refusal; the caller settles it by
-		// listing the customer's accounts.
-		safety: SafetyCreate,
+		// account number or VPA already in use, so it is retried. A retry
+		// after a lost answer may read as that refusal: create-once, so
+		// that such a call ends unknown (the method guards it).
+		safety: SafetyCreateOnce,
 		// The same result type as GetBankAccount's, known by the same member.
 		result: requires(need("id", func(b *types.BankAccount) bool { return b.ID == uuid.Nil })),
 	},

@@ -344,7 +344,7 @@ func ExampleOperations() {
 	// Payouts.Rate GET /pos/api/v1/payout/fetch-rate read [rate] []
 	// Payouts.Configuration GET /pos/api/v1/payout/configuration read [supported_assets] []
 	// Payouts.Limits GET /ren/api/v1/payout/limits/{customer_id} read [available_limit] []
-	// Payouts.SaveEDD POST /ren/api/v1/payout/edd/save create [id status] []
+	// Payouts.SaveEDD POST /ren/api/v1/payout/edd/save create-once [id status] []
 	// Payouts.CreateQuotation POST /pos/api/v1/payout/quotation create [id] []
 	// Payouts.GetQuotation GET /pos/api/v1/payout/quotation/{quotation_id} read [id] []
 	// Payouts.LinkTransfer PATCH /pos/api/v1/payout/update-transfer-id update [exchange_order_id exchange_transfer_id] []

@@ -34,9 +34,11 @@ var (
 // ErrCustomerUnverified) and a customer who needs no EDD ("EDD not
 // required", ErrEDDNotRequired).
 //
-// A save is retried like a read: a repeat after a lost answer files the
-// same evidence again or is refused as not required (ErrEDDNotRequired).
-// Read the limits (IsEDDRequired) before saving again.
+// A save is not repeated once an attempt may have reached the service:
+// the service refuses a second save while the first is PROCESSING ("EDD
+// not required"), which would report a saved EDD as never filed. Such a
+// call ends in an *OutcomeUnknownError (ErrOutcomeUnknown); a refusal
+// with no earlier attempt that may have acted is returned as it is.
 func (s *PayoutsService) SaveEDD(ctx context.Context, req types.SavePayoutEDDRequest, opts ...RequestOption) (*types.EDD, error) {
 	if err := checkEDD(req.CustomerID, req.SourceOfIncome, req.Declaration); err != nil {
 		return nil, err

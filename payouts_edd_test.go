@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jarcoal/httpmock"
@@ -84,6 +85,39 @@ func TestPayoutsSaveEDDRefusals(t *testing.T) {
 			require.ErrorIs(t, err, want)
 			var unknown *fiatramp.OutcomeUnknownError
 			assert.NotErrorAs(t, err, &unknown, "a refusal is an answer")
+		})
+	}
+}
+
+// TestSaveEDDLostAnswer: a save whose answer is lost (a 503 after the
+// service may have saved it) must not end in "EDD not required", which the
+// service answers a repeat once the first save is PROCESSING: that would
+// tell the caller no EDD was filed when one was. It ends in an
+// *OutcomeUnknownError instead, for payouts and payins alike.
+func TestSaveEDDLostAnswer(t *testing.T) {
+	for name, save := range map[string]func(*fiatramp.Client) (*types.EDD, error){
+		"payout": func(c *fiatramp.Client) (*types.EDD, error) {
+			return c.Payouts.SaveEDD(context.Background(), payoutEDDRequest())
+		},
+		"payin": func(c *fiatramp.Client) (*types.EDD, error) {
+			r := payoutEDDRequest()
+			return c.Payins.SaveEDD(context.Background(), types.SavePayinEDDRequest{CustomerID: r.CustomerID, SourceOfIncome: r.SourceOfIncome,
+				BankStatementURLs: r.BankStatementURLs, BankStatementPasswords: r.BankStatementPasswords, ITRReportURLs: r.ITRReportURLs, Declaration: true})
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 3, InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
+			var n int
+			h.mock.RegisterResponder(http.MethodPost, testBase+"/ren/api/v1/"+name+"/edd/save", func(*http.Request) (*http.Response, error) {
+				if n++; n == 1 {
+					return httpmock.NewStringResponse(http.StatusServiceUnavailable, `{"status":false,"message":"unavailable","data":null}`), nil
+				}
+				return httpmock.NewStringResponse(http.StatusBadRequest, fail("EDD not required", "", `{}`)), nil
+			})
+			e, err := save(h.client)
+			assert.Nil(t, e)
+			assert.NotErrorIs(t, err, fiatramp.ErrEDDNotRequired, "the first attempt may have saved it")
+			require.ErrorIs(t, err, fiatramp.ErrOutcomeUnknown)
 		})
 	}
 }

@@ -305,7 +305,7 @@ func requiredOps() []requiredOp {
 			},
 		},
 		{
-			name: "Payouts.SaveEDD", method: http.MethodPost, path: "/ren/api/v1/payout/edd/save", status: 200,
+			name: "Payouts.SaveEDD", method: http.MethodPost, path: "/ren/api/v1/payout/edd/save", create: true, status: 200,
 			body: `{"bank_statement_passwords":[],"bank_statement_url":[],"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","declaration":true,"itr_report_passwords":[],"itr_report_url":[],"source_of_income":"SALARY"}`,
 			data: []member{{key: "id", value: q(walletID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}},
 			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
@@ -314,7 +314,7 @@ func requiredOps() []requiredOp {
 			check: func(t *testing.T, got any) { assert.Equal(t, walletID, got.(*types.EDD).ID) },
 		},
 		{
-			name: "Payins.SaveEDD", method: http.MethodPost, path: "/ren/api/v1/payin/edd/save", status: 200,
+			name: "Payins.SaveEDD", method: http.MethodPost, path: "/ren/api/v1/payin/edd/save", create: true, status: 200,
 			body: `{"bank_statement_passwords":[],"bank_statement_url":[],"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","declaration":true,"itr_report_passwords":[],"itr_report_url":[],"p2p_trading_status":false,"source_of_income":"OTHERS","supporting_purpose_doc_url":[]}`,
 			data: []member{{key: "id", value: q(walletID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}},
 			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
@@ -366,7 +366,7 @@ func requiredOps() []requiredOp {
 		},
 		// Bank accounts and the organization's webhook URL.
 		{
-			name: "Customers.AddBankAccount", method: http.MethodPost, path: "/cms/api/v1/bank/create", status: 200,
+			name: "Customers.AddBankAccount", method: http.MethodPost, path: "/cms/api/v1/bank/create", create: true, status: 200,
 			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","vpa":"asha@upi"}`,
 			data: []member{{key: "id", value: q(bankID), required: true, id: true}, {key: "bank_account_status", value: `"PROCESSING"`}},
 			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {

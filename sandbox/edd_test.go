@@ -162,3 +162,22 @@ func TestEDDControlPlane(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, l.IsEDDRequired)
 }
+
+// TestEDDLiftsCustomerFlag: a customer flagged EDDRequired is refused a
+// payin quotation "EDD required" until a payin EDD is VERIFIED; then the
+// limits say no EDD is required, and the quotation goes through.
+func TestEDDLiftsCustomerFlag(t *testing.T) {
+	e := newEnv(t)
+	require.NoError(t, e.sb.SetCustomerFlags(e.cust.ID, sandbox.CustomerFlags{EDDRequired: true}))
+	_, err := e.client.Payins.CreateQuotation(ctx(t), payinReq(e))
+	refused(t, err, http.StatusBadRequest, "EDD required", fiatramp.ErrEDDRequired)
+
+	saved, err := e.client.Payins.SaveEDD(ctx(t), types.SavePayinEDDRequest{CustomerID: e.cust.ID, SourceOfIncome: types.SourceOfIncomeBusiness, Declaration: true})
+	require.NoError(t, err)
+	require.NoError(t, e.sb.SetEDDStatus(saved.ID, types.EDDVerified))
+	pl, err := e.client.Payins.Limits(ctx(t), e.cust.ID)
+	require.NoError(t, err)
+	require.False(t, pl.IsEDDRequired)
+	_, err = e.client.Payins.CreateQuotation(ctx(t), payinReq(e))
+	require.NoError(t, err, "the verified EDD lifted the requirement")
+}

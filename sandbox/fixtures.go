@@ -47,7 +47,7 @@ type CustomerFlags struct {
 	// AMLFailed refuses a payin quotation with "AML SCREENING FAILED".
 	AMLFailed bool `json:"aml_failed,omitempty"`
 	// EDDRequired refuses a payin quotation with "EDD required" (enhanced
-	// due diligence).
+	// due diligence) until a payin EDD of the customer is VERIFIED.
 	EDDRequired bool `json:"edd_required,omitempty"`
 	// DailyLimitExhausted refuses a payin quotation with "Daily onramp
 	// limit exhausted".

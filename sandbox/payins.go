@@ -100,7 +100,8 @@ func (s *Sandbox) createPayinQuotation(rq *request) reply {
 	if c.AMLFailed {
 		return rule(msgAMLFailed)
 	}
-	if c.EDDRequired || suspicious || lawEnforcement {
+	// A VERIFIED payin EDD lifts the customer's flag, as the limits show.
+	if c.EDDRequired && !s.eddLifted(c.ID, limitPayin) || suspicious || lawEnforcement {
 		return rule(msgEDDRequired)
 	}
 	day := rq.now.UTC().Format("2006-01-02")
@@ -265,7 +266,9 @@ func payinTransitions(from types.PayinStatus) []types.PayinStatus {
 // failure_reason: INCORRECT_UTR or PAYMENT_NOT_RECEIVED), carried in the
 // webhook's metadata; a move to REFUND_INITIATED sets refund_reason
 // (INCORRECT_AMOUNT, or the body's optional refund_reason from its
-// catalogue), carried by the REFUND_INITIATED and REFUNDED webhooks. The
+// catalogue), carried by the REFUND_INITIATED and REFUNDED webhooks. A
+// move to the payin's current status changes nothing and sends nothing
+// (a retried simulation sets the same status again). The
 // fetched quotation's status shows the payin's. An absent payin or
 // another organization's is "Payin not found or access denied"; any other
 // move is refused with a 400 naming both statuses. Expiry does not stop
@@ -297,6 +300,15 @@ func (s *Sandbox) simulatePayinStatus(rq *request) reply {
 	if p == nil {
 		return rule(msgPayinAbsent)
 	}
+	answer := success(http.StatusOK, "Payin status updated successfully", struct {
+		PayinID     uuid.UUID         `json:"payin_id"`
+		PayinStatus types.PayinStatus `json:"payin_status"`
+	}{p.id, to})
+	if p.status == to {
+		// A repeat of the move just made (a retry after a lost answer)
+		// sets the same status: nothing changes, no webhook.
+		return answer
+	}
 	if !slices.Contains(payinTransitions(p.status), to) {
 		return rule(fmt.Sprintf("Payin status cannot move from %s to %s.", p.status, to))
 	}
@@ -318,8 +330,5 @@ func (s *Sandbox) simulatePayinStatus(rq *request) reply {
 		meta["refund_reason"] = *p.refundReason // set on REFUND_INITIATED, the only way in
 	}
 	s.emit(rq, EventTypePayin, p.id.String(), string(to), meta)
-	return success(http.StatusOK, "Payin status updated successfully", struct {
-		PayinID     uuid.UUID         `json:"payin_id"`
-		PayinStatus types.PayinStatus `json:"payin_status"`
-	}{p.id, to})
+	return answer
 }

@@ -599,6 +599,11 @@ func TestSimulatePayinStatusTable(t *testing.T) {
 				require.NoError(t, ferr)
 				quotation, qerr := e.client.Payins.GetQuotation(ctx(t), p.QuotationID)
 				require.NoError(t, qerr)
+				if to == from {
+					require.NoError(t, err, "a repeat sets the same status")
+					assert.Equal(t, from, fetched.Status, "state unchanged")
+					return
+				}
 				for _, m := range payinMoves[from] {
 					if m == to {
 						allowed++
@@ -693,4 +698,30 @@ func TestSimulatePayinStatusRefusals(t *testing.T) {
 	got, err := e.client.Payins.SimulateStatus(ctx(t), p.ID, types.PayinSuccess)
 	require.NoError(t, err)
 	assert.Equal(t, types.PayinSuccess, got.PayinStatus)
+}
+
+// TestSimulatePayinStatusLostAnswer: the simulation is retried as an
+// update (a repeat sets the same status). When its first answer is lost
+// after the move, the retry must not be refused "cannot move from SUCCESS
+// to SUCCESS", which would report a move that happened as failed; nor may
+// it send the webhook twice.
+func TestSimulatePayinStatusLostAnswer(t *testing.T) {
+	e, rc := hookEnv(t, nil)
+	p := payinOn(t, e)
+	c := e.clientFor(e.org, fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 3, InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
+	require.NoError(t, e.sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDropAfter, Path: "/pis/api/v1/payin/mock-payin-status", Count: 1}))
+	got, err := c.Payins.SimulateStatus(ctx(t), p.ID, types.PayinSuccess)
+	require.NoError(t, err, "the move happened")
+	assert.Equal(t, types.PayinSuccess, got.PayinStatus)
+	fetched, err := e.client.Payins.Get(ctx(t), p.ID)
+	require.NoError(t, err)
+	assert.Equal(t, types.PayinSuccess, fetched.Status)
+	settle(t, e.sb)
+	n := 0
+	for _, h := range rc.hooks() {
+		if strings.Contains(h.body, `"SUCCESS"`) && strings.Contains(h.body, p.ID.String()) {
+			n++
+		}
+	}
+	assert.Equal(t, 1, n, "one webhook for one change")
 }
