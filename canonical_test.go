@@ -838,7 +838,7 @@ func BenchmarkCanonicalizeJSON(b *testing.B) {
 }
 
 // review11Texts are strings a careless caller may put in a request field
-// (encode_test.go uses them too, under this name).
+// (encode_internal_test.go uses them too, under this name).
 var review11Texts = []string{
 	"", "\u2028", "\u2029", "\x7f", "\x00", "\x1f", "\x1b[0m", "\ud7ff", "\ue000\uffff\ufffe",
 	"\xed\xa0\x80\xed\xb0\x80", // a surrogate pair in UTF-8 form: not UTF-8

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -403,7 +401,7 @@ type floorBankAccount struct {
 func BenchmarkAddBankAccountVsFloor(b *testing.B) {
 	answer := []byte(ok(addBankAnswer))
 	req := types.AddBankAccountRequest{CustomerID: customerID, AccountNumber: "50100123456789", IFSC: "HDFC0001234", AccountName: "Asha Rao"}
-	benchAgainstFloor(b, answer, "/cms/api/v1/bank/create",
+	compareOnLoopbackAndMemory(b, answer, "/cms/api/v1/bank/create",
 		func(ctx context.Context, c *fiatramp.Client) error {
 			got, err := c.Customers.AddBankAccount(ctx, req)
 			if err == nil && got.ID == uuid.Nil {
@@ -417,7 +415,7 @@ func BenchmarkAddBankAccountVsFloor(b *testing.B) {
 				return err
 			}
 			var data floorBankAccount
-			if err := floorDo(ctx, hc, http.MethodPost, url, body, &data); err != nil {
+			if err := floorSend(ctx, hc, http.MethodPost, url, body, &data); err != nil {
 				return err
 			}
 			if data.ID == uuid.Nil {
@@ -425,35 +423,6 @@ func BenchmarkAddBankAccountVsFloor(b *testing.B) {
 			}
 			return nil
 		})
-}
-
-// benchAgainstFloor runs compareMemoryWithFloor for one operation through
-// an in-memory transport and on loopback HTTP, both answering answer.
-func benchAgainstFloor(b *testing.B, answer []byte, path string,
-	lib func(context.Context, *fiatramp.Client) error, floor func(context.Context, *http.Client, string) error) {
-	ctx := context.Background()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(answer)
-	}))
-	defer srv.Close()
-	tr := &http.Transport{MaxIdleConnsPerHost: 4}
-	defer tr.CloseIdleConnections()
-	for _, env := range []struct {
-		name, base string
-		hc         *http.Client
-	}{
-		{"memory", "http://127.0.0.1:1", &http.Client{Transport: memoryTransport{answer}}},
-		{"loopback", srv.URL, &http.Client{Transport: tr}},
-	} {
-		c := benchClient(b, env.base, env.hc)
-		b.Run(env.name, func(b *testing.B) {
-			compareMemoryWithFloor(b,
-				func() error { return lib(ctx, c) },
-				func() error { return floor(ctx, env.hc, env.base+path) })
-		})
-	}
 }
 
 // TestCustomersAddBankAccountLostAnswer: when the first attempt's answer

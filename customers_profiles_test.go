@@ -1,19 +1,11 @@
 package fiatramp_test
 
 import (
-	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/jarcoal/httpmock"
@@ -100,57 +92,6 @@ func TestCustomersListFilter(t *testing.T) {
 	}
 }
 
-// floorSend is the hand-written call a careful caller writes with net/http
-// alone: payload marshalled by encoding/json (a map: keys sorted, compact,
-// so canonical for ASCII text), signed, sent, and the envelope's data
-// decoded into out. A nil payload is a GET, which signs {}.
-func floorSendJSON(ctx context.Context, hc *http.Client, method, url string, payload any, out any) error {
-	signed := []byte("{}")
-	var body io.Reader
-	if payload != nil {
-		raw, err := json.Marshal(payload)
-		if err != nil {
-			return err
-		}
-		signed, body = raw, bytes.NewReader(raw)
-	}
-	ts := strconv.FormatInt(time.Now().Unix(), 10)
-	mac := hmac.New(sha256.New, []byte(testSecret))
-	mac.Write([]byte(testKey + "|" + ts + "|"))
-	mac.Write(signed)
-	req, err := http.NewRequestWithContext(ctx, method, url, body)
-	if err != nil {
-		return err
-	}
-	if payload != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("X-API-KEY", testKey)
-	req.Header.Set("X-TIMESTAMP", ts)
-	req.Header.Set("X-SIGNATURE", base64.StdEncoding.EncodeToString(mac.Sum(nil)))
-	resp, err := hc.Do(req)
-	if err != nil {
-		return err
-	}
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, fiatramp.DefaultMaxResponseBytes))
-	_ = resp.Body.Close()
-	if err != nil {
-		return err
-	}
-	env := struct {
-		Status bool `json:"status"`
-		Data   any  `json:"data"`
-	}{Data: out}
-	if err := json.Unmarshal(raw, &env); err != nil {
-		return err
-	}
-	if !env.Status {
-		return errors.New("floor: refused")
-	}
-	return nil
-}
-
 // floorCustomer and floorKYCResult are what the floor decodes.
 type floorCustomer struct {
 	ID                         uuid.UUID `json:"id"`
@@ -187,22 +128,22 @@ func BenchmarkCustomersVsFloor(b *testing.B) {
 	hc := &http.Client{Transport: memoryTransport{customerAnswer}}
 	c := benchClient(b, base, hc)
 	b.Run("Create", func(b *testing.B) {
-		compareMemoryWithFloor(b, func() error {
+		compareWithFloor(b, 1, func() error {
 			_, err := c.Customers.Create(ctx, req)
 			return err
 		}, func() error {
-			return floorSendJSON(ctx, hc, http.MethodPost, base+"/cms/api/v1/customer/create", map[string]any{
+			return floorSend(ctx, hc, http.MethodPost, base+"/cms/api/v1/customer/create", map[string]any{
 				"full_name": req.FullName, "email": req.Email, "phone": req.Phone, "alpha_3_country_code": req.Alpha3CountryCode,
 				"client_reference_id": req.ClientReferenceID, "non_residence_status": false,
 			}, new(floorCustomer))
 		})
 	})
 	b.Run("Get", func(b *testing.B) {
-		compareMemoryWithFloor(b, func() error {
+		compareWithFloor(b, 1, func() error {
 			_, err := c.Customers.Get(ctx, customerID)
 			return err
 		}, func() error {
-			return floorSendJSON(ctx, hc, http.MethodGet, base+"/cms/api/v1/customer/"+customerID.String(), nil, new(floorCustomer))
+			return floorSend(ctx, hc, http.MethodGet, base+"/cms/api/v1/customer/"+customerID.String(), nil, new(floorCustomer))
 		})
 	})
 	page := []byte(ok(`{"count":2,"next":null,"previous":null,"results":[` + string(customerAnswer[strings.Index(string(customerAnswer), `"data":`)+7:len(customerAnswer)-1]) + `,` +
@@ -210,7 +151,7 @@ func BenchmarkCustomersVsFloor(b *testing.B) {
 	hcPage := &http.Client{Transport: memoryTransport{page}}
 	cPage := benchClient(b, base, hcPage)
 	b.Run("List", func(b *testing.B) {
-		compareMemoryWithFloor(b, func() error {
+		compareWithFloor(b, 1, func() error {
 			_, err := cPage.Customers.List(ctx, types.CustomerListFilter{})
 			return err
 		}, func() error {
@@ -220,7 +161,7 @@ func BenchmarkCustomersVsFloor(b *testing.B) {
 				Previous *string         `json:"previous"`
 				Results  []floorCustomer `json:"results"`
 			}
-			return floorSendJSON(ctx, hcPage, http.MethodGet, base+"/cms/api/v1/customer/list", nil, &p)
+			return floorSend(ctx, hcPage, http.MethodGet, base+"/cms/api/v1/customer/list", nil, &p)
 		})
 	})
 }

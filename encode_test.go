@@ -1,253 +1,164 @@
-package fiatramp
+package fiatramp_test
 
 import (
+	"context"
 	"encoding/json"
-	"reflect"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-var (
-	bodyQuotation = uuid.MustParse("0b9f2c7e-3d4a-4e8b-9c1d-2e3f4a5b6c7d")
-	bodyCustomer  = uuid.MustParse("9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d")
-	bodyBank      = uuid.MustParse("1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b")
-	bodyOther     = uuid.MustParse("3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f")
-)
+var updateGolden = flag.Bool("update-request-golden", false, "rewrite testdata/requests.golden from the current code")
 
-func TestCreatePayinQuotationBody(t *testing.T) {
-	r := types.CreatePayinQuotationRequest{
-		Asset: "USDT", Fiat: "InR", SendingAmount: decimal.RequireFromString("2600.50"),
-		CustomerID: bodyCustomer, BankID: bodyBank, PaymentMethod: types.PaymentMethodIMPS,
-		RiskParameters: types.RiskParameters{IPAddress: "203.0.113.7", DeviceID: "device-1", SuspiciousActivityReport: true},
+// recordTransport answers every request with a bare success envelope and
+// records what was sent: method, path, body and signature.
+type recordTransport struct{ log *strings.Builder }
+
+func (rt recordTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil {
+		body, _ = io.ReadAll(req.Body)
+		_ = req.Body.Close()
 	}
-	require.Equal(t, `{"asset":"usdt","bank_id":"1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",`+
-		`"customer_id":"9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d","fiat":"inr","payment_method":"IMPS",`+
-		`"risk_parameters":{"device_id":"device-1","ip_address":"203.0.113.7","law_enforcement_agency_report":false,`+
-		`"suspicious_activity_report":true},"sending_amount":"2600.50"}`, string(createPayinQuotationBody(r)))
-
-	// Empty optional risk strings are left out; the booleans and the object
-	// itself are always sent; the amount keeps every digit.
-	r.RiskParameters = types.RiskParameters{LawEnforcementAgencyReport: true}
-	r.PaymentMethod = types.PaymentMethodUPI
-	r.SendingAmount = decimal.RequireFromString("123456789012345678901234567890.123456789")
-	require.Equal(t, `{"asset":"usdt","bank_id":"1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",`+
-		`"customer_id":"9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d","fiat":"inr","payment_method":"UPI",`+
-		`"risk_parameters":{"law_enforcement_agency_report":true,"suspicious_activity_report":false},`+
-		`"sending_amount":"123456789012345678901234567890.123456789"}`, string(createPayinQuotationBody(r)))
+	fmt.Fprintf(rt.log, "%s %s\nbody %s\nsig %s\n", req.Method, req.URL.Path, strconv.Quote(string(body)), req.Header.Get("X-Signature"))
+	return &http.Response{
+		StatusCode: 200, Header: http.Header{}, Request: req,
+		Body: io.NopCloser(strings.NewReader(`{"status":true,"data":{}}`)),
+	}, nil
 }
 
-// TestSendingAmountIgnoresDecimalSwitches flips decimal's global switches:
-// sending_amount must stay a JSON string with the exact digits. Not
-// parallel: it changes package-level state of the decimal package.
-func TestSendingAmountIgnoresDecimalSwitches(t *testing.T) {
-	oldQuotes, oldTrim, oldSci := decimal.MarshalJSONWithoutQuotes, decimal.TrimTrailingZeros, decimal.UseScientificNotation
-	decimal.MarshalJSONWithoutQuotes, decimal.TrimTrailingZeros, decimal.UseScientificNotation = true, false, true
-	t.Cleanup(func() {
-		decimal.MarshalJSONWithoutQuotes, decimal.TrimTrailingZeros, decimal.UseScientificNotation = oldQuotes, oldTrim, oldSci
-	})
-	for amount, want := range map[string]string{"1500": "1500", "1.5E3": "1500", "2600.50": "2600.50", "0.000001": "0.000001", "-0.10": "-0.10"} {
-		body := createPayinQuotationBody(types.CreatePayinQuotationRequest{SendingAmount: decimal.RequireFromString(amount)})
-		require.Contains(t, string(body), `"sending_amount":"`+want+`"`, amount)
-	}
-	require.Equal(t, "1.5E3", decimal.New(15, 2).String(), "the switch really is on")
-	require.Contains(t, string(createPayinQuotationBody(types.CreatePayinQuotationRequest{SendingAmount: decimal.New(15, 2)})),
-		`"sending_amount":"1500"`)
-}
-
-// bodyTexts are strings that exercise the escaping: HTML characters,
-// control characters, DEL, non-ASCII, astral characters, line separators,
-// a byte order mark and invalid UTF-8.
-var bodyTexts = []string{
-	"", "ref-1", "é€😀", `<a href="x">&amp;</a>`, "tab\tnl\ncr\rbs\\q\"/", "\x00\x01\x1f\x7f",
-	"\u2028\u2029\ufeff", "bad\xffutf8\xc3", "\U0010ffff\ud7ff\ue000", "\xed\xa0\x80", "ÀÉÎ",
-}
-
-// canonicalOf is what the request path did before the bodies were written
-// directly: encoding/json, then the canonicalizer.
-func canonicalOf(t testing.TB, v any) string {
-	t.Helper()
-	raw, err := json.Marshal(v)
+// TestRequestBytesGolden pins the exact bytes sent (and signed) for every
+// request type, over inputs that exercise the service's escaping (non-ASCII,
+// control characters, HTML characters, invalid UTF-8, long decimals). The
+// golden file was written by the code before request types wrote their own
+// canonical JSON; any change to a body byte fails here.
+func TestRequestBytesGolden(t *testing.T) {
+	var log strings.Builder
+	c, err := fiatramp.New(testKey, testSecret,
+		fiatramp.WithBaseURL(testBase),
+		fiatramp.WithHTTPClient(&http.Client{Transport: recordTransport{&log}}),
+		fiatramp.WithClock(func() time.Time { return testNow }),
+		fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 1}),
+		fiatramp.WithClientReferenceGenerator(nil),
+	)
 	require.NoError(t, err)
-	c, err := canonicalizeExact(raw)
+	ctx := context.Background()
+	texts := []string{
+		"", "ref-1", "é€😀", `<a href="x">&amp;</a>`, "tab\tnl\ncr\rbs\\q\"/", "\x00\x01\x1f\x7f",
+		"\u2028\u2029\ufeff", "bad\xffutf8\xc3", "\U0010ffff\ud7ff\ue000", strings.Repeat("z", 300),
+	}
+	amounts := []string{"2600.50", "0.000000001", "1", "123456789012345678901234567890.1200", "5e3", "-0", "1.5E-7", "100"}
+	step := func(name string) { fmt.Fprintf(&log, "== %s\n", name) }
+	for i, s := range texts {
+		step("payout create " + strconv.Itoa(i))
+		_, _ = c.Payouts.Create(ctx, types.CreatePayoutRequest{QuotationID: quotationID, CustomerID: customerID, ExchangeOrderID: s, ClientReferenceID: s})
+		step("prefunded create " + strconv.Itoa(i))
+		_, _ = c.Payouts.CreatePrefunded(ctx, types.CreatePrefundedPayoutRequest{QuotationID: quotationID,
+			Customer: types.PrefundedCustomer{Sender: types.CustomerRef{ID: senderID}, Receiver: types.CustomerRef{ID: customerID}}, ClientReferenceID: s})
+		step("remittance create " + strconv.Itoa(i))
+		_, _ = c.Payouts.CreateRemittance(ctx, types.CreateRemittancePayoutRequest{QuotationID: quotationID, CustomerID: customerID,
+			RemitterID: remitterID, ClientReferenceID: s, TransactionHash: s + "0xabc"})
+		step("add wallet " + strconv.Itoa(i))
+		_, _ = c.Customers.AddWallet(ctx, types.AddWalletRequest{CustomerID: customerID, WalletAddress: "w" + s})
+		step("payin quotation " + strconv.Itoa(i))
+		_, _ = c.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{
+			Asset: "USDT" + s, Fiat: "InR" + s, SendingAmount: decimal.RequireFromString(amounts[i%len(amounts)]),
+			CustomerID: customerID, BankID: bankID, PaymentMethod: []types.PaymentMethod{types.PaymentMethodIMPS, types.PaymentMethodUPI}[i%2],
+			RiskParameters: types.RiskParameters{IPAddress: s, DeviceID: s, SuspiciousActivityReport: i%2 == 0, LawEnforcementAgencyReport: i%3 == 0},
+		})
+	}
+	for _, a := range amounts {
+		step("payin quotation amount " + a)
+		_, _ = c.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{
+			Asset: "usdt", Fiat: "inr", SendingAmount: decimal.RequireFromString(a).Abs().Add(decimal.New(1, -30)),
+			CustomerID: customerID, BankID: bankID, PaymentMethod: types.PaymentMethodUPI,
+		})
+	}
+	step("payin quotation exponent")
+	_, _ = c.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{Asset: "usdt", Fiat: "inr", SendingAmount: decimal.New(5, 3),
+		CustomerID: customerID, BankID: bankID, PaymentMethod: types.PaymentMethodUPI})
+	for _, st := range types.PayoutStatus("").Values() {
+		step("payout simulate " + string(st))
+		_, _ = c.Payouts.SimulateStatus(ctx, payoutID, st)
+	}
+	for _, st := range types.PayinStatus("").Values() {
+		step("payin simulate " + string(st))
+		_, _ = c.Payins.SimulateStatus(ctx, payoutID, st)
+	}
+	for _, st := range types.KYCStatus("").Values() {
+		step("kyc simulate " + string(st))
+		_, _ = c.KYC.SimulateStatus(ctx, customerID, st)
+	}
+	for _, st := range types.BankAccountStatus("").Values() {
+		step("bank simulate " + string(st))
+		_, _ = c.Customers.SimulateBankVerification(ctx, customerID, bankID, st)
+	}
+	step("gets")
+	_, _ = c.Payouts.Get(ctx, payoutID)
+	_, _ = c.Payouts.Balance(ctx)
+	_, _ = c.Payins.GetQuotation(ctx, payinQuotation)
+	_, _ = c.Customers.GetBankAccount(ctx, customerID, bankID)
+	_, _ = c.Customers.ListBankAccounts(ctx, customerID)
+	_, _ = c.KYC.GetConfiguration(ctx, customerID)
+	for i, s := range texts {
+		step("payin initiate " + strconv.Itoa(i))
+		_, _ = c.Payins.Initiate(ctx, types.InitiatePayinRequest{QuotationID: payinQuotation, CustomerID: customerID, UTR: "u" + s, ClientReferenceID: s})
+		step("payin link transfer " + strconv.Itoa(i))
+		_, _ = c.Payins.LinkTransfer(ctx, types.LinkPayinTransferRequest{PayinID: payoutID, ExchangeTransferID: "t" + s})
+	}
+	step("payin reads")
+	_, _ = c.Payins.Get(ctx, payoutID)
+	_, _ = c.Payins.ListHistory(ctx, types.PayinHistoryFilter{})
+	_, _ = c.Payins.ListHistory(ctx, types.PayinHistoryFilter{Status: "ON HOLD&x=1", CustomerID: customerID,
+		StartDate: testNow, EndDate: testNow.AddDate(0, 1, 0)})
+	for i, body := range []any{
+		map[string]any{"z": 1, "a": []any{"é", 1.5, nil, true}, "m": map[string]string{"k": "<&>"}},
+		json.RawMessage(` {"b" : 1.10, "a":"\u00e9\ud83d\ude00", "a":2, "c":1E2} `),
+		[]byte(`[1,2,{"y":"x","x":"y"}]`),
+		struct {
+			B string `json:"b"`
+			A int    `json:"a"`
+		}{"<>", 3},
+	} {
+		step("do " + strconv.Itoa(i))
+		_ = c.Do(ctx, http.MethodPost, "/pos/api/v1/anything", body, nil)
+	}
+
+	// Payout quotations and history.
+	for i, s := range texts {
+		step("payout create with hash " + strconv.Itoa(i))
+		_, _ = c.Payouts.Create(ctx, types.CreatePayoutRequest{QuotationID: quotationID, CustomerID: customerID, ClientReferenceID: "ref-h", TransactionHash: s})
+		step("payout quotation " + strconv.Itoa(i))
+		_, _ = c.Payouts.CreateQuotation(ctx, types.CreatePayoutQuotationRequest{
+			Asset: "USDT" + s, Fiat: "InR" + s, SendingAmount: decimal.RequireFromString(amounts[i%len(amounts)]).Abs().Add(decimal.New(1, -9)),
+			CustomerID: customerID, BankID: bankID, Network: s,
+			RiskParameters: types.RiskParameters{IPAddress: s, DeviceID: s, SuspiciousActivityReport: i%2 == 0, LawEnforcementAgencyReport: i%3 == 0},
+		})
+		step("link transfer " + strconv.Itoa(i))
+		_, _ = c.Payouts.LinkTransfer(ctx, types.LinkTransferRequest{ExchangeOrderID: "o" + s, ExchangeTransferID: "t" + s})
+	}
+	step("payout quotation fetch and history")
+	_, _ = c.Payouts.GetQuotation(ctx, quotationID)
+	_, _ = c.Payouts.ListHistory(ctx, types.PayoutHistoryFilter{})
+
+	const path = "testdata/requests.golden"
+	if *updateGolden {
+		require.NoError(t, os.WriteFile(path, []byte(log.String()), 0o644))
+	}
+	want, err := os.ReadFile(path)
 	require.NoError(t, err)
-	return string(c)
-}
-
-// checkBodies compares every body writer, for text s, with canonicalOf.
-func checkBodies(t testing.TB, s string) {
-	t.Helper()
-	type idRef struct {
-		ID uuid.UUID `json:"id"`
-	}
-	require.Equal(t, canonicalOf(t, struct {
-		Q uuid.UUID `json:"quotation_id"`
-		C uuid.UUID `json:"customer_id"`
-		E string    `json:"exchange_order_id,omitempty"`
-		R string    `json:"client_reference_id,omitempty"`
-	}{bodyQuotation, bodyCustomer, s, s}), string(createPayoutBody(types.CreatePayoutRequest{
-		QuotationID: bodyQuotation, CustomerID: bodyCustomer, ExchangeOrderID: s, ClientReferenceID: s})))
-	require.Equal(t, canonicalOf(t, struct {
-		Q  uuid.UUID `json:"quotation_id"`
-		Cu struct {
-			S idRef `json:"sender"`
-			R idRef `json:"receiver"`
-		} `json:"customer"`
-		R string `json:"client_reference_id,omitempty"`
-	}{Q: bodyQuotation, Cu: struct {
-		S idRef `json:"sender"`
-		R idRef `json:"receiver"`
-	}{idRef{bodyOther}, idRef{bodyCustomer}}, R: s}), string(createPrefundedPayoutBody(types.CreatePrefundedPayoutRequest{
-		QuotationID: bodyQuotation, ClientReferenceID: s,
-		Customer: types.PrefundedCustomer{Sender: types.CustomerRef{ID: bodyOther}, Receiver: types.CustomerRef{ID: bodyCustomer}}})))
-	require.Equal(t, canonicalOf(t, struct {
-		Q  uuid.UUID `json:"quotation_id"`
-		C  uuid.UUID `json:"customer_id"`
-		Re uuid.UUID `json:"remitter_id"`
-		R  string    `json:"client_reference_id,omitempty"`
-		T  string    `json:"transaction_hash,omitempty"`
-	}{bodyQuotation, bodyCustomer, bodyOther, s, s}), string(createRemittancePayoutBody(types.CreateRemittancePayoutRequest{
-		QuotationID: bodyQuotation, CustomerID: bodyCustomer, RemitterID: bodyOther, ClientReferenceID: s, TransactionHash: s})))
-	require.Equal(t, canonicalOf(t, struct {
-		C uuid.UUID `json:"customer_id"`
-		W string    `json:"wallet_address"`
-	}{bodyCustomer, s}), string(addWalletBody(types.AddWalletRequest{CustomerID: bodyCustomer, WalletAddress: s})))
-	rp := types.RiskParameters{IPAddress: s, DeviceID: s + "d", SuspiciousActivityReport: len(s)%2 == 0}
-	require.Equal(t, canonicalOf(t, struct {
-		A  string               `json:"asset"`
-		F  string               `json:"fiat"`
-		S  string               `json:"sending_amount"`
-		C  uuid.UUID            `json:"customer_id"`
-		B  uuid.UUID            `json:"bank_id"`
-		P  types.PaymentMethod  `json:"payment_method"`
-		RP types.RiskParameters `json:"risk_parameters"`
-	}{strings.ToLower("USDT" + s), strings.ToLower(s), "12.50", bodyCustomer, bodyBank, types.PaymentMethod(s), rp}),
-		string(createPayinQuotationBody(types.CreatePayinQuotationRequest{
-			Asset: "USDT" + s, Fiat: s, SendingAmount: decimal.RequireFromString("12.50"),
-			CustomerID: bodyCustomer, BankID: bodyBank, PaymentMethod: types.PaymentMethod(s), RiskParameters: rp})))
-	require.Equal(t, canonicalOf(t, map[string]any{"payout_id": bodyOther, "payout_status": s}),
-		string(idStatusBody("payout_id", bodyOther, "payout_status", s)))
-	require.Equal(t, canonicalOf(t, map[string]any{"payin_id": bodyQuotation, "payin_status": s}),
-		string(idStatusBody("payin_id", bodyQuotation, "payin_status", s)))
-	require.Equal(t, canonicalOf(t, map[string]any{"customer_id": bodyCustomer, "kyc_status": s}),
-		string(idStatusBody("customer_id", bodyCustomer, "kyc_status", s)))
-	require.Equal(t, canonicalOf(t, map[string]any{"customer_id": bodyCustomer, "bank_id": bodyBank, "bank_account_status": s}),
-		string(bankVerificationBody(bodyCustomer, bodyBank, types.BankAccountStatus(s))))
-}
-
-// TestBodiesAreCanonical checks that every body written directly is byte
-// for byte what encoding/json and the canonicalizer made of the same
-// request; FuzzBodies tries further strings.
-func TestBodiesAreCanonical(t *testing.T) {
-	for _, s := range bodyTexts {
-		checkBodies(t, s)
-	}
-}
-
-func FuzzBodies(f *testing.F) {
-	for _, s := range append(bodyTexts, review11Texts...) {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) { checkBodies(t, s) })
-}
-
-// TestCompileBodyRefusesWhatItCannotWrite: a request type the encoder
-// cannot write in canonical form fails when the package loads, not when a
-// body is sent.
-func TestCompileBodyRefusesWhatItCannotWrite(t *testing.T) {
-	require.Panics(t, func() {
-		compileBody[struct {
-			A map[string]int `json:"a"`
-		}]()
-	}, "a map")
-	require.Panics(t, func() {
-		compileBody[struct {
-			A float64 `json:"a"`
-		}]()
-	}, "a float")
-	require.Panics(t, func() { compileBody[struct{ A string }]() }, "no member name")
-	require.Panics(t, func() {
-		compileBody[struct {
-			A string `json:"-"`
-		}]()
-	}, "no member name")
-	require.Panics(t, func() {
-		compileBody[struct {
-			A string `json:"é"`
-		}]()
-	}, "a key that needs escaping")
-	require.Panics(t, func() {
-		compileBody[struct {
-			A bool `json:"a,omitempty"`
-		}]()
-	}, "omitempty on a bool")
-	require.Panics(t, func() {
-		compileBody[struct {
-			A uuid.UUID `json:"a" fiatramp:"lower"`
-		}]()
-	}, "lower on an id")
-	twice := reflect.StructOf([]reflect.StructField{
-		{Name: "A", Type: reflect.TypeFor[string](), Tag: `json:"a"`},
-		{Name: "B", Type: reflect.TypeFor[string](), Tag: `json:"a"`},
-	})
-	require.Panics(t, func() { compileBodyObject(twice) }, "a member named twice")
-	require.NotPanics(t, func() {
-		compileBody[struct {
-			A string `json:"a,omitempty" fiatramp:"lower"`
-		}]()
-	})
-}
-
-// TestBodyMembersSortedAndNested: members are written in code-point order
-// of their keys whatever the field order, nested objects too, and an empty
-// nested object is still written.
-func TestBodyMembersSortedAndNested(t *testing.T) {
-	type inner struct {
-		Z string `json:"z,omitempty"`
-		Y bool   `json:"y"`
-	}
-	type req struct {
-		B  string          `json:"b" fiatramp:"lower"`
-		A  uuid.UUID       `json:"a"`
-		In inner           `json:"_in"`
-		D  decimal.Decimal `json:"D"`
-		E  string          `json:"e,omitempty"`
-	}
-	body := compileBody[req]()
-	require.Equal(t, `{"D":"1.50","_in":{"y":false},"a":"00000000-0000-0000-0000-000000000000","b":"abc\u00e9"}`,
-		string(body(req{B: "ABcÉ", D: decimal.RequireFromString("1.50")})))
-	require.Equal(t, `{"D":"0","_in":{"y":true,"z":"q"},"a":"`+bodyBank.String()+`","b":"","e":"x"}`,
-		string(body(req{A: bodyBank, In: inner{Z: "q", Y: true}, E: "x"})))
-}
-
-func BenchmarkCreatePayoutBody(b *testing.B) {
-	r := types.CreatePayoutRequest{QuotationID: bodyQuotation, CustomerID: bodyCustomer, ExchangeOrderID: "EX-88231994", ClientReferenceID: "ref-2025-03-08-000123"}
-	b.ReportAllocs()
-	for range b.N {
-		_ = createPayoutBody(r)
-	}
-}
-
-// idStatusBody writes the body of a status simulation by its member names,
-// as the tests of the simulations name it.
-func idStatusBody(idKey string, id uuid.UUID, statusKey, status string) []byte {
-	switch idKey + " " + statusKey {
-	case "payout_id payout_status":
-		return payoutStatusBody(payoutStatusRequest{PayoutID: id, PayoutStatus: types.PayoutStatus(status)})
-	case "payin_id payin_status":
-		return payinStatusBody(payinStatusRequest{PayinID: id, PayinStatus: types.PayinStatus(status)})
-	case "customer_id kyc_status":
-		return kycStatusBody(kycStatusRequest{CustomerID: id, KYCStatus: types.KYCStatus(status)})
-	}
-	panic("no simulation body with members " + idKey + " and " + statusKey)
-}
-
-// bankVerificationBody writes the body of the bank verification simulation.
-func bankVerificationBody(customerID, bankID uuid.UUID, status types.BankAccountStatus) []byte {
-	return bankStatusBody(bankVerificationRequest{CustomerID: customerID, BankID: bankID, BankAccountStatus: status})
+	assert.Equal(t, string(want), log.String())
 }

@@ -95,7 +95,7 @@ func TestKYCGenerateLinkSandbox(t *testing.T) {
 }
 
 // BenchmarkKYCGenerateLinkVsFloor compares KYC.GenerateLink with the
-// hand-written floor (floorPost), interleaved, through an in-memory
+// hand-written floor (floorSend), interleaved, through an in-memory
 // transport.
 func BenchmarkKYCGenerateLinkVsFloor(b *testing.B) {
 	ctx := context.Background()
@@ -118,17 +118,14 @@ func BenchmarkKYCGenerateLinkVsFloor(b *testing.B) {
 		if err != nil {
 			return err
 		}
-		var env struct {
-			Status bool `json:"status"`
-			Data   struct {
-				CustomerID uuid.UUID `json:"customer_id"`
-				URL        string    `json:"url"`
-			} `json:"data"`
+		var link struct {
+			CustomerID uuid.UUID `json:"customer_id"`
+			URL        string    `json:"url"`
 		}
-		if err := floorPost(ctx, hc, "http://127.0.0.1:1/cms/api/v1/kyc/generate-link", body, &env); err != nil {
+		if err := floorSend(ctx, hc, http.MethodPost, "http://127.0.0.1:1/cms/api/v1/kyc/generate-link", body, &link); err != nil {
 			return err
 		}
-		if !env.Status || env.Data.URL == "" {
+		if link.URL == "" {
 			return errors.New("floor: no link")
 		}
 		return nil

@@ -172,8 +172,8 @@ func BenchmarkKYCVsFloor(b *testing.B) {
 			map[string]any{"customer_id": customerID}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			compareMemoryWithFloor(b, tc.lib, func() error {
-				return floorSendJSON(ctx, hc, tc.method, base+tc.path, tc.payload, new(floorKYCResult))
+			compareWithFloor(b, 1, tc.lib, func() error {
+				return floorSend(ctx, hc, tc.method, base+tc.path, tc.payload, new(floorKYCResult))
 			})
 		})
 	}

@@ -89,7 +89,7 @@ func TestOrganizationSetWebhookURLRequired(t *testing.T) {
 // the hand-written call.
 func BenchmarkSetWebhookURLVsFloor(b *testing.B) {
 	const u = "https://hooks.example.com/fiatramp"
-	benchAgainstFloor(b, []byte(ok(`"`+u+`"`)), webhookPath,
+	compareOnLoopbackAndMemory(b, []byte(ok(`"`+u+`"`)), webhookPath,
 		func(ctx context.Context, c *fiatramp.Client) error {
 			got, err := c.Organization.SetWebhookURL(ctx, u)
 			if err == nil && got != u {
@@ -105,7 +105,7 @@ func BenchmarkSetWebhookURLVsFloor(b *testing.B) {
 				return err
 			}
 			var got string
-			if err := floorDo(ctx, hc, http.MethodPost, url, body, &got); err != nil {
+			if err := floorSend(ctx, hc, http.MethodPost, url, body, &got); err != nil {
 				return err
 			}
 			if got != u {

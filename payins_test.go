@@ -2,6 +2,7 @@ package fiatramp_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -393,4 +394,136 @@ func TestPayinsRefusedBeforeSending(t *testing.T) {
 	var verr *fiatramp.ValidationError
 	require.ErrorAs(t, err, &verr)
 	assert.Equal(t, "payin_id", verr.Field)
+}
+
+// The payin calls measured against the hand-written floor (net/http, a
+// canonical body, the HMAC signature, a decode into a struct with decimal
+// fields), interleaved, in time and in memory:
+//
+//	go test -run '^$' -bench 'PayinCallsVsFloor' -benchtime 4000x .
+//
+// mem-ratio is the library's bytes allocated per call over the floor's.
+
+// floorPayin is the payin as a careful caller declares it.
+type floorPayin struct {
+	ID                 uuid.UUID       `json:"id"`
+	QuotationID        uuid.UUID       `json:"quotation_id"`
+	CustomerID         uuid.UUID       `json:"customer_id"`
+	ClientReferenceID  *string         `json:"client_reference_id"`
+	BankID             uuid.UUID       `json:"bank_id"`
+	Asset              string          `json:"asset"`
+	Fiat               string          `json:"fiat"`
+	PaymentMethod      string          `json:"payment_method"`
+	SendingAmount      decimal.Decimal `json:"sending_amount"`
+	Rate               decimal.Decimal `json:"rate"`
+	ReceivingAmount    decimal.Decimal `json:"receiving_amount"`
+	ReceiveingAmount   decimal.Decimal `json:"receiveing_amount"`
+	Fees               floorFees       `json:"fees"`
+	UTR                string          `json:"utr"`
+	ExchangeTransferID *string         `json:"exchange_transfer_id"`
+	Status             string          `json:"status"`
+	FailureReason      *string         `json:"failure_reason"`
+	RefundReason       *string         `json:"refund_reason"`
+	CreatedAt          time.Time       `json:"created_at"`
+	UpdatedAt          time.Time       `json:"updated_at"`
+	ExpiryTime         time.Time       `json:"expiry_time"`
+}
+
+// BenchmarkPayinCallsVsFloor compares Initiate, Get, ListHistory (a page
+// of 10 payins), LinkTransfer and SimulateStatus with their hand-written
+// floors, through an in-memory transport.
+func BenchmarkPayinCallsVsFloor(b *testing.B) {
+	ctx := context.Background()
+	const base = "http://127.0.0.1:1"
+	fetched := `{"id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278",` +
+		`"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","client_reference_id":"order-7",` +
+		`"bank_id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","asset":"USDT","fiat":"INR",` +
+		`"sending_amount":"2600.50","rate":"88.50","receiveing_amount":"29.085169",` +
+		`"fees":{"client_fee_fiat":"0","client_fee_crypto":"0","service_fee":"26.01","pg_fee":"0","client_gst_fiat":"0",` +
+		`"client_gst_crypto":"0","service_gst":"4.68","pg_gst":"0","tds":"0","gross_effective_exchange_rate":"89.4097"},` +
+		`"utr":"123456789012","exchange_transfer_id":"778899","status":"SUCCESS","failure_reason":null,"refund_reason":null,` +
+		`"created_at":"2025-03-08T07:32:00.000000Z","updated_at":"2025-03-08T07:40:00.000000Z"}`
+	page := `{"count":10,"next":null,"previous":null,"results":[` + strings.TrimSuffix(strings.Repeat(fetched+",", 10), ",") + `]}`
+	link := `{"payin_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","exchange_transfer_id":"778899"}`
+	sim := `{"payin_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","payin_status":"SUCCESS"}`
+	initReq := types.InitiatePayinRequest{QuotationID: payinQuotation, CustomerID: customerID, UTR: "123456789012", ClientReferenceID: "order-7"}
+	for _, tc := range []struct {
+		name  string
+		data  string
+		lib   func(c *fiatramp.Client) error
+		floor func(hc *http.Client) error
+	}{
+		{"Initiate", payinInitiatedData,
+			func(c *fiatramp.Client) error { _, err := c.Payins.Initiate(ctx, initReq); return err },
+			func(hc *http.Client) error {
+				body, err := json.Marshal(struct {
+					ClientReferenceID string    `json:"client_reference_id"`
+					CustomerID        uuid.UUID `json:"customer_id"`
+					QuotationID       uuid.UUID `json:"quotation_id"`
+					UTR               string    `json:"utr"`
+				}{initReq.ClientReferenceID, initReq.CustomerID, initReq.QuotationID, initReq.UTR})
+				if err != nil {
+					return err
+				}
+				var p floorPayin
+				return floorSend(ctx, hc, http.MethodPost, base+"/pis/api/v1/payin/initiate", body, &p)
+			}},
+		{"Get", fetched,
+			func(c *fiatramp.Client) error { _, err := c.Payins.Get(ctx, payoutID); return err },
+			func(hc *http.Client) error {
+				var p floorPayin
+				return floorSend(ctx, hc, http.MethodGet, base+"/pis/api/v1/payin/"+payoutID.String(), nil, &p)
+			}},
+		{"ListHistory", page,
+			func(c *fiatramp.Client) error {
+				_, err := c.Payins.ListHistory(ctx, types.PayinHistoryFilter{Status: types.PayinSuccess, CustomerID: customerID})
+				return err
+			},
+			func(hc *http.Client) error {
+				var p struct {
+					Count    int          `json:"count"`
+					Next     *string      `json:"next"`
+					Previous *string      `json:"previous"`
+					Results  []floorPayin `json:"results"`
+				}
+				return floorSend(ctx, hc, http.MethodGet,
+					base+"/pis/api/v1/payin/history?customer_id="+customerID.String()+"&payin_status=SUCCESS", nil, &p)
+			}},
+		{"LinkTransfer", link,
+			func(c *fiatramp.Client) error {
+				_, err := c.Payins.LinkTransfer(ctx, types.LinkPayinTransferRequest{PayinID: payoutID, ExchangeTransferID: "778899"})
+				return err
+			},
+			func(hc *http.Client) error {
+				type pair struct {
+					ExchangeTransferID string    `json:"exchange_transfer_id"`
+					PayinID            uuid.UUID `json:"payin_id"`
+				}
+				body, err := json.Marshal(pair{"778899", payoutID})
+				if err != nil {
+					return err
+				}
+				var l pair
+				return floorSend(ctx, hc, http.MethodPatch, base+"/pis/api/v1/payin/update-transfer-id", body, &l)
+			}},
+		{"SimulateStatus", sim,
+			func(c *fiatramp.Client) error {
+				_, err := c.Payins.SimulateStatus(ctx, payoutID, types.PayinSuccess)
+				return err
+			},
+			func(hc *http.Client) error {
+				type pair struct {
+					PayinID     uuid.UUID `json:"payin_id"`
+					PayinStatus string    `json:"payin_status"`
+				}
+				body, err := json.Marshal(pair{payoutID, "SUCCESS"})
+				if err != nil {
+					return err
+				}
+				var s pair
+				return floorSend(ctx, hc, http.MethodPatch, base+"/pis/api/v1/payin/mock-payin-status", body, &s)
+			}},
+	} {
+		b.Run(tc.name, func(b *testing.B) { compareInMemory(b, []byte(ok(tc.data)), tc.lib, tc.floor) })
+	}
 }

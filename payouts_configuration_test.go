@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -61,4 +62,29 @@ func TestPayoutsConfigurationRefusals(t *testing.T) {
 			require.ErrorIs(t, err, fiatramp.ErrMalformedResponse)
 		})
 	}
+}
+
+type floorRange struct {
+	Min decimal.Decimal `json:"min"`
+	Max decimal.Decimal `json:"max"`
+}
+
+type floorFiatConfiguration struct {
+	SupportedAssets []string                         `json:"supported_assets"`
+	CoinLimits      map[string]map[string]floorRange `json:"coin_limits"`
+}
+
+// BenchmarkPayoutsConfigurationVsFloor compares Payouts.Configuration with the hand-written
+// floor (floorSend), interleaved, through an in-memory transport:
+//
+//	go test -run '^$' -bench 'PayoutsConfigurationVsFloor' -benchtime 20000x .
+func BenchmarkPayoutsConfigurationVsFloor(b *testing.B) {
+	ctx := context.Background()
+	cfgData := `{"inr":{"supported_assets":["usdt","usdc"],"coin_limits":{"usdt":{"imps":{"min":10,"max":5000},"upi":{"min":10,"max":1000}},` +
+		`"usdc":{"imps":{"min":10,"max":5000},"upi":{"min":10,"max":1000}}}}}`
+	compareInMemory(b, []byte(ok(cfgData)),
+		func(c *fiatramp.Client) error { _, err := c.Payouts.Configuration(ctx); return err },
+		func(hc *http.Client) error {
+			return floorSend(ctx, hc, http.MethodGet, memoryBase+"/pos/api/v1/payout/configuration", nil, new(map[string]floorFiatConfiguration))
+		})
 }

@@ -121,3 +121,35 @@ func TestSaveEDDLostAnswer(t *testing.T) {
 		})
 	}
 }
+
+type floorEDDRequest struct {
+	BankStatementPasswords []string  `json:"bank_statement_passwords"`
+	BankStatementURL       []string  `json:"bank_statement_url"`
+	CustomerID             uuid.UUID `json:"customer_id"`
+	Declaration            bool      `json:"declaration"`
+	ITRReportPasswords     []string  `json:"itr_report_passwords"`
+	ITRReportURL           []string  `json:"itr_report_url"`
+	SourceOfIncome         string    `json:"source_of_income"`
+}
+
+type floorEDD struct {
+	ID     uuid.UUID `json:"id"`
+	Status string    `json:"status"`
+}
+
+// BenchmarkPayoutsSaveEDDVsFloor compares Payouts.SaveEDD with the hand-written
+// floor (floorSend), interleaved, through an in-memory transport:
+//
+//	go test -run '^$' -bench 'PayoutsSaveEDDVsFloor' -benchtime 20000x .
+func BenchmarkPayoutsSaveEDDVsFloor(b *testing.B) {
+	ctx := context.Background()
+	eddReq := types.SavePayoutEDDRequest{CustomerID: customerID, SourceOfIncome: types.SourceOfIncomeSalary,
+		BankStatementURLs: []string{"https://docs.example/jan.pdf"}, Declaration: true}
+	compareInMemory(b, []byte(ok(`{"id":"83e47391-b1c2-4edd-b2f6-af91a4627389","status":"PROCESSING"}`)),
+		func(c *fiatramp.Client) error { _, err := c.Payouts.SaveEDD(ctx, eddReq); return err },
+		func(hc *http.Client) error {
+			return floorSend(ctx, hc, http.MethodPost, memoryBase+"/ren/api/v1/payout/edd/save", floorEDDRequest{
+				BankStatementPasswords: []string{""}, BankStatementURL: eddReq.BankStatementURLs, CustomerID: customerID,
+				Declaration: true, ITRReportPasswords: []string{}, ITRReportURL: []string{}, SourceOfIncome: "SALARY"}, new(floorEDD))
+		})
+}

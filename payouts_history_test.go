@@ -231,7 +231,7 @@ func BenchmarkPayoutsListHistoryVsFloor(b *testing.B) {
 		}
 		return nil
 	}
-	compareMemWithFloor(b, lib, floor)
+	compareWithFloor(b, 1, lib, floor)
 }
 
 // BenchmarkPayoutsHistoryWalk walks histories of 1,000, 10,000 and

@@ -4,9 +4,11 @@ import (
 	"context"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jarcoal/httpmock"
+	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -57,4 +59,29 @@ func TestPayoutsLimitsRefusals(t *testing.T) {
 			require.ErrorIs(t, err, fiatramp.ErrMalformedResponse)
 		})
 	}
+}
+
+type floorLimits struct {
+	DailyLimit          decimal.Decimal `json:"daily_limit"`
+	AvailableLimit      decimal.Decimal `json:"available_limit"`
+	PaymentMethodLimits struct {
+		PerTransactionLimit map[string]decimal.Decimal `json:"per_transaction_limit"`
+		TotalAvailableLimit map[string]decimal.Decimal `json:"total_available_limit"`
+	} `json:"payment_method_limits"`
+	FullLimitResetTimestamp  time.Time `json:"full_limit_reset_timestamp"`
+	IsEDDRequired            bool      `json:"is_edd_required"`
+	IsLimitIncreaseAvailable bool      `json:"is_limit_increase_available"`
+}
+
+// BenchmarkPayoutsLimitsVsFloor compares Payouts.Limits with the hand-written
+// floor (floorSend), interleaved, through an in-memory transport:
+//
+//	go test -run '^$' -bench 'PayoutsLimitsVsFloor' -benchtime 20000x .
+func BenchmarkPayoutsLimitsVsFloor(b *testing.B) {
+	ctx := context.Background()
+	compareInMemory(b, []byte(ok(limitsData)),
+		func(c *fiatramp.Client) error { _, err := c.Payouts.Limits(ctx, customerID); return err },
+		func(hc *http.Client) error {
+			return floorSend(ctx, hc, http.MethodGet, memoryBase+"/ren/api/v1/payout/limits/"+customerID.String(), nil, new(floorLimits))
+		})
 }

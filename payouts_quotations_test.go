@@ -1,17 +1,9 @@
 package fiatramp_test
 
 import (
-	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
-	"runtime"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -243,107 +235,6 @@ type floorQuotationRequest struct {
 	SendingAmount string `json:"sending_amount"`
 }
 
-// floorSend is the hand-written call: body (nil for none, signed as "{}")
-// sent with method to url, the envelope's data decoded into out.
-func floorSend(ctx context.Context, hc *http.Client, method, url string, body []byte, out any) error {
-	ts := strconv.FormatInt(time.Now().Unix(), 10)
-	mac := hmac.New(sha256.New, []byte(testSecret))
-	mac.Write([]byte(testKey + "|" + ts + "|"))
-	var rd io.Reader
-	if body == nil {
-		mac.Write([]byte("{}"))
-	} else {
-		mac.Write(body)
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, url, rd)
-	if err != nil {
-		return err
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("X-API-KEY", testKey)
-	req.Header.Set("X-TIMESTAMP", ts)
-	req.Header.Set("X-SIGNATURE", base64.StdEncoding.EncodeToString(mac.Sum(nil)))
-	resp, err := hc.Do(req)
-	if err != nil {
-		return err
-	}
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, fiatramp.DefaultMaxResponseBytes))
-	_ = resp.Body.Close()
-	if err != nil {
-		return err
-	}
-	env := struct {
-		Status bool `json:"status"`
-		Data   any  `json:"data"`
-	}{Data: out}
-	if err := json.Unmarshal(raw, &env); err != nil {
-		return err
-	}
-	if !env.Status {
-		return errors.New("floor: refused")
-	}
-	return nil
-}
-
-// sideCost is what n calls of one side took: wall time, bytes and
-// allocations.
-type sideCost struct {
-	t      time.Duration
-	bytes  uint64
-	allocs uint64
-}
-
-// runCost makes n sequential calls of fn and returns their cost.
-func runCost(b *testing.B, n int, fn func() error) sideCost {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	start := time.Now()
-	for range n {
-		if err := fn(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	d := time.Since(start)
-	runtime.ReadMemStats(&after)
-	return sideCost{d, after.TotalAlloc - before.TotalAlloc, after.Mallocs - before.Mallocs}
-}
-
-// compareMemWithFloor runs b.N library and b.N floor calls, interleaved in
-// chunks in alternating order, and reports the time ratio, the memory
-// ratio (bytes allocated, library over floor) and each side's bytes and
-// allocations per call.
-func compareMemWithFloor(b *testing.B, lib, floor func() error) {
-	const chunk = 128
-	runCost(b, chunk, lib)
-	runCost(b, chunk, floor)
-	b.ResetTimer()
-	var l, f sideCost
-	add := func(into *sideCost, c sideCost) {
-		into.t, into.bytes, into.allocs = into.t+c.t, into.bytes+c.bytes, into.allocs+c.allocs
-	}
-	for k, done := 0, 0; done < b.N; k, done = k+1, done+chunk {
-		n := min(chunk, b.N-done)
-		if k%2 == 1 {
-			add(&f, runCost(b, n, floor))
-		}
-		add(&l, runCost(b, n, lib))
-		if k%2 == 0 {
-			add(&f, runCost(b, n, floor))
-		}
-	}
-	n := float64(b.N)
-	b.ReportMetric(float64(l.t)/float64(f.t), "ratio")
-	b.ReportMetric(float64(l.bytes)/float64(f.bytes), "mem-ratio")
-	b.ReportMetric(float64(l.bytes)/n, "lib-B/call")
-	b.ReportMetric(float64(f.bytes)/n, "floor-B/call")
-	b.ReportMetric(float64(l.allocs)/n, "lib-allocs/call")
-	b.ReportMetric(float64(f.allocs)/n, "floor-allocs/call")
-}
-
 // BenchmarkPayoutQuotationCallsVsFloor compares CreateQuotation,
 // GetQuotation and LinkTransfer with their hand-written floors.
 func BenchmarkPayoutQuotationCallsVsFloor(b *testing.B) {
@@ -397,10 +288,6 @@ func BenchmarkPayoutQuotationCallsVsFloor(b *testing.B) {
 				return floorSend(ctx, hc, http.MethodPatch, base+"/pos/api/v1/payout/update-transfer-id", body, &l)
 			}},
 	} {
-		hc := &http.Client{Transport: memoryTransport{[]byte(ok(tc.data))}}
-		c := benchClient(b, base, hc)
-		b.Run(tc.name, func(b *testing.B) {
-			compareMemWithFloor(b, func() error { return tc.lib(c) }, func() error { return tc.floor(hc) })
-		})
+		b.Run(tc.name, func(b *testing.B) { compareInMemory(b, []byte(ok(tc.data)), tc.lib, tc.floor) })
 	}
 }

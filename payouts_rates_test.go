@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/jarcoal/httpmock"
+	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -93,4 +94,26 @@ func TestPayoutsRateObserverRoute(t *testing.T) {
 	require.Len(t, rec.calls, 1)
 	assert.Equal(t, "Payouts.Rate", rec.calls[0].Operation)
 	assert.Equal(t, "/pos/api/v1/payout/fetch-rate", rec.calls[0].Route, "the template, without the query")
+}
+
+type floorRate struct {
+	Asset string          `json:"asset"`
+	Fiat  string          `json:"fiat"`
+	Rate  decimal.Decimal `json:"rate"`
+}
+
+// BenchmarkPayoutsRateVsFloor compares Payouts.Rate with the hand-written
+// floor (floorSend), interleaved, through an in-memory transport:
+//
+//	go test -run '^$' -bench 'PayoutsRateVsFloor' -benchtime 20000x .
+func BenchmarkPayoutsRateVsFloor(b *testing.B) {
+	ctx := context.Background()
+	compareInMemory(b, []byte(ok(`{"asset":"USDT","fiat":"INR","rate":88.5}`)),
+		func(c *fiatramp.Client) error {
+			_, err := c.Payouts.Rate(ctx, types.RateRequest{Asset: "USDT", Fiat: "INR"})
+			return err
+		},
+		func(hc *http.Client) error {
+			return floorSend(ctx, hc, http.MethodGet, memoryBase+"/pos/api/v1/payout/fetch-rate?asset=USDT&fiat=INR", nil, new(floorRate))
+		})
 }

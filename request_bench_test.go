@@ -27,17 +27,20 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-// The benchmarks in this file measure what the library costs on top of
-// net/http: each runs a library call and a hand-written net/http call doing
-// the same work (JSON body in canonical form, HMAC-SHA256 signature, POST,
-// decode of the envelope into a struct with decimal fields) against the
-// same canned answer, interleaved in chunks so that both see the same
-// machine, and reports the ratio of their times:
+// This file holds the harness of every benchmark named VsFloor, which
+// measure what the library costs on top of net/http: each runs a library
+// call and the hand-written net/http call doing the same work (floorSend:
+// JSON body in canonical form, HMAC-SHA256 signature, the request, decode
+// of the envelope into a struct with decimal fields) against the same
+// canned answer, interleaved in chunks so that both see the same machine
+// (compareWithFloor), for example:
 //
-//	go test -run '^$' -bench 'CallVsFloor' -benchtime 20000x .
+//	go test -run '^$' -bench 'VsFloor' -benchtime 20000x .
 //
-// ratio is library time over floor time; extra-µs/call is the difference
-// per call; lib-allocs and floor-allocs are allocations per call.
+// ratio is library time over floor time, mem-ratio library bytes over
+// floor bytes, allocs-ratio library allocations over floor allocations;
+// extra-µs/call is the difference in time per call; lib-B, floor-B,
+// lib-allocs and floor-allocs are per call.
 
 // benchPayoutData is the data of a payout create answer.
 const benchPayoutData = `{"id":"6c1d3f1e-8a8b-4a57-9a57-0d1c2f3e4a5b","quotation_id":"2d8e1d3a-5b6c-4e77-9c90-4f3b8a0c1d23",` +
@@ -103,25 +106,46 @@ type floorPayout struct {
 	UpdatedAt          time.Time       `json:"updated_at"`
 }
 
-// floorCall is the hand-written call: what a careful caller writes with
-// net/http alone.
-func floorCall(ctx context.Context, hc *http.Client, url string) error {
-	body, err := json.Marshal(floorRequest{
-		ClientReferenceID: benchRequest.ClientReferenceID, CustomerID: benchRequest.CustomerID,
-		ExchangeOrderID: benchRequest.ExchangeOrderID, QuotationID: benchRequest.QuotationID,
-	})
-	if err != nil {
-		return err
+// floorSend is the hand-written call a careful caller writes with net/http
+// alone, and the floor of every benchmark named VsFloor: the payload
+// (nil for none, as a GET sends, which signs "{}"; bytes sent as they are;
+// any other value marshalled by encoding/json, whose maps and sorted
+// struct fields give canonical JSON for ASCII text) signed with
+// HMAC-SHA256, sent with method to url, the answer read under the
+// library's size cap, a refusal returned as an error and the envelope's
+// data decoded into out.
+func floorSend(ctx context.Context, hc *http.Client, method, url string, payload, out any) error {
+	var body []byte
+	switch p := payload.(type) {
+	case nil:
+	case []byte:
+		body = p
+	default:
+		raw, err := json.Marshal(p)
+		if err != nil {
+			return err
+		}
+		body = raw
+	}
+	signed := body
+	if signed == nil {
+		signed = []byte("{}")
 	}
 	ts := strconv.FormatInt(time.Now().Unix(), 10)
 	mac := hmac.New(sha256.New, []byte(testSecret))
 	mac.Write([]byte(testKey + "|" + ts + "|"))
-	mac.Write(body)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	mac.Write(signed)
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("X-API-KEY", testKey)
 	req.Header.Set("X-TIMESTAMP", ts)
@@ -135,17 +159,30 @@ func floorCall(ctx context.Context, hc *http.Client, url string) error {
 	if err != nil {
 		return err
 	}
-	var env struct {
-		Status bool        `json:"status"`
-		Data   floorPayout `json:"data"`
-	}
+	env := struct {
+		Status bool `json:"status"`
+		Data   any  `json:"data"`
+	}{Data: out}
 	if err := json.Unmarshal(raw, &env); err != nil {
 		return err
 	}
-	if !env.Status || env.Data.ID == uuid.Nil {
-		return errors.New("floor: not a payout")
+	if !env.Status {
+		return errors.New("floor: refused")
 	}
 	return nil
+}
+
+// floorCall is the payout create written by hand.
+func floorCall(ctx context.Context, hc *http.Client, url string) error {
+	var p floorPayout
+	err := floorSend(ctx, hc, http.MethodPost, url, floorRequest{
+		ClientReferenceID: benchRequest.ClientReferenceID, CustomerID: benchRequest.CustomerID,
+		ExchangeOrderID: benchRequest.ExchangeOrderID, QuotationID: benchRequest.QuotationID,
+	}, &p)
+	if err == nil && p.ID == uuid.Nil {
+		err = errors.New("floor: not a payout")
+	}
+	return err
 }
 
 // memoryTransport answers every request with body, without a network.
@@ -164,66 +201,118 @@ func (m memoryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}, nil
 }
 
-// runSide makes n calls of fn with par concurrent callers and returns the
-// wall time and the allocations they took.
-func runSide(b *testing.B, n, par int, fn func() error) (time.Duration, uint64) {
+// sideCost is what some calls of one side took: wall time, bytes and
+// allocations.
+type sideCost struct {
+	t             time.Duration
+	bytes, allocs uint64
+}
+
+func (c *sideCost) add(o sideCost) {
+	c.t, c.bytes, c.allocs = c.t+o.t, c.bytes+o.bytes, c.allocs+o.allocs
+}
+
+// runSide makes n calls of fn with par concurrent callers (par 1: in this
+// goroutine) and returns what they took.
+func runSide(b *testing.B, n, par int, fn func() error) sideCost {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var failed atomic.Value
-	for range par {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for next.Add(1) <= int64(n) {
-				if err := fn(); err != nil {
-					failed.Store(err)
-					return
-				}
+	if par <= 1 {
+		for range n {
+			if err := fn(); err != nil {
+				b.Fatal(err)
 			}
-		}()
+		}
+	} else {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		var failed atomic.Value
+		for range par {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for next.Add(1) <= int64(n) {
+					if err := fn(); err != nil {
+						failed.Store(err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if err, _ := failed.Load().(error); err != nil {
+			b.Fatal(err)
+		}
 	}
-	wg.Wait()
 	d := time.Since(start)
 	runtime.ReadMemStats(&after)
-	if err, _ := failed.Load().(error); err != nil {
-		b.Fatal(err)
-	}
-	return d, after.Mallocs - before.Mallocs
+	return sideCost{d, after.TotalAlloc - before.TotalAlloc, after.Mallocs - before.Mallocs}
 }
 
-// compareWithFloor runs b.N library calls and b.N floor calls, interleaved
-// in chunks (in alternating order), and reports their ratio.
+// compareWithFloor is the one A/B comparison of the VsFloor benchmarks:
+// it runs b.N library calls and b.N floor calls with par concurrent
+// callers, interleaved in chunks in alternating order (so that neither
+// side always runs right after the other and pays for its garbage
+// collection), and reports the library over the floor in time (ratio),
+// bytes (mem-ratio) and allocations (allocs-ratio), the extra time per
+// call, and each side's bytes and allocations per call.
 func compareWithFloor(b *testing.B, par int, lib, floor func() error) {
-	const chunk = 256
+	const chunk = 128
 	// Warm both paths (connections, pools) before measuring.
 	runSide(b, chunk, par, lib)
 	runSide(b, chunk, par, floor)
 	b.ResetTimer()
-	var tLib, tFloor time.Duration
-	var aLib, aFloor uint64
-	// The order alternates between chunks, so that neither side always
-	// runs right after the other (and pays for its garbage collection).
+	var l, f sideCost
 	for k, done := 0, 0; done < b.N; k, done = k+1, done+chunk {
 		n := min(chunk, b.N-done)
 		if k%2 == 1 {
-			d, a := runSide(b, n, par, floor)
-			tFloor, aFloor = tFloor+d, aFloor+a
+			f.add(runSide(b, n, par, floor))
 		}
-		d, a := runSide(b, n, par, lib)
-		tLib, aLib = tLib+d, aLib+a
+		l.add(runSide(b, n, par, lib))
 		if k%2 == 0 {
-			d, a = runSide(b, n, par, floor)
-			tFloor, aFloor = tFloor+d, aFloor+a
+			f.add(runSide(b, n, par, floor))
 		}
 	}
 	n := float64(b.N)
-	b.ReportMetric(float64(tLib)/float64(tFloor), "ratio")
-	b.ReportMetric(float64(tLib-tFloor)/n/1e3, "extra-µs/call")
-	b.ReportMetric(float64(aLib)/n, "lib-allocs/call")
-	b.ReportMetric(float64(aFloor)/n, "floor-allocs/call")
+	b.ReportMetric(float64(l.t)/float64(f.t), "ratio")
+	b.ReportMetric(float64(l.bytes)/float64(f.bytes), "mem-ratio")
+	b.ReportMetric(float64(l.allocs)/float64(f.allocs), "allocs-ratio")
+	b.ReportMetric(float64(l.t-f.t)/n/1e3, "extra-µs/call")
+	b.ReportMetric(float64(l.bytes)/n, "lib-B/call")
+	b.ReportMetric(float64(f.bytes)/n, "floor-B/call")
+	b.ReportMetric(float64(l.allocs)/n, "lib-allocs/call")
+	b.ReportMetric(float64(f.allocs)/n, "floor-allocs/call")
+}
+
+// compareOnLoopbackAndMemory runs compareWithFloor for one operation (one
+// caller) through an in-memory transport and on loopback HTTP, both
+// answering answer; floor gets the URL of path on each.
+func compareOnLoopbackAndMemory(b *testing.B, answer []byte, path string,
+	lib func(context.Context, *fiatramp.Client) error, floor func(context.Context, *http.Client, string) error) {
+	ctx := context.Background()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(answer)
+	}))
+	defer srv.Close()
+	tr := &http.Transport{MaxIdleConnsPerHost: 4}
+	defer tr.CloseIdleConnections()
+	for _, env := range []struct {
+		name, base string
+		hc         *http.Client
+	}{
+		{"memory", "http://127.0.0.1:1", &http.Client{Transport: memoryTransport{answer}}},
+		{"loopback", srv.URL, &http.Client{Transport: tr}},
+	} {
+		c := benchClient(b, env.base, env.hc)
+		b.Run(env.name, func(b *testing.B) {
+			compareWithFloor(b, 1,
+				func() error { return lib(ctx, c) },
+				func() error { return floor(ctx, env.hc, env.base+path) })
+		})
+	}
 }
 
 func benchClient(b *testing.B, base string, hc *http.Client) *fiatramp.Client {
@@ -310,49 +399,15 @@ func BenchmarkDecodeSize(b *testing.B) {
 	}
 }
 
-// floorSideCost runs fn n times and returns the time, bytes and allocations
-// it took.
-func floorSideCost(b *testing.B, n int, fn func() error) (time.Duration, uint64, uint64) {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	start := time.Now()
-	for range n {
-		if err := fn(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	d := time.Since(start)
-	runtime.ReadMemStats(&after)
-	return d, after.TotalAlloc - before.TotalAlloc, after.Mallocs - before.Mallocs
+// compareInMemory runs compareWithFloor (one caller) for one operation,
+// both sides answered answer by an in-memory transport; floor gets the
+// transport's client, whose base URL is memoryBase.
+func compareInMemory(b *testing.B, answer []byte, lib func(*fiatramp.Client) error, floor func(*http.Client) error) {
+	hc := &http.Client{Transport: memoryTransport{answer}}
+	c := benchClient(b, memoryBase, hc)
+	compareWithFloor(b, 1, func() error { return lib(c) }, func() error { return floor(hc) })
 }
 
-// compareMemoryWithFloor runs b.N library and b.N floor calls, interleaved
-// in chunks in alternating order, and reports the ratios of their bytes,
-// allocations and time.
-func compareMemoryWithFloor(b *testing.B, lib, floor func() error) {
-	const chunk = 256
-	floorSideCost(b, chunk, lib)
-	floorSideCost(b, chunk, floor)
-	b.ResetTimer()
-	var tLib, tFloor time.Duration
-	var bLib, bFloor, aLib, aFloor uint64
-	for k, done := 0, 0; done < b.N; k, done = k+1, done+chunk {
-		n := min(chunk, b.N-done)
-		if k%2 == 1 {
-			d, by, a := floorSideCost(b, n, floor)
-			tFloor, bFloor, aFloor = tFloor+d, bFloor+by, aFloor+a
-		}
-		d, by, a := floorSideCost(b, n, lib)
-		tLib, bLib, aLib = tLib+d, bLib+by, aLib+a
-		if k%2 == 0 {
-			d, by, a := floorSideCost(b, n, floor)
-			tFloor, bFloor, aFloor = tFloor+d, bFloor+by, aFloor+a
-		}
-	}
-	n := float64(b.N)
-	b.ReportMetric(float64(bLib)/float64(bFloor), "mem-ratio")
-	b.ReportMetric(float64(aLib)/float64(aFloor), "alloc-ratio")
-	b.ReportMetric(float64(tLib)/float64(tFloor), "ratio")
-	b.ReportMetric(float64(bLib)/n, "lib-B/call")
-	b.ReportMetric(float64(bFloor)/n, "floor-B/call")
-}
+// memoryBase is the base URL of the in-memory benchmarks: nothing listens
+// there, the transport answers.
+const memoryBase = "http://127.0.0.1:1"

@@ -1,19 +1,12 @@
 package fiatramp_test
 
 import (
-	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jarcoal/httpmock"
 	"github.com/shopspring/decimal"
@@ -142,47 +135,16 @@ func floorWidgetCall(ctx context.Context, hc *http.Client, url string, req types
 	if err != nil {
 		return err
 	}
-	var env struct {
-		Status bool `json:"status"`
-		Data   struct {
-			WidgetLink string `json:"widget_link"`
-		} `json:"data"`
+	var w struct {
+		WidgetLink string `json:"widget_link"`
 	}
-	if err := floorPost(ctx, hc, url, body, &env); err != nil {
+	if err := floorSend(ctx, hc, http.MethodPost, url, body, &w); err != nil {
 		return err
 	}
-	if !env.Status || env.Data.WidgetLink == "" {
+	if w.WidgetLink == "" {
 		return errors.New("floor: no widget link")
 	}
 	return nil
-}
-
-// floorPost signs body, POSTs it and decodes the answer into out, as a
-// careful caller does with net/http alone.
-func floorPost(ctx context.Context, hc *http.Client, url string, body []byte, out any) error {
-	ts := strconv.FormatInt(time.Now().Unix(), 10)
-	mac := hmac.New(sha256.New, []byte(testSecret))
-	mac.Write([]byte(testKey + "|" + ts + "|"))
-	mac.Write(body)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("X-API-KEY", testKey)
-	req.Header.Set("X-TIMESTAMP", ts)
-	req.Header.Set("X-SIGNATURE", base64.StdEncoding.EncodeToString(mac.Sum(nil)))
-	resp, err := hc.Do(req)
-	if err != nil {
-		return err
-	}
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, fiatramp.DefaultMaxResponseBytes))
-	_ = resp.Body.Close()
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(raw, out)
 }
 
 // BenchmarkWidgetInitializeVsFloor compares Widget.Initialize with the

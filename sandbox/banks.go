@@ -14,7 +14,6 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -114,14 +113,6 @@ func newBankListItem(b *bankAccount) bankListItem {
 	return it
 }
 
-// bankPage is the data of the bank list: count, next, previous, results.
-type bankPage struct {
-	Count    int            `json:"count"`
-	Next     *string        `json:"next"`
-	Previous *string        `json:"previous"`
-	Results  []bankListItem `json:"results"`
-}
-
 // listBankAccounts is GET /cms/api/v1/bank/list/{customer_id}. The service
 // does not document its paging parameters; the sandbox reads `page`
 // (1-based, default 1) and serves Settings.PageSize accounts per page in
@@ -134,13 +125,9 @@ func (s *Sandbox) listBankAccounts(rq *request) reply {
 	if c == nil {
 		return rule(msgCustomerNotFound)
 	}
-	page := 1
-	if q := rq.r.URL.Query(); q.Has("page") {
-		n, err := strconv.Atoi(q.Get("page"))
-		if err != nil || n < 1 {
-			return refusal(http.StatusNotFound, "", msgInvalidPage, nil)
-		}
-		page = n
+	page, ok := pageParam(rq.r.URL.Query())
+	if !ok {
+		return invalidPage()
 	}
 	var banks []*bankAccount
 	for _, id := range c.banks {
@@ -148,26 +135,10 @@ func (s *Sandbox) listBankAccounts(rq *request) reply {
 			banks = append(banks, b)
 		}
 	}
-	size := s.settings.PageSize
-	if page > 1 && page-1 >= (len(banks)+size-1)/size {
-		return refusal(http.StatusNotFound, "", msgInvalidPage, nil)
-	}
-	start := (page - 1) * size
-	end := min(start+size, len(banks))
-	data := bankPage{Count: len(banks), Results: make([]bankListItem, 0, end-start)}
-	for _, b := range banks[start:end] {
-		data.Results = append(data.Results, newBankListItem(b))
-	}
-	base := s.pageBase(rq.r)
-	link := func(n int) *string {
-		u := base + "?page=" + strconv.Itoa(n)
-		return &u
-	}
-	if end < len(banks) {
-		data.Next = link(page + 1)
-	}
-	if page > 1 {
-		data.Previous = link(page - 1)
+	// The links carry no other parameter: the bank list has no filter.
+	data, ok := pageOf(s, rq.r, nil, page, banks, newBankListItem)
+	if !ok {
+		return invalidPage()
 	}
 	return success(http.StatusOK, "Bank accounts fetched successfully", data)
 }

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -282,14 +281,6 @@ func (s *Sandbox) getCustomer(rq *request) reply {
 	return success(http.StatusOK, "Customer fetched successfully", newCustomerFetchJSON(c))
 }
 
-// customerPage is the data of the customer list.
-type customerPage struct {
-	Count    int                 `json:"count"`
-	Next     *string             `json:"next"`
-	Previous *string             `json:"previous"`
-	Results  []customerFetchJSON `json:"results"`
-}
-
 // Query parameters of the customer list: the page (1-based, as the bank
 // list) and the date filter, whose names the service does not document;
 // the sandbox reads the names the client sends by default.
@@ -308,13 +299,9 @@ const (
 func (s *Sandbox) listCustomers(rq *request) reply {
 	s.settleKYCLocked(rq.now)
 	q := rq.r.URL.Query()
-	page := 1
-	if q.Has("page") {
-		n, err := strconv.Atoi(q.Get("page"))
-		if err != nil || n < 1 {
-			return refusal(http.StatusNotFound, "", msgInvalidPage, nil)
-		}
-		page = n
+	page, ok := pageParam(q)
+	if !ok {
+		return invalidPage()
 	}
 	order := s.index(rq.org.ID).order
 	errs := map[string][]string{}
@@ -338,27 +325,9 @@ func (s *Sandbox) listCustomers(rq *request) reply {
 	if len(errs) > 0 {
 		return fieldRefusal(errs)
 	}
-	size := s.settings.PageSize
-	if page > 1 && page-1 >= (len(order)+size-1)/size {
-		return refusal(http.StatusNotFound, "", msgInvalidPage, nil)
-	}
-	start := (page - 1) * size
-	end := min(start+size, len(order))
-	data := customerPage{Count: len(order), Results: make([]customerFetchJSON, 0, end-start)}
-	for _, c := range order[start:end] {
-		data.Results = append(data.Results, newCustomerFetchJSON(c))
-	}
-	base := s.pageBase(rq.r)
-	link := func(n int) *string {
-		q.Set("page", strconv.Itoa(n))
-		u := base + "?" + q.Encode()
-		return &u
-	}
-	if end < len(order) {
-		data.Next = link(page + 1)
-	}
-	if page > 1 {
-		data.Previous = link(page - 1)
+	data, ok := pageOf(s, rq.r, q, page, order, newCustomerFetchJSON)
+	if !ok {
+		return invalidPage()
 	}
 	return success(http.StatusOK, "Customers fetched successfully", data)
 }

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -56,13 +55,9 @@ func (s *Sandbox) listPayinHistory(rq *request) reply {
 	if len(errs) > 0 {
 		return fieldRefusal(errs)
 	}
-	page := 1
-	if query.Has("page") {
-		n, err := strconv.Atoi(query.Get("page"))
-		if err != nil || n < 1 {
-			return refusal(http.StatusNotFound, "", msgInvalidPage, nil)
-		}
-		page = n
+	page, ok := pageParam(query)
+	if !ok {
+		return invalidPage()
 	}
 	status := types.PayinStatus(query.Get("payin_status"))
 	var match []*payin
@@ -78,36 +73,9 @@ func (s *Sandbox) listPayinHistory(rq *request) reply {
 		}
 	}
 	slices.SortFunc(match, func(a, b *payin) int { return a.seq - b.seq })
-	size := s.settings.PageSize
-	if page > 1 && page-1 >= (len(match)+size-1)/size {
-		return refusal(http.StatusNotFound, "", msgInvalidPage, nil)
-	}
-	from := (page - 1) * size
-	to := min(from+size, len(match))
-	data := struct {
-		Count    int                `json:"count"`
-		Next     *string            `json:"next"`
-		Previous *string            `json:"previous"`
-		Results  []payinFetchedJSON `json:"results"`
-	}{Count: len(match), Results: make([]payinFetchedJSON, 0, to-from)}
-	for _, p := range match[from:to] {
-		data.Results = append(data.Results, payinFetchedOf(p))
-	}
-	base := s.pageBase(rq.r)
-	link := func(n int) *string {
-		q := url.Values{}
-		for k, v := range query {
-			q[k] = v
-		}
-		q.Set("page", strconv.Itoa(n))
-		u := base + "?" + q.Encode()
-		return &u
-	}
-	if to < len(match) {
-		data.Next = link(page + 1)
-	}
-	if page > 1 {
-		data.Previous = link(page - 1)
+	data, ok := pageOf(s, rq.r, query, page, match, payinFetchedOf)
+	if !ok {
+		return invalidPage()
 	}
 	return success(http.StatusOK, pihMsgFetched, data)
 }

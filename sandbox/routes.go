@@ -32,7 +32,7 @@ type operation struct {
 // operations is the sandbox's route table: every operation of the service
 // it serves, once. Each line's handler lives in the file named for its
 // resource (payouts.go, payins.go, wallets.go, kyc.go, banks.go,
-// webhooks.go). Fixed paths come before the parameterised ones that would
+// webhooks_url.go). Fixed paths come before the parameterised ones that would
 // also match them (balance before {payout_id}). The remittance payout is
 // listed at DefaultRemittancePayoutPath and served at
 // Settings.RemittancePayoutPath.

@@ -1,0 +1,74 @@
+package sandbox
+
+// The paging of every list the sandbox serves (bank accounts, customers,
+// payout and payin histories), as the REST framework's page-number
+// paginator answers it: count, next, previous and results.
+
+import (
+	"maps"
+	"net/http"
+	"net/url"
+	"strconv"
+)
+
+// listPage is one page of a list.
+type listPage[T any] struct {
+	Count    int     `json:"count"`
+	Next     *string `json:"next"`
+	Previous *string `json:"previous"`
+	Results  []T     `json:"results"`
+}
+
+// pageParam reads the page query parameter: 1 when absent; ok is false
+// when it is not a whole number of at least 1, which invalidPage answers.
+func pageParam(q url.Values) (page int, ok bool) {
+	if !q.Has("page") {
+		return 1, true
+	}
+	n, err := strconv.Atoi(q.Get("page"))
+	if err != nil || n < 1 {
+		return 0, false
+	}
+	return n, true
+}
+
+// invalidPage is the paginator's answer to a page that is not a number of
+// at least 1 or lies beyond the last one.
+func invalidPage() reply {
+	return refusal(http.StatusNotFound, "", msgInvalidPage, nil)
+}
+
+// pageOf is page n (from 1) of items, Settings.PageSize to a page, each
+// item shown by show. Its next and previous links are s.pageBase(r) with
+// the query carry (the filters the list was asked with) and the page
+// number. ok is false when page n lies beyond the last one (page 1 always
+// exists, empty or not).
+func pageOf[E, T any](s *Sandbox, r *http.Request, carry url.Values, n int, items []E, show func(E) T) (listPage[T], bool) {
+	size := s.settings.PageSize
+	if n > 1 && n-1 >= (len(items)+size-1)/size {
+		return listPage[T]{}, false
+	}
+	from := (n - 1) * size
+	to := min(from+size, len(items))
+	data := listPage[T]{Count: len(items), Results: make([]T, 0, to-from)}
+	for _, it := range items[from:to] {
+		data.Results = append(data.Results, show(it))
+	}
+	base := s.pageBase(r)
+	link := func(page int) *string {
+		q := maps.Clone(carry)
+		if q == nil {
+			q = url.Values{}
+		}
+		q.Set("page", strconv.Itoa(page))
+		u := base + "?" + q.Encode()
+		return &u
+	}
+	if to < len(items) {
+		data.Next = link(n + 1)
+	}
+	if n > 1 {
+		data.Previous = link(n - 1)
+	}
+	return data, true
+}
