@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os/exec"
 	"reflect"
 	"regexp"
@@ -172,37 +173,14 @@ func TestDirectUnmarshalJSONOnMalformedInput(t *testing.T) {
 	}
 }
 
-// rawOf returns the Raw field of a decoded response.
+// rawOf returns the Raw field of *T v, the copy of the object it was
+// decoded from: every result type of the package has one.
 func rawOf(v any) json.RawMessage {
-	switch v := v.(type) {
-	case *types.Payout:
-		return v.Raw
-	case *types.PrefundedPayout:
-		return v.Raw
-	case *types.RemittancePayout:
-		return v.Raw
-	case *types.PayinQuotation:
-		return v.Raw
-	case *types.Wallet:
-		return v.Raw
-	case *types.BankAccount:
-		return v.Raw
-	case *types.BankAccountListItem:
-		return v.Raw
-	case *types.BankAccountPage:
-		return v.Raw
-	case *types.KYCConfiguration:
-		return v.Raw
-	case *types.PayoutStatusSimulation:
-		return v.Raw
-	case *types.KYCStatusSimulation:
-		return v.Raw
-	case *types.KYCLink:
-		return v.Raw
-	case *types.Widget:
-		return v.Raw
+	f := reflect.ValueOf(v).Elem().FieldByName("Raw")
+	if !f.IsValid() {
+		panic(fmt.Sprintf("%T has no Raw field", v))
 	}
-	panic("no Raw field")
+	return f.Interface().(json.RawMessage)
 }
 
 func TestRawIsAnExactIndependentCopy(t *testing.T) {
