@@ -451,5 +451,7 @@ func TestCustomersAddBankAccountLostAnswer(t *testing.T) {
 		require.ErrorAs(t, err, &ou)
 		assert.True(t, strings.HasSuffix(ou.Path, "/cms/api/v1/bank/create"), ou.Path)
 		assert.Equal(t, uuid.Nil, ou.CustomerID, "not a payout's customer: nothing for a payout reconciliation to search")
+		assert.Contains(t, err.Error(), "(Customers.AddBankAccount)", "the message names the operation")
+		assert.NotContains(t, err.Error(), "payout")
 	}
 }

@@ -213,8 +213,9 @@ var (
 	ErrNotCreated = errors.New("fiatramp: not created (reconciled)")
 )
 
-// OutcomeUnknownError reports a payout create whose outcome the library
-// could not learn: an attempt may have reached the service (the connection
+// OutcomeUnknownError reports a payout create (or another call not safe to
+// repeat blindly: a payin initiate, an EDD save, a bank account add, ...)
+// whose outcome the library could not learn: an attempt may have reached the service (the connection
 // broke after sending, an attempt timed out, the service answered 5xx, 3xx
 // or an unreadable 2xx), and no later attempt settled it. errors.Is(err,
 // ErrOutcomeUnknown) is true for it.
@@ -262,13 +263,21 @@ type OutcomeUnknownError struct {
 	// Err is the last attempt's error, for the record; see above for why
 	// it is not unwrapped.
 	Err error
+
+	// operation is the operation's name in the index ("Payins.Initiate"),
+	// "" for a call through Do; created is what it creates ("the payin").
+	operation, created string
 }
 
-// Error says that the payout may exist, with its reference and quotation.
+// Error says that what the operation creates may exist, with its
+// reference and quotation.
 func (e *OutcomeUnknownError) Error() string {
 	var b strings.Builder
 	b.WriteString("fiatramp: outcome unknown: ")
 	b.WriteString(e.Method + " " + e.Path)
+	if e.operation != "" {
+		b.WriteString(" (" + e.operation + ")")
+	}
 	if e.ClientReferenceID != "" {
 		b.WriteString(" client_reference_id " + strconv.Quote(sanitize(e.ClientReferenceID, maxDetailText)))
 	}
@@ -276,7 +285,11 @@ func (e *OutcomeUnknownError) Error() string {
 		b.WriteString(" quotation_id " + e.QuotationID.String())
 	}
 	if e.ProbablyCreated {
-		b.WriteString(": the payout was probably created by an earlier attempt (a retry was refused as a duplicate)")
+		created := e.created
+		if created == "" {
+			created = "what the call creates"
+		}
+		b.WriteString(": " + created + " was probably created by an earlier attempt (a retry was refused as a duplicate)")
 	} else {
 		b.WriteString(": the operation may have taken effect")
 	}

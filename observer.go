@@ -154,7 +154,7 @@ const (
 	ErrorClassRateLimited  ErrorClass = "rate_limited"       // HTTP 429
 	ErrorClassUnavailable  ErrorClass = "unavailable"        // HTTP 502, 503, 504
 	ErrorClassInternal     ErrorClass = "internal"           // HTTP 500
-	ErrorClassServerError  ErrorClass = "server_error"       // another 5xx, or a status of no class
+	ErrorClassServerError  ErrorClass = "server_error"       // another 5xx, a 400 where the service gave up (NET_TIMEOUT, UNKNOWN_ERROR), or a status of no class
 	ErrorClassUnauthorized ErrorClass = "unauthorized"       // HTTP 401
 	ErrorClassClockSkew    ErrorClass = "clock_skew"         // the timestamp was refused
 	ErrorClassRefused      ErrorClass = "refused"            // another 4xx, or status false in a 2xx envelope
@@ -207,7 +207,9 @@ func classify(err error) ErrorClass {
 		return ErrorClassInternal
 	case s == http.StatusBadGateway, s == http.StatusServiceUnavailable, s == http.StatusGatewayTimeout:
 		return ErrorClassUnavailable
-	case s < 200 || s > 499:
+	case s < 200 || s > 499, serviceGaveUp(err):
+		// A 400 with NET_TIMEOUT or UNKNOWN_ERROR is the service giving
+		// up, retried like a 5xx: no refusal.
 		return ErrorClassServerError
 	case errors.Is(err, ErrMalformedResponse):
 		return ErrorClassMalformed

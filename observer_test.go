@@ -238,6 +238,9 @@ func TestObserverErrorClassesAndOutcomes(t *testing.T) {
 		{503, bodyUnavailable, fiatramp.ErrorClassUnavailable},
 		{504, "", fiatramp.ErrorClassUnavailable},
 		{501, "", fiatramp.ErrorClassServerError},
+		// The service gave up (retried like a 5xx), not a refusal.
+		{400, fail("Request timed out", "NET_TIMEOUT", `{}`), fiatramp.ErrorClassServerError},
+		{400, fail("Something went wrong", "UNKNOWN_ERROR", `{}`), fiatramp.ErrorClassServerError},
 		{302, "", fiatramp.ErrorClassRedirect},
 		{200, `{"status":true,"data":`, fiatramp.ErrorClassMalformed},
 	} {

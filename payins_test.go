@@ -279,6 +279,10 @@ func TestPayinsInitiateRetriedAfterLostAnswer(t *testing.T) {
 	assert.Equal(t, customerID, unknown.CustomerID)
 	assert.Equal(t, 2, unknown.Attempts)
 	assert.True(t, unknown.ProbablyCreated, "the repeat was refused because the first attempt took the UTR")
+	msg := err.Error()
+	assert.Contains(t, msg, "(Payins.Initiate)")
+	assert.Contains(t, msg, "the payin was probably created", "a payin initiate creates a payin")
+	assert.NotContains(t, msg, "payout")
 	assert.False(t, errors.Is(err, fiatramp.ErrUTRInUse), "an unknown outcome is no refusal")
 }
 

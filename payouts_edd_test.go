@@ -118,6 +118,11 @@ func TestSaveEDDLostAnswer(t *testing.T) {
 			assert.Nil(t, e)
 			assert.NotErrorIs(t, err, fiatramp.ErrEDDNotRequired, "the first attempt may have saved it")
 			require.ErrorIs(t, err, fiatramp.ErrOutcomeUnknown)
+			op := map[string]string{"payout": "Payouts.SaveEDD", "payin": "Payins.SaveEDD"}[name]
+			assert.Contains(t, err.Error(), "("+op+")", "the message names the operation")
+			if name == "payin" {
+				assert.NotContains(t, err.Error(), "payout")
+			}
 		})
 	}
 }

@@ -405,7 +405,7 @@ func TestReconcilePayin(t *testing.T) {
 		r, err = e.client.ReconcilePayinOutcome(context.Background(), u)
 		require.NoError(t, err)
 		require.Equal(t, fiatramp.ReconcileNotCreated, r.Verdict, r.Reason)
-		assert.Contains(t, r.Reason, "expired at")
+		assert.Contains(t, r.Reason, "EXPIRED unused", "the fetched quotation says EXPIRED")
 	})
 	t.Run("the UTR held under another reference", func(t *testing.T) {
 		e := newReconEnv(t)

@@ -419,12 +419,34 @@ func (s stopped) final(err error) error {
 		return err
 	}
 	probably := s.actedBefore && (errors.Is(err, ErrClientReferenceExists) || errors.Is(err, ErrQuotationAlreadyLinked) || errors.Is(err, ErrUTRInUse))
-	return &OutcomeUnknownError{
+	ou := &OutcomeUnknownError{
 		ClientReferenceID: s.op.reference, QuotationID: s.op.quotationID, CustomerID: s.op.customerID, UTR: s.op.utr,
 		Method: s.op.method, Path: s.op.url.Path,
 		Attempts: s.attempts, ProbablyCreated: probably, Err: err,
 		Started: s.started, Ended: s.ended,
 	}
+	if row := s.op.row; row != nil {
+		ou.operation, ou.created = row.name, createdBy(row)
+	}
+	return ou
+}
+
+// createdBy names what the operation of row creates, for an
+// *OutcomeUnknownError's message.
+func createdBy(row *opRow) string {
+	switch row {
+	case &operations[opPayoutsCreate], &operations[opPayoutsCreatePrefunded], &operations[opPayoutsCreateRemittance]:
+		return "the payout"
+	case &operations[opPayinsInitiate]:
+		return "the payin"
+	case &operations[opPayoutsSaveEDD], &operations[opPayinsSaveEDD]:
+		return "the EDD"
+	case &operations[opCustomersAddBankAccount]:
+		return "the bank account"
+	case &operations[opCustomersCreate]:
+		return "the customer"
+	}
+	return "what " + row.name + " creates"
 }
 
 // attemptResult is what one attempt got: a response (status != 0), or a

@@ -239,7 +239,9 @@ func bankTransitions(from types.BankAccountStatus) []types.BankAccountStatus {
 // PROCESSING bank account to VERIFIED or FAILED and sends the BANK
 // webhook. FAILED without a failure_reason takes bankFailureFor's. An
 // absent account, another customer's or another organization's is "Bank
-// not found or access denied"; any other move is refused with a 400
+// not found or access denied"; a move to the account's current status
+// answers success, changes nothing and sends nothing (a retried simulation
+// sets the same status again); any other move is refused with a 400
 // naming both statuses.
 func (s *Sandbox) simulateBankVerification(rq *request) reply {
 	f := rq.body
@@ -264,6 +266,16 @@ func (s *Sandbox) simulateBankVerification(rq *request) reply {
 	if !found || b.CustomerID != c.ID {
 		return rule(msgBankNotFound)
 	}
+	answer := success(http.StatusOK, "Bank verification status updated successfully", struct {
+		CustomerID        uuid.UUID               `json:"customer_id"`
+		BankID            uuid.UUID               `json:"bank_id"`
+		BankAccountStatus types.BankAccountStatus `json:"bank_account_status"`
+	}{c.ID, b.ID, to})
+	if b.Status == to {
+		// A repeat of the move just made (a retry after a lost answer):
+		// nothing changes, no webhook.
+		return answer
+	}
 	if !slices.Contains(bankTransitions(b.Status), to) {
 		return rule(fmt.Sprintf("Bank account status cannot move from %s to %s.", b.Status, to))
 	}
@@ -271,11 +283,7 @@ func (s *Sandbox) simulateBankVerification(rq *request) reply {
 		why = bankFailureFor(b)
 	}
 	s.settleBank(rq, b, to, why)
-	return success(http.StatusOK, "Bank verification status updated successfully", struct {
-		CustomerID        uuid.UUID               `json:"customer_id"`
-		BankID            uuid.UUID               `json:"bank_id"`
-		BankAccountStatus types.BankAccountStatus `json:"bank_account_status"`
-	}{c.ID, b.ID, to})
+	return answer
 }
 
 // settleBank moves bank account b to status to (VERIFIED or FAILED, the

@@ -351,6 +351,12 @@ func TestSimulateBankVerificationTable(t *testing.T) {
 					}
 					return
 				}
+				if to == from {
+					require.NoError(t, err, "a repeat sets the same status")
+					assert.Equal(t, to, got.BankAccountStatus)
+					assert.Equal(t, from, fetched.BankAccountStatus, "state unchanged")
+					return
+				}
 				apiErr := refused(t, err, http.StatusBadRequest, fmt.Sprintf("Bank account status cannot move from %s to %s.", from, to))
 				assert.Empty(t, apiErr.Code)
 				assert.Equal(t, from, fetched.BankAccountStatus, "state unchanged")
@@ -698,4 +704,30 @@ func TestAddBankAccountAfterReset(t *testing.T) {
 	require.NoError(t, err)
 	_, err = client.Customers.AddBankAccount(ctx(t), types.AddBankAccountRequest{CustomerID: c.ID, VPA: "AGAIN@upi"})
 	refused(t, err, http.StatusBadRequest, "VPA already in use", fiatramp.ErrVPAInUse)
+}
+
+// TestSimulateBankVerificationLostAnswer: the simulation is retried as an
+// update (a repeat sets the same status). When its first answer is lost
+// after the move, the retry must not be refused "cannot move from VERIFIED
+// to VERIFIED", which would report a move that happened as failed; nor may
+// it send the webhook twice.
+func TestSimulateBankVerificationLostAnswer(t *testing.T) {
+	e, rc := hookEnv(t, nil)
+	b := e.must(e.sb.AddBankAccount(sandbox.BankAccount{CustomerID: e.cust.ID, Status: types.BankAccountProcessing})).(sandbox.BankAccount)
+	c := e.clientFor(e.org, fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 3, InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
+	require.NoError(t, e.sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDropAfter, Path: "/cms/api/v1/bank/mock-bank-verification", Count: 1}))
+	got, err := c.Customers.SimulateBankVerification(ctx(t), e.cust.ID, b.ID, types.BankAccountVerified)
+	require.NoError(t, err, "the move happened")
+	assert.Equal(t, types.BankAccountVerified, got.BankAccountStatus)
+	fetched, err := e.client.Customers.GetBankAccount(ctx(t), e.cust.ID, b.ID)
+	require.NoError(t, err)
+	assert.Equal(t, types.BankAccountVerified, fetched.BankAccountStatus)
+	settle(t, e.sb)
+	n := 0
+	for _, h := range rc.hooks() {
+		if strings.Contains(h.body, `"VERIFIED"`) && strings.Contains(h.body, b.ID.String()) {
+			n++
+		}
+	}
+	assert.Equal(t, 1, n, "one webhook for one change")
 }

@@ -60,7 +60,9 @@ func kycSimulationAllows(c *customer, to types.KYCStatus) bool {
 // VERIFIED; a move to a failed status sends FAILED
 // with that status as failure_reason; a move to UNVERIFIED sends none. A
 // customer that an update sent back to UNVERIFIED, with its KYC data on
-// file, moves as a PROCESSING one does.
+// file, moves as a PROCESSING one does. A move to the customer's current
+// status answers success, changes nothing and sends nothing (a retried
+// simulation sets the same status again).
 func (s *Sandbox) simulateKYCStatus(rq *request) reply {
 	f := rq.body
 	customerID := f.uuid("customer_id")
@@ -77,6 +79,15 @@ func (s *Sandbox) simulateKYCStatus(rq *request) reply {
 		return rule(msgCustomerNotFound)
 	}
 	from := c.KYCStatus
+	answer := success(http.StatusOK, "KYC status updated successfully", struct {
+		ID     uuid.UUID       `json:"id"`
+		Status types.KYCStatus `json:"status"`
+	}{c.ID, to})
+	if from == to {
+		// A repeat of the move just made (a retry after a lost answer):
+		// nothing changes, a pending automatic decision stays, no webhook.
+		return answer
+	}
 	// A customer an update sent back to UNVERIFIED, its KYC data on file,
 	// awaits a decision as a PROCESSING one does.
 	if !kycSimulationAllows(c, to) {
@@ -91,10 +102,7 @@ func (s *Sandbox) simulateKYCStatus(rq *request) reply {
 	case types.KYCTaxVerificationFailed, types.KYCDocumentVerificationFailed, types.KYCFailed:
 		s.emit(rq, EventTypeCustomer, c.ID.String(), string(types.KYCFailed), map[string]any{"failure_reason": string(to)})
 	}
-	return success(http.StatusOK, "KYC status updated successfully", struct {
-		ID     uuid.UUID       `json:"id"`
-		Status types.KYCStatus `json:"status"`
-	}{c.ID, to})
+	return answer
 }
 
 // kycConfiguration is the KYC configuration, the same for every customer:

@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,6 +45,12 @@ func TestCustomersSimulateKYCStatusTable(t *testing.T) {
 					assert.Equal(t, e.cust.ID, got.ID)
 					assert.Equal(t, to, got.Status)
 					assert.Equal(t, to, now.KYCStatus)
+					return
+				}
+				if to == from {
+					require.NoError(t, err, "a repeat sets the same status")
+					assert.Equal(t, to, got.Status)
+					assert.Equal(t, from, now.KYCStatus, "state unchanged")
 					return
 				}
 				apiErr := refused(t, err, http.StatusBadRequest, fmt.Sprintf("KYC status cannot move from %s to %s.", from, to))
@@ -351,4 +358,29 @@ func TestKYCAutoDecisionOnRunningClock(t *testing.T) {
 		got, ok := sb.Customer(c.ID)
 		return ok && got.KYCStatus == types.KYCVerified
 	}, 5*time.Second, 10*time.Millisecond)
+}
+
+// TestCustomersSimulateKYCStatusLostAnswer: the simulation is retried as
+// an update (a repeat sets the same status). When its first answer is lost
+// after the move, the retry must not be refused "cannot move from VERIFIED
+// to VERIFIED", which would report a move that happened as failed; nor may
+// it send the webhook twice.
+func TestCustomersSimulateKYCStatusLostAnswer(t *testing.T) {
+	e, rc := hookEnv(t, nil)
+	require.NoError(t, e.sb.SetKYCStatus(e.cust.ID, types.KYCProcessing))
+	c := e.clientFor(e.org, fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 3, InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
+	require.NoError(t, e.sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDropAfter, Path: "/cms/api/v1/kyc/mock-kyc-status", Count: 1}))
+	got, err := c.KYC.SimulateStatus(ctx(t), e.cust.ID, types.KYCVerified)
+	require.NoError(t, err, "the move happened")
+	assert.Equal(t, types.KYCVerified, got.Status)
+	now, _ := e.sb.Customer(e.cust.ID)
+	assert.Equal(t, types.KYCVerified, now.KYCStatus)
+	settle(t, e.sb)
+	n := 0
+	for _, h := range rc.hooks() {
+		if strings.Contains(h.body, `"VERIFIED"`) && strings.Contains(h.body, e.cust.ID.String()) {
+			n++
+		}
+	}
+	assert.Equal(t, 1, n, "one webhook for one change")
 }

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
@@ -156,7 +157,7 @@ func (s *Sandbox) payinBankProblem(rq *request, c *customer, bankID uuid.UUID, m
 
 // getPayinQuotation is GET /pis/api/v1/payin/quotation/{quotation_id}; a
 // missing id is refused "Quotation ID is required.", a malformed one
-// "Quotation ID is invalid".
+// "Quotation ID is invalid". Its status is payinQuotationStatus's.
 func (s *Sandbox) getPayinQuotation(rq *request) reply {
 	param := rq.params[0]
 	if strings.TrimSpace(param) == "" {
@@ -170,7 +171,19 @@ func (s *Sandbox) getPayinQuotation(rq *request) reply {
 	if !ok || q.organizationID != rq.org.ID {
 		return rule(msgPayinNotFound)
 	}
-	return success(http.StatusOK, "Quotation fetched successfully", s.payinQuotationData(q, true))
+	data := s.payinQuotationData(q, true)
+	data.Status = string(payinQuotationStatus(q, rq.now))
+	return success(http.StatusOK, "Quotation fetched successfully", data)
+}
+
+// payinQuotationStatus is q's fetched status at now: its payin's status
+// once a payin is initiated on it, else EXPIRED from its expiry on (a
+// payin may be initiated only before it), else PROCESSING.
+func payinQuotationStatus(q *payinQuotation, now time.Time) types.QuotationStatus {
+	if q.payin == nil && !now.Before(q.expiresAt) {
+		return types.QuotationExpired
+	}
+	return types.QuotationStatus(q.status)
 }
 
 // payinDeposit is deposit_instructions.

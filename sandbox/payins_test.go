@@ -147,6 +147,30 @@ func TestPayinQuotationIMPS(t *testing.T) {
 	assert.Equal(t, got.OrderID, again.OrderID)
 }
 
+// TestPayinQuotationExpiry: on the sandbox clock a fetched payin
+// quotation turns EXPIRED at its expiry_time (when a payin can no longer
+// be initiated on it), as a payout quotation does; one a payin was
+// initiated on shows the payin's status however old.
+func TestPayinQuotationExpiry(t *testing.T) {
+	e := newEnv(t)
+	q := payinQuote(t, e)
+	linked := payinQuote(t, e)
+	_, err := e.client.Payins.Initiate(ctx(t), types.InitiatePayinRequest{QuotationID: linked.ID, CustomerID: linked.CustomerID, UTR: newUTR()})
+	require.NoError(t, err)
+	status := func(id uuid.UUID) types.QuotationStatus {
+		got, err := e.client.Payins.GetQuotation(ctx(t), id)
+		require.NoError(t, err)
+		return got.Status
+	}
+	e.sb.Advance(q.ExpiryTime.Sub(e.sb.Now()) - time.Microsecond)
+	assert.Equal(t, types.QuotationProcessing, status(q.ID), "just before expiry_time")
+	e.sb.Advance(time.Microsecond)
+	assert.Equal(t, types.QuotationExpired, status(q.ID), "at expiry_time")
+	e.sb.Advance(time.Hour)
+	assert.Equal(t, types.QuotationExpired, status(q.ID))
+	assert.Equal(t, types.QuotationProcessing, status(linked.ID), "linked to a payin: the payin's status")
+}
+
 func TestPayinQuotationUPI(t *testing.T) {
 	e := newEnv(t)
 	var resp fiatramp.Response

@@ -186,7 +186,9 @@ func (s *Sandbox) getBalance(rq *request) reply {
 // reserved to the prefunded balance. Every move sends the PAYOUT webhook
 // of the new status: metadata utr on SUCCESS, failure_reason on FAILED
 // and REFUNDED (which adds refund_reason), rfi_link on IN_REVIEW, and the
-// client_reference_id when the payout has one.
+// client_reference_id when the payout has one. A move to the status the
+// payout already has (not PROCESSING) answers success, changes nothing
+// and sends nothing: a retried simulation sets the same status again.
 func (s *Sandbox) simulatePayoutStatus(rq *request) reply {
 	f := rq.body
 	id := f.uuid("payout_id")
@@ -198,9 +200,19 @@ func (s *Sandbox) simulatePayoutStatus(rq *request) reply {
 		return *bad
 	}
 	p, found := s.payouts[id]
+	answer := func() reply {
+		return success(http.StatusOK, "Payout status updated successfully", struct {
+			PayoutID     uuid.UUID          `json:"payout_id"`
+			PayoutStatus types.PayoutStatus `json:"payout_status"`
+		}{p.ID, p.Status})
+	}
 	switch {
 	case !found || p.OrganizationID != rq.org.ID:
 		return rule(poMsgPayoutNotFound)
+	case p.Status == types.PayoutStatus(to) && p.Status != types.PayoutProcessing:
+		// A repeat of the move just made (a retry after a lost answer)
+		// sets the same status: nothing changes, no webhook.
+		return answer()
 	case p.Status != types.PayoutProcessing:
 		return rule(fmt.Sprintf("Only a payout in PROCESSING can be simulated; this payout is %s.", p.Status))
 	case types.PayoutStatus(to) == types.PayoutProcessing:
@@ -232,10 +244,7 @@ func (s *Sandbox) simulatePayoutStatus(rq *request) reply {
 		meta["rfi_link"] = rfiLinkBase + p.ID.String()
 	}
 	s.emit(rq, EventTypePayout, p.ID.String(), string(p.Status), meta)
-	return success(http.StatusOK, "Payout status updated successfully", struct {
-		PayoutID     uuid.UUID          `json:"payout_id"`
-		PayoutStatus types.PayoutStatus `json:"payout_status"`
-	}{p.ID, p.Status})
+	return answer()
 }
 
 // getPayout is GET /pos/api/v1/payout/{payout_id}, for payouts of every

@@ -926,7 +926,8 @@ func TestPayoutSimulate(t *testing.T) {
 }
 
 // TestPayoutSimulateOnlyFromProcessing: a payout in any other state is not
-// affected, whatever the target.
+// affected, whatever the target; a move to its own status (a retry) is
+// answered as done.
 func TestPayoutSimulateOnlyFromProcessing(t *testing.T) {
 	for _, from := range []types.PayoutStatus{types.PayoutSuccess, types.PayoutFailed, types.PayoutRefunded, types.PayoutInReview} {
 		for _, to := range types.PayoutStatus("").Values() {
@@ -938,10 +939,15 @@ func TestPayoutSimulateOnlyFromProcessing(t *testing.T) {
 				before, _ := e.sb.Payout(p.ID)
 				balance := e.sb.Balance(e.org.ID, "USDT").String()
 				e.sb.Advance(time.Minute)
-				_, err = e.client.Payouts.SimulateStatus(ctx(t), p.ID, to)
-				apiErr := refused(t, err, http.StatusBadRequest,
-					"Only a payout in PROCESSING can be simulated; this payout is "+string(from)+".")
-				assert.Empty(t, apiErr.Code)
+				got, err := e.client.Payouts.SimulateStatus(ctx(t), p.ID, to)
+				if to == from {
+					require.NoError(t, err, "a repeat sets the same status")
+					assert.Equal(t, from, got.PayoutStatus)
+				} else {
+					apiErr := refused(t, err, http.StatusBadRequest,
+						"Only a payout in PROCESSING can be simulated; this payout is "+string(from)+".")
+					assert.Empty(t, apiErr.Code)
+				}
 				after, _ := e.sb.Payout(p.ID)
 				assert.Equal(t, from, after.Status)
 				assert.True(t, before.UpdatedAt.Equal(after.UpdatedAt))
@@ -1130,4 +1136,29 @@ func TestPayoutsOneStore(t *testing.T) {
 	require.False(t, found)
 	require.Equal(t, 3, sandbox.StoredPayouts(s))
 	require.Equal(t, []uuid.UUID{ids[0], ids[2], ids[4]}, idsOf(s.Payouts(kept.ID)))
+}
+
+// TestPayoutSimulateLostAnswer: the simulation is retried as an update (a
+// repeat sets the same status). When its first answer is lost after the
+// move, the retry must not be refused "this payout is SUCCESS", which
+// would report a move that happened as failed; nor may it send the
+// webhook twice.
+func TestPayoutSimulateLostAnswer(t *testing.T) {
+	e, rc := hookEnv(t, nil)
+	p := poStandard(t, e, e.quotation(), "")
+	c := e.clientFor(e.org, fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 3, InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond}))
+	require.NoError(t, e.sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDropAfter, Path: poSimulatePath, Count: 1}))
+	got, err := c.Payouts.SimulateStatus(ctx(t), p.ID, types.PayoutSuccess)
+	require.NoError(t, err, "the move happened")
+	assert.Equal(t, types.PayoutSuccess, got.PayoutStatus)
+	stored, _ := e.sb.Payout(p.ID)
+	assert.Equal(t, types.PayoutSuccess, stored.Status)
+	settle(t, e.sb)
+	n := 0
+	for _, h := range rc.hooks() {
+		if strings.Contains(h.body, `"SUCCESS"`) && strings.Contains(h.body, p.ID.String()) {
+			n++
+		}
+	}
+	assert.Equal(t, 1, n, "one webhook for one change")
 }

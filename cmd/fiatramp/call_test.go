@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -54,9 +55,10 @@ func TestCLICall(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, "SUCCESS", string(after.Status))
 
-	// From a file; refused by the service.
+	// From a file; refused by the service (a SUCCESS payout cannot fail;
+	// SUCCESS again would be a repeat, answered as done).
 	file := filepath.Join(t.TempDir(), "body.json")
-	require.NoError(t, os.WriteFile(file, []byte(body), 0o600))
+	require.NoError(t, os.WriteFile(file, []byte(strings.Replace(body, "SUCCESS", "FAILED", 1)), 0o600))
 	r = cli(t, w.env, "", "call", "PATCH", "/pos/api/v1/payout/mock-payout-status", "@"+file, "--yes")
 	assert.Equal(t, 1, r.code, r)
 	assert.Contains(t, r.stderr, "status: 400")
