@@ -71,9 +71,10 @@ type PayinQuotation struct {
 	// BankID is the account the customer pays from.
 	BankID uuid.UUID `json:"bank_id"`
 	// Status is the quotation status (fetch only). PROCESSING is the value
-	// seen; once the payin moves, the value may be the payin's status
-	// (SUCCESS, FAILED, REFUNDED: compare with PayinStatus(Status)), as the
-	// sandbox shows it. Any value is kept as text.
+	// seen; EXPIRED from ExpiryTime on when no payin was initiated on it;
+	// once a payin moves, the value may be the payin's status (SUCCESS,
+	// FAILED, REFUNDED: compare with PayinStatus(Status)), as the sandbox
+	// shows it. Any value is kept as text.
 	Status QuotationStatus `json:"status"`
 	// Asset is the asset code (upper case in responses).
 	Asset string `json:"asset"`
