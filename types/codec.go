@@ -65,6 +65,7 @@ type frame struct {
 	brands [maxBrands]brandSlot
 	key    reflect.Value // a string, reused for rest map keys
 	elem   reflect.Value // a rest map element, reused
+	own    bool          // the object lies in an enclosing Raw's copy
 }
 
 // decode is every UnmarshalJSON of this package: it decodes the JSON object
@@ -74,10 +75,16 @@ func decode[T any](p *plan, dst *T, data []byte) error {
 	if null, err := nullOrObject(data, reflect.TypeFor[T]()); err != nil || null {
 		return err
 	}
+	own := false
+	if p.raw >= 0 {
+		// One copy of the object, owned by the result: Raw is all of it,
+		// and every Raw nested inside is a part of it.
+		data, own = cloneRaw(data), true
+	}
 	saved := *dst
 	var zero T
 	*dst = zero
-	if err := p.object(reflect.ValueOf(dst).Elem(), data, nil); err != nil {
+	if err := p.object(reflect.ValueOf(dst).Elem(), data, nil, own); err != nil {
 		*dst = saved
 		return err
 	}
@@ -86,12 +93,14 @@ func decode[T any](p *plan, dst *T, data []byte) error {
 
 // object decodes the JSON object (or null) data into v, which holds its
 // zero value. outer is the frame of the enclosing object, for members
-// captured into its alias groups.
-func (p *plan) object(v reflect.Value, data []byte, outer *frame) error {
+// captured into its alias groups. own says data lies in the copy that
+// an enclosing Raw holds: a Raw of v (or of an object inside it) is then a
+// part of that copy rather than a copy of its own.
+func (p *plan) object(v reflect.Value, data []byte, outer *frame, own bool) error {
 	if null, err := nullOrObject(data, v.Type()); err != nil || null {
 		return err
 	}
-	var fr frame
+	fr := frame{own: own}
 	it := jsonscan.NewObjectIter(data)
 	for {
 		key, raw, ok := it.Next()
@@ -202,7 +211,7 @@ func (p *plan) finish(v reflect.Value, fr *frame, data []byte) error {
 		}
 	}
 	if p.raw >= 0 {
-		v.Field(p.raw).SetBytes(cloneRaw(data))
+		v.Field(p.raw).SetBytes(ownRaw(data, fr.own))
 	}
 	return nil
 }
@@ -259,7 +268,7 @@ func (p *plan) other(v reflect.Value, fr *frame, key, raw []byte) error {
 	} else {
 		e = fr.mapElem(rest.Type().Elem())
 	}
-	if err := p.restSub.object(e, raw, fr); err != nil {
+	if err := p.restSub.object(e, raw, fr, fr.own); err != nil {
 		return err
 	}
 	if rest.IsNil() {
@@ -474,9 +483,9 @@ func decodeValue(m *member, fv reflect.Value, raw []byte, fr *frame) error {
 		}
 	case opObject:
 		fv.SetZero()
-		return m.sub.object(fv, raw, fr)
+		return m.sub.object(fv, raw, fr, fr.own)
 	case opList:
-		return decodeList(fv, raw)
+		return decodeList(fv, raw, fr.own)
 	case opDecimalPtr:
 		d, set, err := parseDecimal(raw)
 		if err != nil {
@@ -488,7 +497,7 @@ func decodeValue(m *member, fv reflect.Value, raw []byte, fr *frame) error {
 			*dst = &d
 		}
 	case opObjectMap:
-		return decodeObjectMap(m.sub, fv, raw)
+		return decodeObjectMap(m.sub, fv, raw, fr.own)
 	case opStrings:
 		return decodeStrings(fv, raw)
 	default:

@@ -1,6 +1,7 @@
 package types_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/fiatramp/fiatramp-go/types"
@@ -71,4 +72,45 @@ func TestCompilePlanRefusesWhatItCannotDecode(t *testing.T) {
 	}, "more aliases than a frame holds")
 	require.NotPanics(t, func() { types.CompilePlan[aliasAccount]() })
 	require.NotPanics(t, func() { types.CompilePlan[nestedAlias]() })
+}
+
+// rawInner and rawOuter are a result nested in another, both with Raw.
+type rawInner struct {
+	N   int             `json:"n"`
+	Raw json.RawMessage `json:"-" fiatramp:"raw"`
+}
+
+type rawOuter struct {
+	In   rawInner            `json:"in"`
+	ByID map[string]rawInner `json:"by_id"`
+	Raw  json.RawMessage     `json:"-" fiatramp:"raw"`
+}
+
+func TestNestedRawSharesTheOuterCopy(t *testing.T) {
+	const in, other = `{"n": 1}`, `{"n":2 }`
+	body := `{"in":` + in + `,"by_id":{"k":` + other + `}}`
+	input := []byte(body)
+	var v rawOuter
+	require.NoError(t, types.DecodeAs(&v, input))
+	for i := range input {
+		input[i] = 'x'
+	}
+	require.Equal(t, body, string(v.Raw), "Raw must not alias the input")
+	require.Equal(t, in, string(v.In.Raw))
+	require.Equal(t, other, string(v.ByID["k"].Raw))
+	for _, raw := range []json.RawMessage{v.In.Raw, v.ByID["k"].Raw} {
+		require.Equal(t, len(raw), cap(raw), "capacity must be clipped")
+		require.True(t, within(raw, v.Raw), "%s must be a part of the outer copy", raw)
+	}
+
+	// Without a Raw above it, a nested Raw is a copy of its own.
+	var bare struct {
+		In rawInner `json:"in"`
+	}
+	input = []byte(body)
+	require.NoError(t, types.DecodeAs(&bare, input))
+	for i := range input {
+		input[i] = 'x'
+	}
+	require.Equal(t, in, string(bare.In.Raw), "Raw must not alias the input")
 }

@@ -24,7 +24,14 @@
 //   - Every response type that is the `data` payload of an endpoint (and
 //     [BankAccountListItem]) keeps a copy of the exact JSON it was decoded
 //     from in its Raw field, so a field this package does not type is never
-//     lost.
+//     lost. The outermost result owns its copy, independent of the bytes it
+//     was decoded from. A Raw of an object nested inside it (each item of a
+//     [Page], a nested result) is the part of that copy holding the object,
+//     not a copy of its own: it shares the enclosing result's storage, so
+//     treat it as read-only (an append to it cannot write over the
+//     enclosing copy, but a write into it changes both) and clone it
+//     (bytes.Clone) to modify it, or to keep it without keeping the whole
+//     enclosing object alive.
 //   - A wrong-typed value is a decode error (a *json.UnmarshalTypeError naming
 //     the type and the field), never a panic. On error the destination is
 //     left unchanged.

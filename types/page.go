@@ -17,6 +17,9 @@ type Page[T any] struct {
 	// for []).
 	Results []T `json:"results"`
 	// Raw is a copy of the exact JSON object this page was decoded from.
+	// The Raw of each item of Results is the part of this copy holding the
+	// item, not a copy of its own: read-only by convention (clone it to
+	// change it).
 	Raw json.RawMessage `json:"-" fiatramp:"raw"`
 }
 

@@ -3,6 +3,7 @@ package types_test
 import (
 	"encoding/json"
 	"testing"
+	"unsafe"
 
 	"github.com/fiatramp/fiatramp-go/types"
 	"github.com/stretchr/testify/require"
@@ -95,4 +96,46 @@ func TestPageOfAnyItemType(t *testing.T) {
 	var ute *json.UnmarshalTypeError
 	require.ErrorAs(t, err, &ute)
 	require.Equal(t, "Page[map[string]int]", ute.Struct)
+}
+
+// TestPageItemRawSharesThePageCopy pins that an item's Raw is its exact
+// object, a part of the page's own copy (no second copy per item), clipped
+// so that an append to it cannot write over the page, and that the page's
+// copy is independent of the input.
+func TestPageItemRawSharesThePageCopy(t *testing.T) {
+	const a = `{"id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","email":"a@b.c"}`
+	const b = `{ "id" : "2c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12" }`
+	body := `{"count":2,"results":[` + a + `, ` + b + `]}`
+	input := []byte(body)
+	var page types.CustomerPage
+	require.NoError(t, json.Unmarshal(input, &page))
+	for i := range input {
+		input[i] = 'x'
+	}
+	require.Equal(t, body, string(page.Raw), "the page's Raw must not alias the input")
+	require.Len(t, page.Results, 2)
+	for i, want := range []string{a, b} {
+		raw := page.Results[i].Raw
+		require.Equal(t, want, string(raw))
+		require.Equal(t, len(raw), cap(raw), "item %d: capacity must be clipped", i)
+		require.True(t, within(raw, page.Raw), "item %d: Raw must be a part of the page's copy", i)
+	}
+	// An append to an item's Raw leaves the page's copy as it was.
+	_ = append(page.Results[0].Raw, "zzzz"...)
+	require.Equal(t, body, string(page.Raw))
+
+	// A customer decoded alone owns its copy.
+	var c types.Customer
+	require.NoError(t, json.Unmarshal([]byte(a), &c))
+	require.Equal(t, a, string(c.Raw))
+}
+
+// within reports whether part lies in the memory of whole.
+func within(part, whole []byte) bool {
+	if len(part) == 0 || len(whole) == 0 {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(&part[0]))
+	w := uintptr(unsafe.Pointer(&whole[0]))
+	return p >= w && p+uintptr(len(part)) <= w+uintptr(len(whole))
 }

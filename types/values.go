@@ -99,6 +99,17 @@ func cloneRaw(data []byte) json.RawMessage {
 	return append(json.RawMessage(nil), data...)
 }
 
+// ownRaw is the Raw of an object read from data: data itself when it lies
+// in the copy an enclosing Raw holds (own), its capacity clipped so that an
+// append to it cannot write over the rest of that copy; a copy of data
+// otherwise.
+func ownRaw(data []byte, own bool) json.RawMessage {
+	if own {
+		return json.RawMessage(data[:len(data):len(data)])
+	}
+	return cloneRaw(data)
+}
+
 // ---- decimals ----
 
 var decimalType = reflect.TypeFor[decimal.Decimal]()
@@ -334,7 +345,7 @@ func decodeAmounts(fv reflect.Value, raw []byte) error {
 // decodeObjectMap reads an object into the map fv, each member's value (a
 // struct) by plan p: null gives nil, {} an empty map, anything but an
 // object a type error; a repeated key's last value decides.
-func decodeObjectMap(p *plan, fv reflect.Value, raw []byte) error {
+func decodeObjectMap(p *plan, fv reflect.Value, raw []byte, own bool) error {
 	if null, err := nullOrObject(raw, fv.Type()); err != nil || null {
 		fv.SetZero()
 		return err
@@ -352,7 +363,7 @@ func decodeObjectMap(p *plan, fv reflect.Value, raw []byte) error {
 			break
 		}
 		elem := reflect.New(fv.Type().Elem()).Elem()
-		if err := p.object(elem, value, nil); err != nil {
+		if err := p.object(elem, value, nil, own); err != nil {
 			return withField(err, "", string(key))
 		}
 		out.SetMapIndex(reflect.ValueOf(string(key)), elem)
@@ -417,8 +428,11 @@ func listCap(raw []byte) int {
 // decodeList reads an array into the slice fv, item by item in one pass,
 // as encoding/json would: null gives nil, [] an empty slice, anything but
 // an array a type error. An item is decoded by its own UnmarshalJSON when
-// it has one (every type of this package), by encoding/json otherwise.
-func decodeList(fv reflect.Value, raw []byte) error {
+// it has one (every type of this package), by encoding/json otherwise; an
+// item of a type in itemPlans, inside an object whose Raw holds the copy
+// own says raw lies in, is decoded by its plan directly, so that its Raw
+// shares that copy.
+func decodeList(fv reflect.Value, raw []byte, own bool) error {
 	raw = jsonscan.TrimSpace(raw)
 	switch {
 	case string(raw) == "null":
@@ -426,6 +440,10 @@ func decodeList(fv reflect.Value, raw []byte) error {
 		return nil
 	case len(raw) == 0 || raw[0] != '[':
 		return typeError(raw, fv.Type())
+	}
+	var items *plan
+	if own {
+		items = itemPlans[fv.Type().Elem()]
 	}
 	zero := reflect.Zero(fv.Type().Elem())
 	list := reflect.MakeSlice(fv.Type(), 0, listCap(raw))
@@ -436,9 +454,17 @@ func decodeList(fv reflect.Value, raw []byte) error {
 			break
 		}
 		list = reflect.Append(list, zero)
+		if items != nil {
+			// Decoded as its UnmarshalJSON would, its Raw sharing the
+			// enclosing copy.
+			if err := items.object(list.Index(list.Len()-1), item, nil, true); err != nil {
+				return err
+			}
+			continue
+		}
 		dst := list.Index(list.Len() - 1).Addr().Interface()
 		var err error
-		if u, own := dst.(json.Unmarshaler); own {
+		if u, ok := dst.(json.Unmarshaler); ok {
 			err = u.UnmarshalJSON(item)
 		} else {
 			err = json.Unmarshal(item, dst)
