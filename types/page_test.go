@@ -139,3 +139,34 @@ func within(part, whole []byte) bool {
 	w := uintptr(unsafe.Pointer(&whole[0]))
 	return p >= w && p+uintptr(len(part)) <= w+uintptr(len(whole))
 }
+
+// TestPageItemsDecodeAsAlone pins that an item of a page decodes as the
+// same object decoded alone (its UnmarshalJSON), for every item type a
+// page decodes through its plan directly.
+func TestPageItemsDecodeAsAlone(t *testing.T) {
+	pageItemsAsAlone[types.Customer](t, fuzzCustomerJSON)
+	pageItemsAsAlone[types.Payout](t, fetchPayoutJSON)
+	pageItemsAsAlone[types.Payin](t, payinFetchedJSON)
+	pageItemsAsAlone[types.BankAccountListItem](t, fuzzBankItemJSON)
+}
+
+func pageItemsAsAlone[T any](t *testing.T, item string) {
+	t.Helper()
+	var alone T
+	require.NoError(t, json.Unmarshal([]byte(item), &alone))
+	var page types.Page[T]
+	require.NoError(t, json.Unmarshal([]byte(`{"count":2,"results":[`+item+`,null]}`), &page))
+	require.Len(t, page.Results, 2)
+	require.Equal(t, alone, page.Results[0])
+	var zero T
+	require.Equal(t, zero, page.Results[1])
+
+	// A bad item fails as it does alone.
+	bad := `{"id":5}`
+	errAlone := json.Unmarshal([]byte(bad), new(T))
+	require.Error(t, errAlone)
+	err := json.Unmarshal([]byte(`{"results":[`+bad+`]}`), &page)
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "cannot unmarshal number 5 into Go struct field Page[")
+	require.Contains(t, err.Error(), "].results.id of type uuid.UUID")
+}
