@@ -4,24 +4,13 @@ package sandbox
 
 import (
 	"net/http"
-	"net/url"
 	"slices"
-	"time"
-
-	"github.com/google/uuid"
 
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-// Messages of the payout history's refusals: the sandbox's own wording,
-// under the members the service names (errors.date_range for a range
-// with one end).
-const (
-	phMsgDateRange  = "Both start_date and end_date are required to filter by date."
-	phMsgDateOrder  = "end_date must not be before start_date."
-	phMsgDateFormat = "Date has wrong format. Use one of these formats instead: YYYY-MM-DD."
-	phMsgFetched    = "Payout history fetched successfully"
-)
+// phMsgFetched is the message of a page of the history.
+const phMsgFetched = "Payout history fetched successfully"
 
 // payoutHistory is GET /pos/api/v1/payout/history with the query
 // parameters payout_status (exact), customer_id, start_date and end_date
@@ -35,29 +24,9 @@ const (
 // the last "Invalid page." (404).
 func (s *Sandbox) payoutHistory(rq *request) reply {
 	query := rq.r.URL.Query()
-	errs := map[string][]string{}
-	var customerID uuid.UUID
-	if v := query.Get("customer_id"); v != "" {
-		id, ok := idFromPath(v)
-		if !ok {
-			errs["customer_id"] = []string{msgUUID}
-		}
-		customerID = id
-	}
-	start, startOK := historyDate(query, "start_date", errs)
-	end, endOK := historyDate(query, "end_date", errs)
-	switch {
-	case startOK != endOK:
-		errs["date_range"] = []string{phMsgDateRange}
-	case startOK && end.Before(start):
-		errs["date_range"] = []string{phMsgDateOrder}
-	}
-	if len(errs) > 0 {
-		return fieldRefusal(errs)
-	}
-	page, ok := pageParam(query)
+	hq, refused, ok := readHistoryQuery(query)
 	if !ok {
-		return invalidPage()
+		return refused
 	}
 	status := types.PayoutStatus(query.Get("payout_status"))
 	var match []*payout
@@ -65,38 +34,16 @@ func (s *Sandbox) payoutHistory(rq *request) reply {
 		switch {
 		case p.OrganizationID != rq.org.ID:
 		case status != "" && p.Status != status:
-		case customerID != uuid.Nil && p.CustomerID != customerID:
-		case startOK && historyDay(p.CreatedAt).Before(start):
-		case startOK && historyDay(p.CreatedAt).After(end):
+		case !hq.customer(p.CustomerID):
+		case !hq.covers(p.CreatedAt):
 		default:
 			match = append(match, p)
 		}
 	}
 	slices.SortFunc(match, func(a, b *payout) int { return a.seq - b.seq })
-	data, ok := pageOf(s, rq.r, query, page, match, payoutFetchedOf)
+	data, ok := pageOf(s, rq.r, query, hq.page, match, payoutFetchedOf)
 	if !ok {
 		return invalidPage()
 	}
 	return success(http.StatusOK, phMsgFetched, data)
-}
-
-// historyDate reads the date query parameter name (YYYY-MM-DD), filing a
-// format error in errs; ok is false when it is absent or malformed.
-func historyDate(query url.Values, name string, errs map[string][]string) (time.Time, bool) {
-	v := query.Get(name)
-	if v == "" {
-		return time.Time{}, false
-	}
-	d, err := time.Parse(types.DateLayout, v)
-	if err != nil {
-		errs[name] = []string{phMsgDateFormat}
-		return time.Time{}, false
-	}
-	return d, true
-}
-
-// historyDay is the UTC day t falls on, as a date at midnight UTC.
-func historyDay(t time.Time) time.Time {
-	y, m, d := t.UTC().Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
