@@ -10,7 +10,6 @@ import (
 	"flag"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
@@ -238,15 +237,14 @@ A listing that fails part way exits 1 after the lines already printed.`,
 		example: `fiatramp payins history -customer $CUSTOMER -status SUCCESS | jq -r .utr`,
 	}
 	var (
-		cf                         callFlags
-		status, customer, from, to string
+		cf     callFlags
+		hf     historyFlags
+		status string
 	)
 	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
 		cf.define(fs)
 		fs.StringVar(&status, "status", "", "payin_status: PROCESSING, SUCCESS, FAILED, ON_HOLD, REFUND_INITIATED, REFUNDED")
-		fs.StringVar(&customer, "customer", "", "customer_id")
-		fs.StringVar(&from, "from", "", "start_date, YYYY-MM-DD (with -to)")
-		fs.StringVar(&to, "to", "", "end_date, YYYY-MM-DD (with -from)")
+		hf.define(fs)
 		return func(ctx context.Context, s streams, args []string) error {
 			if err := wantArgs(s, c, args, 0, 0); err != nil {
 				return err
@@ -255,27 +253,9 @@ A listing that fails part way exits 1 after the lines already printed.`,
 				return err
 			}
 			filter := types.PayinHistoryFilter{Status: types.PayinStatus(strings.ToUpper(status))}
-			if customer != "" {
-				id, err := parseID(s, c, "-customer", customer)
-				if err != nil {
-					return err
-				}
-				filter.CustomerID = id
-			}
-			if (from == "") != (to == "") {
-				return misuse(s, c, "-from and -to go together (both or neither)")
-			}
-			if from != "" {
-				var err error
-				if filter.StartDate, err = time.Parse("2006-01-02", from); err != nil {
-					return misuse(s, c, "-from %q: want YYYY-MM-DD", from)
-				}
-				if filter.EndDate, err = time.Parse("2006-01-02", to); err != nil {
-					return misuse(s, c, "-to %q: want YYYY-MM-DD", to)
-				}
-				if filter.EndDate.Before(filter.StartDate) {
-					return misuse(s, c, "-to %s is before -from %s", to, from)
-				}
+			var err error
+			if filter.CustomerID, filter.StartDate, filter.EndDate, err = hf.parse(s, c); err != nil {
+				return err
 			}
 			cl, ctx, cancel, err := cf.client(ctx, s, c)
 			if err != nil {

@@ -180,15 +180,14 @@ tab-separated row a payout. -timeout bounds the whole walk.`,
 		example: `fiatramp payouts history -customer $CUSTOMER -from 2026-11-01 -to 2026-11-30 | jq -r 'select(.client_reference_id == "order-1") | .id'`,
 	}
 	var (
-		cf                           callFlags
-		status, customer, from, till string
+		cf     callFlags
+		hf     historyFlags
+		status string
 	)
 	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
 		cf.define(fs)
 		fs.StringVar(&status, "status", "", "payout_status, e.g. SUCCESS")
-		fs.StringVar(&customer, "customer", "", "customer_id")
-		fs.StringVar(&from, "from", "", "start_date, YYYY-MM-DD (with -to)")
-		fs.StringVar(&till, "to", "", "end_date, YYYY-MM-DD (with -from)")
+		hf.define(fs)
 		return func(ctx context.Context, s streams, args []string) error {
 			if err := wantArgs(s, c, args, 0, 0); err != nil {
 				return err
@@ -197,28 +196,9 @@ tab-separated row a payout. -timeout bounds the whole walk.`,
 				return err
 			}
 			filter := types.PayoutHistoryFilter{Status: types.PayoutStatus(strings.TrimSpace(status))}
-			if customer != "" {
-				id, err := parseID(s, c, "-customer", customer)
-				if err != nil {
-					return err
-				}
-				filter.CustomerID = id
-			}
-			if (from == "") != (till == "") {
-				return misuse(s, c, "-from and -to go together: give both dates or neither")
-			}
-			for _, d := range []struct {
-				flag, text string
-				into       *time.Time
-			}{{"-from", from, &filter.StartDate}, {"-to", till, &filter.EndDate}} {
-				if d.text == "" {
-					continue
-				}
-				t, err := time.Parse(types.DateLayout, d.text)
-				if err != nil {
-					return misuse(s, c, "%s %q: want a date YYYY-MM-DD", d.flag, d.text)
-				}
-				*d.into = t
+			var err error
+			if filter.CustomerID, filter.StartDate, filter.EndDate, err = hf.parse(s, c); err != nil {
+				return err
 			}
 			cl, ctx, cancel, err := cf.client(ctx, s, c)
 			if err != nil {
@@ -286,4 +266,44 @@ func writeRow(w *bufio.Writer, raw json.RawMessage, fields []field) error {
 	}
 	_, err := w.WriteString(strings.Join(row, "\t") + "\n")
 	return err
+}
+
+// historyFlags are the filters the history commands share: -customer, and
+// -from with -to (YYYY-MM-DD, both or neither).
+type historyFlags struct{ customer, from, to string }
+
+func (h *historyFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&h.customer, "customer", "", "customer_id")
+	fs.StringVar(&h.from, "from", "", "start_date, YYYY-MM-DD (with -to)")
+	fs.StringVar(&h.to, "to", "", "end_date, YYYY-MM-DD (with -from)")
+}
+
+// parse checks the flags before anything is sent: a malformed id or date,
+// one date without the other, or a range ending before it starts is a
+// misuse (exit 2).
+func (h *historyFlags) parse(s streams, c *command) (customerID uuid.UUID, start, end time.Time, err error) {
+	if h.customer != "" {
+		if customerID, err = parseID(s, c, "-customer", h.customer); err != nil {
+			return
+		}
+	}
+	if (h.from == "") != (h.to == "") {
+		err = misuse(s, c, "-from and -to go together: give both dates or neither")
+		return
+	}
+	if h.from == "" {
+		return
+	}
+	if start, err = time.Parse(types.DateLayout, h.from); err != nil {
+		err = misuse(s, c, "-from %q: want a date YYYY-MM-DD", h.from)
+		return
+	}
+	if end, err = time.Parse(types.DateLayout, h.to); err != nil {
+		err = misuse(s, c, "-to %q: want a date YYYY-MM-DD", h.to)
+		return
+	}
+	if end.Before(start) {
+		err = misuse(s, c, "-to %s is before -from %s", h.to, h.from)
+	}
+	return
 }

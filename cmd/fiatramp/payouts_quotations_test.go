@@ -126,7 +126,8 @@ func TestCLIPayoutsHistory(t *testing.T) {
 	assert.True(t, strings.HasPrefix(rows[0], "ID\tSTATUS\tCLIENT_REFERENCE_ID"), rows[0])
 	w.requests()
 
-	for _, args := range [][]string{{"-from", day}, {"-to", day}, {"-from", "01-11-2026", "-to", day}} {
+	for _, args := range [][]string{{"-from", day}, {"-to", day}, {"-from", "01-11-2026", "-to", day},
+		{"-from", "2026-11-02", "-to", "2026-11-01"}, {"-customer", "nope"}} {
 		r = cli(t, w.env, "", append([]string{"payouts", "history"}, args...)...)
 		assert.Equal(t, 2, r.code, r)
 	}
