@@ -291,7 +291,9 @@ func requiredOps() []requiredOp {
 		{
 			name: "Payouts.GetLimits", method: http.MethodGet, path: "/ren/api/v1/payout/limits/" + customerID.String(), status: 200,
 			data: []member{{key: "available_limit", value: `0`, required: true}, {key: "daily_limit", value: `100`}, {key: "is_edd_required", value: `true`}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payouts.GetLimits(ctx, customerID) },
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.GetLimits(ctx, customerID)
+			},
 			check: func(t *testing.T, got any) {
 				assert.True(t, got.(*types.Limits).AvailableLimit.IsZero(), "a known zero")
 			},
