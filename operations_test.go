@@ -347,7 +347,7 @@ func ExampleOperations() {
 	// Payouts.GetLimits GET /ren/api/v1/payout/limits/{customer_id} read [available_limit] []
 	// Payouts.SaveEDD POST /ren/api/v1/payout/edd/save create-once [id status] []
 	// Payouts.CreateQuotation POST /pos/api/v1/payout/quotation create [id] []
-	// Payouts.GetQuotation GET /pos/api/v1/payout/quotation/{quotation_id} read [id] []
+	// Payouts.GetQuotation GET /pos/api/v1/payout/quotation/{quotation_id} read [id] [Reconcile ReconcileOutcome]
 	// Payouts.LinkTransfer PATCH /pos/api/v1/payout/update-transfer-id update [exchange_order_id exchange_transfer_id] []
 	// Payouts.List GET /pos/api/v1/payout/history read [results] [All ListPage]
 }

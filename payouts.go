@@ -29,6 +29,8 @@ type PayoutsAPI interface {
 	SaveEDD(ctx context.Context, req types.SavePayoutEDDRequest, opts ...RequestOption) (*types.EDD, error)
 	CreateQuotation(ctx context.Context, req types.CreatePayoutQuotationRequest, opts ...RequestOption) (*types.PayoutQuotation, error)
 	GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayoutQuotation, error)
+	Reconcile(ctx context.Context, a PayoutAttempt, opts ...RequestOption) (*PayoutReconciliation, error)
+	ReconcileOutcome(ctx context.Context, err error, opts ...RequestOption) (*PayoutReconciliation, error)
 	LinkTransfer(ctx context.Context, req types.LinkTransferRequest, opts ...RequestOption) (*types.TransferLink, error)
 	List(ctx context.Context, filter types.PayoutListFilter, opts ...RequestOption) (*types.PayoutPage, error)
 	All(ctx context.Context, filter types.PayoutListFilter, opts ...RequestOption) iter.Seq2[types.Payout, error]
@@ -65,7 +67,7 @@ type PayoutsService struct{ client *Client }
 // outcome (its Err matches ErrMalformedResponse), never a payout with
 // uuid.Nil for its ID. With WithReconcile the call settles such an
 // outcome itself, with reads only, before it returns (see
-// Client.ReconcilePayout): the payout the lost attempt created, a
+// Payouts.Reconcile): the payout the lost attempt created, a
 // *NotCreatedError (ErrNotCreated: nothing holds the reference; create
 // again with the same one), or the *OutcomeUnknownError with Unsettled
 // saying why.
