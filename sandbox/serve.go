@@ -67,8 +67,11 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	rep := s.serve(r, raw)
-	if faulted && fault.Kind == FaultDropAfter {
+	switch {
+	case faulted && fault.Kind == FaultDropAfter:
 		panic(http.ErrAbortHandler) // the effect happened; the caller never hears
+	case faulted && fault.Kind == FaultDelayAfter && !holdAnswer(w, r, fault.Delay):
+		return // the effect happened; the caller gave up before the answer
 	}
 	for k, v := range rep.header {
 		w.Header()[k] = v
