@@ -108,7 +108,7 @@ func TestRequestBytesGolden(t *testing.T) {
 	}
 	step("gets")
 	_, _ = c.Payouts.Get(ctx, payoutID)
-	_, _ = c.Payouts.Balance(ctx)
+	_, _ = c.Payouts.GetBalance(ctx)
 	_, _ = c.Payins.GetQuotation(ctx, payinQuotation)
 	_, _ = c.Customers.GetBankAccount(ctx, customerID, bankID)
 	_, _ = c.Customers.ListBankAccounts(ctx, customerID)
@@ -121,8 +121,8 @@ func TestRequestBytesGolden(t *testing.T) {
 	}
 	step("payin reads")
 	_, _ = c.Payins.Get(ctx, payoutID)
-	_, _ = c.Payins.ListHistory(ctx, types.PayinHistoryFilter{})
-	_, _ = c.Payins.ListHistory(ctx, types.PayinHistoryFilter{Status: "ON HOLD&x=1", CustomerID: customerID,
+	_, _ = c.Payins.List(ctx, types.PayinListFilter{})
+	_, _ = c.Payins.List(ctx, types.PayinListFilter{Status: "ON HOLD&x=1", CustomerID: customerID,
 		StartDate: testNow, EndDate: testNow.AddDate(0, 1, 0)})
 	for i, body := range []any{
 		map[string]any{"z": 1, "a": []any{"é", 1.5, nil, true}, "m": map[string]string{"k": "<&>"}},
@@ -152,7 +152,7 @@ func TestRequestBytesGolden(t *testing.T) {
 	}
 	step("payout quotation fetch and history")
 	_, _ = c.Payouts.GetQuotation(ctx, quotationID)
-	_, _ = c.Payouts.ListHistory(ctx, types.PayoutHistoryFilter{})
+	_, _ = c.Payouts.List(ctx, types.PayoutListFilter{})
 
 	const path = "testdata/requests.golden"
 	if *updateGolden {

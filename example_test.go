@@ -274,7 +274,7 @@ func ExampleOutcomeUnknownError() {
 	// created by the earlier call: do not pay again
 }
 
-func ExamplePayoutsService_Balance() {
+func ExamplePayoutsService_GetBalance() {
 	srv := demoService()
 	defer srv.Close()
 	client, err := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
@@ -282,7 +282,7 @@ func ExamplePayoutsService_Balance() {
 		log.Fatal(err)
 	}
 
-	balance, err := client.Payouts.Balance(context.Background())
+	balance, err := client.Payouts.GetBalance(context.Background())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -474,9 +474,9 @@ func ExampleWithLogger() {
 	// Output: level=DEBUG msg="fiatramp request" method=GET path=/pos/api/v1/payout/3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34 attempt=1 status=200
 }
 
-// ExamplePayoutsService_Rate asks for the indicative rate of a payout:
+// ExamplePayoutsService_GetRate asks for the indicative rate of a payout:
 // fiat per unit of asset. The quotation locks the rate a payout is made at.
-func ExamplePayoutsService_Rate() {
+func ExamplePayoutsService_GetRate() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The query is not signed: a GET signs "{}".
 		fmt.Println(r.Method, r.URL.Path+"?"+r.URL.RawQuery)
@@ -485,7 +485,7 @@ func ExamplePayoutsService_Rate() {
 	defer srv.Close()
 	client, _ := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
 
-	rate, err := client.Payouts.Rate(context.Background(), types.RateRequest{Asset: "usdt", Fiat: "inr"})
+	rate, err := client.Payouts.GetRate(context.Background(), types.RateRequest{Asset: "usdt", Fiat: "inr"})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -514,14 +514,14 @@ func exampleSandbox(opts ...sandbox.Option) (*sandbox.Sandbox, sandbox.Demo, *fi
 	return sb, demo, client, func() { _ = srv.Close() }
 }
 
-// ExamplePayoutsService_Configuration reads what payouts support in INR:
+// ExamplePayoutsService_GetConfiguration reads what payouts support in INR:
 // the answer is keyed by fiat (or flat, from an older deployment), and
 // Fiat and Limits read either.
-func ExamplePayoutsService_Configuration() {
+func ExamplePayoutsService_GetConfiguration() {
 	_, _, client, done := exampleSandbox()
 	defer done()
 
-	cfg, err := client.Payouts.Configuration(context.Background())
+	cfg, err := client.Payouts.GetConfiguration(context.Background())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -534,12 +534,12 @@ func ExamplePayoutsService_Configuration() {
 	// USDT by IMPS: 10 to 5000
 }
 
-// ExamplePayinsService_Configuration reads what payins support.
-func ExamplePayinsService_Configuration() {
+// ExamplePayinsService_GetConfiguration reads what payins support.
+func ExamplePayinsService_GetConfiguration() {
 	_, _, client, done := exampleSandbox()
 	defer done()
 
-	cfg, err := client.Payins.Configuration(context.Background())
+	cfg, err := client.Payins.GetConfiguration(context.Background())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -549,12 +549,12 @@ func ExamplePayinsService_Configuration() {
 	// Output: USDC by UPI: 10 to 1000
 }
 
-// ExamplePayinsService_Rate asks for the indicative rate of a payin.
-func ExamplePayinsService_Rate() {
+// ExamplePayinsService_GetRate asks for the indicative rate of a payin.
+func ExamplePayinsService_GetRate() {
 	_, _, client, done := exampleSandbox()
 	defer done()
 
-	rate, err := client.Payins.Rate(context.Background(), types.RateRequest{Asset: "USDT", Fiat: "INR"})
+	rate, err := client.Payins.GetRate(context.Background(), types.RateRequest{Asset: "USDT", Fiat: "INR"})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -562,13 +562,13 @@ func ExamplePayinsService_Rate() {
 	// Output: USDT INR 88.5
 }
 
-// ExamplePayoutsService_Limits checks what a customer may still be paid
+// ExamplePayoutsService_GetLimits checks what a customer may still be paid
 // today before quoting a payout.
-func ExamplePayoutsService_Limits() {
+func ExamplePayoutsService_GetLimits() {
 	_, demo, client, done := exampleSandbox()
 	defer done()
 
-	limits, err := client.Payouts.Limits(context.Background(), demo.Customer.ID)
+	limits, err := client.Payouts.GetLimits(context.Background(), demo.Customer.ID)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -579,12 +579,12 @@ func ExamplePayoutsService_Limits() {
 	// EDD required: false
 }
 
-// ExamplePayinsService_Limits checks a customer's payin limits per method.
-func ExamplePayinsService_Limits() {
+// ExamplePayinsService_GetLimits checks a customer's payin limits per method.
+func ExamplePayinsService_GetLimits() {
 	_, demo, client, done := exampleSandbox()
 	defer done()
 
-	limits, err := client.Payins.Limits(context.Background(), demo.Customer.ID)
+	limits, err := client.Payins.GetLimits(context.Background(), demo.Customer.ID)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -728,7 +728,7 @@ func ExamplePayoutsService_LinkTransfer() {
 	// Output: EXO-2026-0002 770011223344 770011223344
 }
 
-func ExamplePayoutsService_History() {
+func ExamplePayoutsService_All() {
 	sb := sandbox.New()
 	demo, _ := sb.SeedDemo()
 	srv, _ := sandbox.NewServer(sb)
@@ -743,15 +743,15 @@ func ExamplePayoutsService_History() {
 
 	// Every payout of the customer, page after page, one page in memory.
 	today := sb.Now().UTC()
-	filter := types.PayoutHistoryFilter{CustomerID: demo.Customer.ID, StartDate: today, EndDate: today}
-	for payout, err := range client.Payouts.History(ctx, filter) {
+	filter := types.PayoutListFilter{CustomerID: demo.Customer.ID, StartDate: today, EndDate: today}
+	for payout, err := range client.Payouts.All(ctx, filter) {
 		if err != nil {
 			log.Fatal(err)
 		}
 		fmt.Println(*payout.ClientReferenceID, payout.Status)
 	}
 	// A range with one end is refused before sending.
-	_, err := client.Payouts.ListHistory(ctx, types.PayoutHistoryFilter{StartDate: today})
+	_, err := client.Payouts.List(ctx, types.PayoutListFilter{StartDate: today})
 	fmt.Println(errors.Is(err, fiatramp.ErrInvalidRequest))
 	// Output:
 	// ref-0 PROCESSING
@@ -828,7 +828,7 @@ func ExamplePayinsService_Initiate() {
 	switch {
 	case errors.As(err, &unknown):
 		// The payin may exist: look for the UTR in the customer's history
-		// (Payins.History), or repeat the same call, which cannot record twice.
+		// (Payins.All), or repeat the same call, which cannot record twice.
 		log.Fatal(err)
 	case err != nil:
 		log.Fatal(err)
@@ -865,9 +865,9 @@ func ExamplePayinsService_Get() {
 	// Output: REFUND_INITIATED PAYMENT_NOT_RECEIVED INCORRECT_AMOUNT 778899
 }
 
-// History walks every page of the payin history, filtered; memory stays
+// All walks every page of the payin history, filtered; memory stays
 // bounded by one page.
-func ExamplePayinsService_History() {
+func ExamplePayinsService_All() {
 	sb := sandbox.New(func(s *sandbox.Settings) { s.PageSize = 2 })
 	demo, _ := sb.SeedDemo()
 	srv, _ := sandbox.NewServer(sb)
@@ -882,7 +882,7 @@ func ExamplePayinsService_History() {
 		_, _ = client.Payins.Initiate(ctx, types.InitiatePayinRequest{QuotationID: q.ID, CustomerID: demo.Customer.ID, UTR: utr})
 	}
 
-	for p, err := range client.Payins.History(ctx, types.PayinHistoryFilter{CustomerID: demo.Customer.ID}) {
+	for p, err := range client.Payins.All(ctx, types.PayinListFilter{CustomerID: demo.Customer.ID}) {
 		if err != nil {
 			log.Fatal(err)
 		}

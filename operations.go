@@ -103,7 +103,7 @@ const (
 	opPayoutsCreateRemittance
 	opPayoutsGet
 	opPayoutsSimulateStatus
-	opPayoutsBalance
+	opPayoutsGetBalance
 	opPayinsCreateQuotation
 	opPayinsGetQuotation
 	opPayinsSimulateStatus
@@ -114,26 +114,26 @@ const (
 	opKYCGetConfiguration
 	opKYCSimulateStatus
 	// Configuration, rates, limits and EDD.
-	opPayoutsRate
-	opPayinsRate
-	opPayoutsConfiguration
-	opPayinsConfiguration
-	opPayoutsLimits
-	opPayinsLimits
+	opPayoutsGetRate
+	opPayinsGetRate
+	opPayoutsGetConfiguration
+	opPayinsGetConfiguration
+	opPayoutsGetLimits
+	opPayinsGetLimits
 	opPayoutsSaveEDD
 	opPayinsSaveEDD
 	// Payout quotations and history.
 	opPayoutsCreateQuotation
 	opPayoutsGetQuotation
 	opPayoutsLinkTransfer
-	opPayoutsListHistory
+	opPayoutsList
 	// Bank accounts and the organization's webhook URL.
 	opCustomersAddBankAccount
 	opOrganizationSetWebhookURL
 	// Payins after the quotation.
 	opPayinsInitiate
 	opPayinsGet
-	opPayinsListHistory
+	opPayinsList
 	opPayinsLinkTransfer
 	// Customers and KYC.
 	opCustomersCreate
@@ -199,8 +199,8 @@ var operations = [numOperations]opRow{
 			need("payout_id", func(s *types.PayoutStatusSimulation) bool { return s.PayoutID == uuid.Nil }),
 			need("payout_status", func(s *types.PayoutStatusSimulation) bool { return s.PayoutStatus == "" })),
 	},
-	opPayoutsBalance: {
-		name: "Payouts.Balance", method: http.MethodGet, path: posBase + "/payout/balance",
+	opPayoutsGetBalance: {
+		name: "Payouts.GetBalance", method: http.MethodGet, path: posBase + "/payout/balance",
 		safety: SafetyRead,
 		// An unknown balance is not zero, which a nil map would read as.
 		result: requires(need("available_balance", func(b *types.Balance) bool { return b.AvailableBalance == nil })),
@@ -259,28 +259,28 @@ var operations = [numOperations]opRow{
 			need("status", func(s *types.KYCStatusSimulation) bool { return s.Status == "" })),
 	},
 	// Configuration, rates, limits and EDD.
-	opPayoutsRate: {
-		name: "Payouts.Rate", method: http.MethodGet, path: posBase + "/payout/fetch-rate",
+	opPayoutsGetRate: {
+		name: "Payouts.GetRate", method: http.MethodGet, path: posBase + "/payout/fetch-rate",
 		safety: SafetyRead, result: rateKnownBy(),
 	},
-	opPayinsRate: {
-		name: "Payins.Rate", method: http.MethodGet, path: pisBase + "/payin/fetch-rate",
+	opPayinsGetRate: {
+		name: "Payins.GetRate", method: http.MethodGet, path: pisBase + "/payin/fetch-rate",
 		safety: SafetyRead, result: rateKnownBy(),
 	},
-	opPayoutsConfiguration: {
-		name: "Payouts.Configuration", method: http.MethodGet, path: posBase + "/payout/configuration",
+	opPayoutsGetConfiguration: {
+		name: "Payouts.GetConfiguration", method: http.MethodGet, path: posBase + "/payout/configuration",
 		safety: SafetyRead, result: configurationKnownBy(),
 	},
-	opPayinsConfiguration: {
-		name: "Payins.Configuration", method: http.MethodGet, path: pisBase + "/payin/configuration",
+	opPayinsGetConfiguration: {
+		name: "Payins.GetConfiguration", method: http.MethodGet, path: pisBase + "/payin/configuration",
 		safety: SafetyRead, result: configurationKnownBy(),
 	},
-	opPayoutsLimits: {
-		name: "Payouts.Limits", method: http.MethodGet, path: renBase + "/payout/limits/{customer_id}",
+	opPayoutsGetLimits: {
+		name: "Payouts.GetLimits", method: http.MethodGet, path: renBase + "/payout/limits/{customer_id}",
 		safety: SafetyRead, result: limitsKnownBy(),
 	},
-	opPayinsLimits: {
-		name: "Payins.Limits", method: http.MethodGet, path: renBase + "/payin/limits/{customer_id}",
+	opPayinsGetLimits: {
+		name: "Payins.GetLimits", method: http.MethodGet, path: renBase + "/payin/limits/{customer_id}",
 		safety: SafetyRead, result: limitsKnownBy(),
 	},
 	opPayoutsSaveEDD: {
@@ -311,9 +311,9 @@ var operations = [numOperations]opRow{
 			need("exchange_order_id", func(l *types.TransferLink) bool { return l.ExchangeOrderID == "" }),
 			need("exchange_transfer_id", func(l *types.TransferLink) bool { return l.ExchangeTransferID == "" })),
 	},
-	opPayoutsListHistory: {
-		name: "Payouts.ListHistory", method: http.MethodGet, path: posBase + "/payout/history",
-		safety: SafetyRead, helpers: []string{"History", "ListHistoryPage"},
+	opPayoutsList: {
+		name: "Payouts.List", method: http.MethodGet, path: posBase + "/payout/history",
+		safety: SafetyRead, helpers: []string{"All", "ListPage"},
 		// results may be [] but must be there: a page without it cannot
 		// say "no payouts".
 		result: requires(need("results", func(p *types.PayoutPage) bool { return p.Results == nil })),
@@ -343,9 +343,9 @@ var operations = [numOperations]opRow{
 		name: "Payins.Get", method: http.MethodGet, path: pisBase + "/payin/{payin_id}",
 		safety: SafetyRead, result: payinKnownBy(),
 	},
-	opPayinsListHistory: {
-		name: "Payins.ListHistory", method: http.MethodGet, path: pisBase + "/payin/history",
-		safety: SafetyRead, helpers: []string{"History", "ListHistoryPage"},
+	opPayinsList: {
+		name: "Payins.List", method: http.MethodGet, path: pisBase + "/payin/history",
+		safety: SafetyRead, helpers: []string{"All", "ListPage"},
 		// A page without results cannot say "no payins".
 		result: requires(need("results", func(p *types.PayinPage) bool { return p.Results == nil })),
 	},

@@ -22,13 +22,13 @@ type PayinsAPI interface {
 	Initiate(ctx context.Context, req types.InitiatePayinRequest, opts ...RequestOption) (*types.Payin, error)
 	Get(ctx context.Context, payinID uuid.UUID, opts ...RequestOption) (*types.Payin, error)
 	LinkTransfer(ctx context.Context, req types.LinkPayinTransferRequest, opts ...RequestOption) (*types.PayinTransferLink, error)
-	ListHistory(ctx context.Context, q types.PayinHistoryFilter, opts ...RequestOption) (*types.PayinPage, error)
-	History(ctx context.Context, q types.PayinHistoryFilter, opts ...RequestOption) iter.Seq2[types.Payin, error]
-	ListHistoryPage(ctx context.Context, next string, opts ...RequestOption) (*types.PayinPage, error)
+	List(ctx context.Context, q types.PayinListFilter, opts ...RequestOption) (*types.PayinPage, error)
+	All(ctx context.Context, q types.PayinListFilter, opts ...RequestOption) iter.Seq2[types.Payin, error]
+	ListPage(ctx context.Context, next string, opts ...RequestOption) (*types.PayinPage, error)
 	// Configuration, rates, limits and EDD.
-	Rate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error)
-	Configuration(ctx context.Context, opts ...RequestOption) (*types.Configuration, error)
-	Limits(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.Limits, error)
+	GetRate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error)
+	GetConfiguration(ctx context.Context, opts ...RequestOption) (*types.Configuration, error)
+	GetLimits(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.Limits, error)
 	SaveEDD(ctx context.Context, req types.SavePayinEDDRequest, opts ...RequestOption) (*types.EDD, error)
 }
 
@@ -38,7 +38,7 @@ var _ PayinsAPI = (*PayinsService)(nil)
 // and gives deposit instructions (POST /pis/api/v1/payin/quotation, read
 // back with GET /pis/api/v1/payin/quotation/{quotation_id}); once the
 // customer has paid from their own account, Initiate records the payin by
-// the transfer's UTR, Get, History and LinkTransfer follow it, and, in the
+// the transfer's UTR, Get, List, All and LinkTransfer follow it, and, in the
 // sandbox, SimulateStatus moves it.
 type PayinsService struct{ client *Client }
 

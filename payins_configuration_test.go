@@ -13,7 +13,7 @@ func TestPayinsConfiguration(t *testing.T) {
 	h := newHarness(t)
 	data := `{"inr":{"supported_assets":["usdt"],"coin_limits":{}},"aud":{"supported_assets":["usdc"],"supported_networks":["ERC20"]}}`
 	calls := h.expect(http.MethodGet, "/pis/api/v1/payin/configuration", "", http.StatusOK, ok(data))
-	c, err := h.client.Payins.Configuration(context.Background())
+	c, err := h.client.Payins.GetConfiguration(context.Background())
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, calls.Load())
 	aud, ok := c.Fiat("AUD")

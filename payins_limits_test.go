@@ -14,7 +14,7 @@ import (
 func TestPayinsLimits(t *testing.T) {
 	h := newHarness(t)
 	calls := h.expect(http.MethodGet, "/ren/api/v1/payin/limits/"+customerID.String(), "", http.StatusOK, ok(limitsData))
-	l, err := h.client.Payins.Limits(context.Background(), customerID)
+	l, err := h.client.Payins.GetLimits(context.Background(), customerID)
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, calls.Load())
 	assert.Equal(t, "150000.25", l.PaymentMethodLimits.TotalAvailableLimit["IMPS"].String())

@@ -15,11 +15,11 @@ import (
 func TestPayinsRate(t *testing.T) {
 	h := newHarness(t)
 	h.expectQuery("/pis/api/v1/payin/fetch-rate", "asset=USDC&fiat=INR", http.StatusOK, ok(`{"asset":"USDC","fiat":"INR","rate":"88.40"}`))
-	r, err := h.client.Payins.Rate(context.Background(), types.RateRequest{Asset: "Usdc", Fiat: "inr"})
+	r, err := h.client.Payins.GetRate(context.Background(), types.RateRequest{Asset: "Usdc", Fiat: "inr"})
 	require.NoError(t, err)
 	assert.Equal(t, "88.4", r.Rate.String())
 
-	_, err = h.client.Payins.Rate(context.Background(), types.RateRequest{Asset: "USDC"})
+	_, err = h.client.Payins.GetRate(context.Background(), types.RateRequest{Asset: "USDC"})
 	var v *fiatramp.ValidationError
 	require.ErrorAs(t, err, &v)
 	assert.Equal(t, "fiat", v.Field)

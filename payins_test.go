@@ -433,7 +433,7 @@ type floorPayin struct {
 	ExpiryTime         time.Time       `json:"expiry_time"`
 }
 
-// BenchmarkPayinCallsVsFloor compares Initiate, Get, ListHistory (a page
+// BenchmarkPayinCallsVsFloor compares Initiate, Get, List (a page
 // of 10 payins), LinkTransfer and SimulateStatus with their hand-written
 // floors, through an in-memory transport.
 func BenchmarkPayinCallsVsFloor(b *testing.B) {
@@ -478,9 +478,9 @@ func BenchmarkPayinCallsVsFloor(b *testing.B) {
 				var p floorPayin
 				return floorSend(ctx, hc, http.MethodGet, base+"/pis/api/v1/payin/"+payoutID.String(), nil, &p)
 			}},
-		{"ListHistory", page,
+		{"List", page,
 			func(c *fiatramp.Client) error {
-				_, err := c.Payins.ListHistory(ctx, types.PayinHistoryFilter{Status: types.PayinSuccess, CustomerID: customerID})
+				_, err := c.Payins.List(ctx, types.PayinListFilter{Status: types.PayinSuccess, CustomerID: customerID})
 				return err
 			},
 			func(hc *http.Client) error {

@@ -21,18 +21,18 @@ type PayoutsAPI interface {
 	CreateRemittance(ctx context.Context, req types.CreateRemittancePayoutRequest, opts ...RequestOption) (*types.RemittancePayout, error)
 	Get(ctx context.Context, payoutID uuid.UUID, opts ...RequestOption) (*types.Payout, error)
 	SimulateStatus(ctx context.Context, payoutID uuid.UUID, status types.PayoutStatus, opts ...RequestOption) (*types.PayoutStatusSimulation, error)
-	Balance(ctx context.Context, opts ...RequestOption) (*types.Balance, error)
+	GetBalance(ctx context.Context, opts ...RequestOption) (*types.Balance, error)
 	Wait(ctx context.Context, payoutID uuid.UUID, opts ...WaitOption) (*types.Payout, error)
-	Rate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error)
-	Configuration(ctx context.Context, opts ...RequestOption) (*types.Configuration, error)
-	Limits(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.Limits, error)
+	GetRate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error)
+	GetConfiguration(ctx context.Context, opts ...RequestOption) (*types.Configuration, error)
+	GetLimits(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.Limits, error)
 	SaveEDD(ctx context.Context, req types.SavePayoutEDDRequest, opts ...RequestOption) (*types.EDD, error)
 	CreateQuotation(ctx context.Context, req types.CreatePayoutQuotationRequest, opts ...RequestOption) (*types.PayoutQuotation, error)
 	GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayoutQuotation, error)
 	LinkTransfer(ctx context.Context, req types.LinkTransferRequest, opts ...RequestOption) (*types.TransferLink, error)
-	ListHistory(ctx context.Context, filter types.PayoutHistoryFilter, opts ...RequestOption) (*types.PayoutPage, error)
-	History(ctx context.Context, filter types.PayoutHistoryFilter, opts ...RequestOption) iter.Seq2[types.Payout, error]
-	ListHistoryPage(ctx context.Context, next string, opts ...RequestOption) (*types.PayoutPage, error)
+	List(ctx context.Context, filter types.PayoutListFilter, opts ...RequestOption) (*types.PayoutPage, error)
+	All(ctx context.Context, filter types.PayoutListFilter, opts ...RequestOption) iter.Seq2[types.Payout, error]
+	ListPage(ctx context.Context, next string, opts ...RequestOption) (*types.PayoutPage, error)
 }
 
 var _ PayoutsAPI = (*PayoutsService)(nil)
@@ -247,12 +247,12 @@ func (s *PayoutsService) SimulateStatus(ctx context.Context, payoutID uuid.UUID,
 	return call[types.PayoutStatusSimulation](ctx, s.client, opPayoutsSimulateStatus.op().with(body), opts)
 }
 
-// Balance fetches the organization's prefunded balance, the amount
+// GetBalance fetches the organization's prefunded balance, the amount
 // available per asset: GET /pos/api/v1/payout/balance. Amounts are
 // decimals, exactly as sent. Organizations without a prefunded wallet are
 // refused with ErrNotEntitled. An answer without available_balance (absent
 // or null) is refused with an error matching ErrMalformedResponse: an
 // unknown balance is not zero, which a nil map would read as.
-func (s *PayoutsService) Balance(ctx context.Context, opts ...RequestOption) (*types.Balance, error) {
-	return call[types.Balance](ctx, s.client, opPayoutsBalance.op(), opts)
+func (s *PayoutsService) GetBalance(ctx context.Context, opts ...RequestOption) (*types.Balance, error) {
+	return call[types.Balance](ctx, s.client, opPayoutsGetBalance.op(), opts)
 }

@@ -6,15 +6,15 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-// Configuration fetches what payouts support: GET
+// GetConfiguration fetches what payouts support: GET
 // /pos/api/v1/payout/configuration, no body. The answer is keyed by fiat
 // ({"inr": {"supported_assets", "coin_limits": {"usdt": {"imps": {"min",
-// "max"}}}}}) or, from an older deployment, flat; types.Configuration
+// "max"}}}}}) or, from an older deployment, flat; types.GetConfiguration
 // reads both, and its Fiat method reads either as one fiat's. Limits are
 // in units of the asset. An answer that names no supported_assets, under
 // a fiat or flat, is refused with an error matching ErrMalformedResponse.
-func (s *PayoutsService) Configuration(ctx context.Context, opts ...RequestOption) (*types.Configuration, error) {
-	return call[types.Configuration](ctx, s.client, opPayoutsConfiguration.op(), opts)
+func (s *PayoutsService) GetConfiguration(ctx context.Context, opts ...RequestOption) (*types.Configuration, error) {
+	return call[types.Configuration](ctx, s.client, opPayoutsGetConfiguration.op(), opts)
 }
 
 // configurationKnownBy is what a configuration is known by: the assets it

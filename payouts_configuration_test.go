@@ -19,7 +19,7 @@ const configurationData = `{"inr":{"supported_assets":["usdt"],"coin_limits":{"u
 func TestPayoutsConfiguration(t *testing.T) {
 	h := newHarness(t)
 	calls := h.expect(http.MethodGet, "/pos/api/v1/payout/configuration", "", http.StatusOK, ok(configurationData))
-	c, err := h.client.Payouts.Configuration(context.Background())
+	c, err := h.client.Payouts.GetConfiguration(context.Background())
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, calls.Load())
 	inr, ok := c.Fiat("INR")
@@ -34,7 +34,7 @@ func TestPayoutsConfigurationFlat(t *testing.T) {
 	h := newHarness(t)
 	h.expect(http.MethodGet, "/pos/api/v1/payout/configuration", "", http.StatusOK,
 		ok(`{"supported_fiats":["INR"],"supported_assets":["USDT"],"coin_limits":{"USDT":{"min":10,"max":5000}}}`))
-	c, err := h.client.Payouts.Configuration(context.Background())
+	c, err := h.client.Payouts.GetConfiguration(context.Background())
 	require.NoError(t, err)
 	inr, ok := c.Fiat("inr")
 	require.True(t, ok)
@@ -57,7 +57,7 @@ func TestPayoutsConfigurationRefusals(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			h := newHarness(t)
 			h.expect(http.MethodGet, "/pos/api/v1/payout/configuration", "", http.StatusOK, ok(data))
-			c, err := h.client.Payouts.Configuration(context.Background())
+			c, err := h.client.Payouts.GetConfiguration(context.Background())
 			assert.Nil(t, c)
 			require.ErrorIs(t, err, fiatramp.ErrMalformedResponse)
 		})
@@ -74,16 +74,16 @@ type floorFiatConfiguration struct {
 	CoinLimits      map[string]map[string]floorRange `json:"coin_limits"`
 }
 
-// BenchmarkPayoutsConfigurationVsFloor compares Payouts.Configuration with the hand-written
+// BenchmarkPayoutsGetConfigurationVsFloor compares Payouts.GetConfiguration with the hand-written
 // floor (floorSend), interleaved, through an in-memory transport:
 //
 //	go test -run '^$' -bench 'PayoutsConfigurationVsFloor' -benchtime 20000x .
-func BenchmarkPayoutsConfigurationVsFloor(b *testing.B) {
+func BenchmarkPayoutsGetConfigurationVsFloor(b *testing.B) {
 	ctx := context.Background()
 	cfgData := `{"inr":{"supported_assets":["usdt","usdc"],"coin_limits":{"usdt":{"imps":{"min":10,"max":5000},"upi":{"min":10,"max":1000}},` +
 		`"usdc":{"imps":{"min":10,"max":5000},"upi":{"min":10,"max":1000}}}}}`
 	compareInMemory(b, []byte(ok(cfgData)),
-		func(c *fiatramp.Client) error { _, err := c.Payouts.Configuration(ctx); return err },
+		func(c *fiatramp.Client) error { _, err := c.Payouts.GetConfiguration(ctx); return err },
 		func(hc *http.Client) error {
 			return floorSend(ctx, hc, http.MethodGet, memoryBase+"/pos/api/v1/payout/configuration", nil, new(map[string]floorFiatConfiguration))
 		})

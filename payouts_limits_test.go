@@ -21,7 +21,7 @@ const limitsData = `{"daily_limit":200000,"available_limit":"150000.25","payment
 func TestPayoutsLimits(t *testing.T) {
 	h := newHarness(t)
 	calls := h.expect(http.MethodGet, "/ren/api/v1/payout/limits/"+customerID.String(), "", http.StatusOK, ok(limitsData))
-	l, err := h.client.Payouts.Limits(context.Background(), customerID)
+	l, err := h.client.Payouts.GetLimits(context.Background(), customerID)
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, calls.Load())
 	assert.Equal(t, "150000.25", l.AvailableLimit.String())
@@ -33,7 +33,7 @@ func TestPayoutsLimits(t *testing.T) {
 
 func TestPayoutsLimitsRefusals(t *testing.T) {
 	h := newHarness(t)
-	l, err := h.client.Payouts.Limits(context.Background(), uuid.Nil)
+	l, err := h.client.Payouts.GetLimits(context.Background(), uuid.Nil)
 	assert.Nil(t, l)
 	var v *fiatramp.ValidationError
 	require.ErrorAs(t, err, &v)
@@ -42,7 +42,7 @@ func TestPayoutsLimitsRefusals(t *testing.T) {
 
 	h.mock.RegisterResponder(http.MethodGet, testBase+"/ren/api/v1/payout/limits/"+customerID.String(),
 		httpmock.NewStringResponder(http.StatusBadRequest, fail("Customer not found or access denied", "", `{}`)))
-	_, err = h.client.Payouts.Limits(context.Background(), customerID)
+	_, err = h.client.Payouts.GetLimits(context.Background(), customerID)
 	require.ErrorIs(t, err, fiatramp.ErrCustomerNotFound)
 	require.NotErrorIs(t, err, fiatramp.ErrUnauthorized)
 
@@ -54,7 +54,7 @@ func TestPayoutsLimitsRefusals(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			h := newHarness(t)
 			h.expect(http.MethodGet, "/ren/api/v1/payout/limits/"+customerID.String(), "", http.StatusOK, ok(data))
-			l, err := h.client.Payouts.Limits(context.Background(), customerID)
+			l, err := h.client.Payouts.GetLimits(context.Background(), customerID)
 			assert.Nil(t, l)
 			require.ErrorIs(t, err, fiatramp.ErrMalformedResponse)
 		})
@@ -73,14 +73,14 @@ type floorLimits struct {
 	IsLimitIncreaseAvailable bool      `json:"is_limit_increase_available"`
 }
 
-// BenchmarkPayoutsLimitsVsFloor compares Payouts.Limits with the hand-written
+// BenchmarkPayoutsGetLimitsVsFloor compares Payouts.GetLimits with the hand-written
 // floor (floorSend), interleaved, through an in-memory transport:
 //
 //	go test -run '^$' -bench 'PayoutsLimitsVsFloor' -benchtime 20000x .
-func BenchmarkPayoutsLimitsVsFloor(b *testing.B) {
+func BenchmarkPayoutsGetLimitsVsFloor(b *testing.B) {
 	ctx := context.Background()
 	compareInMemory(b, []byte(ok(limitsData)),
-		func(c *fiatramp.Client) error { _, err := c.Payouts.Limits(ctx, customerID); return err },
+		func(c *fiatramp.Client) error { _, err := c.Payouts.GetLimits(ctx, customerID); return err },
 		func(hc *http.Client) error {
 			return floorSend(ctx, hc, http.MethodGet, memoryBase+"/ren/api/v1/payout/limits/"+customerID.String(), nil, new(floorLimits))
 		})

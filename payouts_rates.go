@@ -8,7 +8,7 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-// Rate fetches the indicative exchange rate of a payout, fiat per unit of
+// GetRate fetches the indicative exchange rate of a payout, fiat per unit of
 // asset: GET /pos/api/v1/payout/fetch-rate?asset=USDT&fiat=INR, with
 // network=... added when req.Network is set (the on-chain model). Asset
 // and fiat are sent in upper case; the query is not signed (a GET signs
@@ -17,12 +17,12 @@ import (
 // A blank Asset or Fiat is refused before sending (ErrInvalidRequest). An
 // answer without a positive rate is refused with an error matching
 // ErrMalformedResponse.
-func (s *PayoutsService) Rate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error) {
+func (s *PayoutsService) GetRate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error) {
 	q, err := rateQuery(req)
 	if err != nil {
 		return nil, err
 	}
-	return call[types.Rate](ctx, s.client, opPayoutsRate.op().withQuery(q), opts)
+	return call[types.Rate](ctx, s.client, opPayoutsGetRate.op().withQuery(q), opts)
 }
 
 // rateQuery is the encoded query of a fetch rate, its parameters in key

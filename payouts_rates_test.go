@@ -31,7 +31,7 @@ func TestPayoutsRate(t *testing.T) {
 	h := newHarness(t)
 	data := `{"asset":"USDT","fiat":"INR","rate":88.50}`
 	h.expectQuery("/pos/api/v1/payout/fetch-rate", "asset=USDT&fiat=INR", http.StatusOK, ok(data))
-	r, err := h.client.Payouts.Rate(context.Background(), types.RateRequest{Asset: "usdt", Fiat: "inr"})
+	r, err := h.client.Payouts.GetRate(context.Background(), types.RateRequest{Asset: "usdt", Fiat: "inr"})
 	require.NoError(t, err)
 	assert.Equal(t, "88.5", r.Rate.String())
 	assert.Equal(t, "USDT", r.Asset)
@@ -43,7 +43,7 @@ func TestPayoutsRateNetwork(t *testing.T) {
 	h := newHarness(t)
 	h.expectQuery("/pos/api/v1/payout/fetch-rate", "asset=USDT&fiat=AUD&network=TRC20", http.StatusOK,
 		ok(`{"asset":"USDT","fiat":"AUD","rate":"1.52"}`))
-	r, err := h.client.Payouts.Rate(context.Background(), types.RateRequest{Asset: "USDT", Fiat: "AUD", Network: "TRC20"})
+	r, err := h.client.Payouts.GetRate(context.Background(), types.RateRequest{Asset: "USDT", Fiat: "AUD", Network: "TRC20"})
 	require.NoError(t, err)
 	assert.Equal(t, "1.52", r.Rate.String())
 }
@@ -59,7 +59,7 @@ func TestPayoutsRateRefusals(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			h := newHarness(t)
-			r, err := h.client.Payouts.Rate(context.Background(), tc.req)
+			r, err := h.client.Payouts.GetRate(context.Background(), tc.req)
 			assert.Nil(t, r)
 			require.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
 			var v *fiatramp.ValidationError
@@ -78,7 +78,7 @@ func TestPayoutsRateRefusals(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			h := newHarness(t)
 			h.expectQuery("/pos/api/v1/payout/fetch-rate", "asset=USDT&fiat=INR", http.StatusOK, ok(data))
-			r, err := h.client.Payouts.Rate(context.Background(), types.RateRequest{Asset: "USDT", Fiat: "INR"})
+			r, err := h.client.Payouts.GetRate(context.Background(), types.RateRequest{Asset: "USDT", Fiat: "INR"})
 			assert.Nil(t, r)
 			require.ErrorIs(t, err, fiatramp.ErrMalformedResponse)
 		})
@@ -89,10 +89,10 @@ func TestPayoutsRateObserverRoute(t *testing.T) {
 	rec := new(recorder)
 	h := newHarness(t, fiatramp.WithObserver(rec))
 	h.expectQuery("/pos/api/v1/payout/fetch-rate", "asset=USDT&fiat=INR", http.StatusOK, ok(`{"rate":1}`))
-	_, err := h.client.Payouts.Rate(context.Background(), types.RateRequest{Asset: "USDT", Fiat: "INR"})
+	_, err := h.client.Payouts.GetRate(context.Background(), types.RateRequest{Asset: "USDT", Fiat: "INR"})
 	require.NoError(t, err)
 	require.Len(t, rec.calls, 1)
-	assert.Equal(t, "Payouts.Rate", rec.calls[0].Operation)
+	assert.Equal(t, "Payouts.GetRate", rec.calls[0].Operation)
 	assert.Equal(t, "/pos/api/v1/payout/fetch-rate", rec.calls[0].Route, "the template, without the query")
 }
 
@@ -102,15 +102,15 @@ type floorRate struct {
 	Rate  decimal.Decimal `json:"rate"`
 }
 
-// BenchmarkPayoutsRateVsFloor compares Payouts.Rate with the hand-written
+// BenchmarkPayoutsGetRateVsFloor compares Payouts.GetRate with the hand-written
 // floor (floorSend), interleaved, through an in-memory transport:
 //
 //	go test -run '^$' -bench 'PayoutsRateVsFloor' -benchtime 20000x .
-func BenchmarkPayoutsRateVsFloor(b *testing.B) {
+func BenchmarkPayoutsGetRateVsFloor(b *testing.B) {
 	ctx := context.Background()
 	compareInMemory(b, []byte(ok(`{"asset":"USDT","fiat":"INR","rate":88.5}`)),
 		func(c *fiatramp.Client) error {
-			_, err := c.Payouts.Rate(ctx, types.RateRequest{Asset: "USDT", Fiat: "INR"})
+			_, err := c.Payouts.GetRate(ctx, types.RateRequest{Asset: "USDT", Fiat: "INR"})
 			return err
 		},
 		func(hc *http.Client) error {

@@ -251,7 +251,7 @@ func TestPayoutsBalance(t *testing.T) {
 	h := newHarness(t)
 	data := `{"available_balance":{"USDT":"1000.123456789012345678","USDC":12.5,"BTC":"0"}}`
 	calls := h.expect(http.MethodGet, "/pos/api/v1/payout/balance", "", http.StatusOK, ok(data))
-	b, err := h.client.Payouts.Balance(context.Background())
+	b, err := h.client.Payouts.GetBalance(context.Background())
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, calls.Load())
 	require.Len(t, b.AvailableBalance, 3)
@@ -266,7 +266,7 @@ func TestPayoutsBalanceRefusals(t *testing.T) {
 		h := newHarness(t)
 		h.mock.RegisterResponder(http.MethodGet, testBase+"/pos/api/v1/payout/balance",
 			httpmock.NewStringResponder(http.StatusBadRequest, fail("This endpoint is not available for your organization.", "", `{}`)))
-		b, err := h.client.Payouts.Balance(context.Background())
+		b, err := h.client.Payouts.GetBalance(context.Background())
 		assert.Nil(t, b)
 		require.ErrorIs(t, err, fiatramp.ErrNotEntitled)
 	})
@@ -285,7 +285,7 @@ func TestPayoutsBalanceRefusals(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			h := newHarness(t)
 			h.expect(http.MethodGet, "/pos/api/v1/payout/balance", "", http.StatusOK, ok(data))
-			b, err := h.client.Payouts.Balance(context.Background())
+			b, err := h.client.Payouts.GetBalance(context.Background())
 			assert.Nil(t, b)
 			require.ErrorIs(t, err, fiatramp.ErrMalformedResponse)
 			var apiErr *fiatramp.APIError
@@ -296,7 +296,7 @@ func TestPayoutsBalanceRefusals(t *testing.T) {
 	// No asset at all is a known balance: an empty map.
 	h := newHarness(t)
 	h.expect(http.MethodGet, "/pos/api/v1/payout/balance", "", http.StatusOK, ok(`{"available_balance":{}}`))
-	b, err := h.client.Payouts.Balance(context.Background())
+	b, err := h.client.Payouts.GetBalance(context.Background())
 	require.NoError(t, err)
 	assert.NotNil(t, b.AvailableBalance)
 	assert.Empty(t, b.AvailableBalance)

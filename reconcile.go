@@ -146,10 +146,10 @@ func (c *Client) ReconcilePayout(ctx context.Context, a PayoutAttempt, opts ...R
 
 // reconcilePayoutRound reads once and fills r; again says whether reading
 // again may settle what this round left unknown.
-func (c *Client) reconcilePayoutRound(ctx context.Context, a PayoutAttempt, filter types.PayoutHistoryFilter, r *PayoutReconciliation, opts []RequestOption) (again bool) {
+func (c *Client) reconcilePayoutRound(ctx context.Context, a PayoutAttempt, filter types.PayoutListFilter, r *PayoutReconciliation, opts []RequestOption) (again bool) {
 	*r = PayoutReconciliation{Requests: r.Requests}
 	var other *types.Payout // a payout on the quotation with another reference
-	for p, err := range c.Payouts.History(ctx, filter, opts...) {
+	for p, err := range c.Payouts.All(ctx, filter, opts...) {
 		if err != nil {
 			r.Verdict, r.Err = ReconcileUnknown, err
 			r.Reason = "reading the payout history failed: " + err.Error()
@@ -211,8 +211,8 @@ func quoteStatus(s string) string {
 
 // attemptFilter is the history filter of a customer's attempts between
 // from and to (both zero: every date).
-func attemptFilter(customerID uuid.UUID, from, to time.Time) (types.PayoutHistoryFilter, error) {
-	f := types.PayoutHistoryFilter{CustomerID: customerID}
+func attemptFilter(customerID uuid.UUID, from, to time.Time) (types.PayoutListFilter, error) {
+	f := types.PayoutListFilter{CustomerID: customerID}
 	switch {
 	case from.IsZero() && to.IsZero():
 		return f, nil
@@ -377,7 +377,7 @@ func (c *Client) ReconcilePayin(ctx context.Context, a PayinAttempt, opts ...Req
 	if err != nil {
 		return nil, err
 	}
-	filter := types.PayinHistoryFilter{CustomerID: a.CustomerID, StartDate: span.StartDate, EndDate: span.EndDate}
+	filter := types.PayinListFilter{CustomerID: a.CustomerID, StartDate: span.StartDate, EndDate: span.EndDate}
 	r := &PayinReconciliation{}
 	opts = append(opts[:len(opts):len(opts)], countAttempts(&r.Requests))
 	for round := 1; ; round++ {
@@ -393,10 +393,10 @@ func (c *Client) ReconcilePayin(ctx context.Context, a PayinAttempt, opts ...Req
 
 // reconcilePayinRound reads once and fills r; again says whether reading
 // again may settle what this round left unknown.
-func (c *Client) reconcilePayinRound(ctx context.Context, a PayinAttempt, filter types.PayinHistoryFilter, r *PayinReconciliation, opts []RequestOption) (again bool) {
+func (c *Client) reconcilePayinRound(ctx context.Context, a PayinAttempt, filter types.PayinListFilter, r *PayinReconciliation, opts []RequestOption) (again bool) {
 	*r = PayinReconciliation{Requests: r.Requests}
 	var other *types.Payin // a payin with the UTR or the quotation under another reference
-	for p, err := range c.Payins.History(ctx, filter, opts...) {
+	for p, err := range c.Payins.All(ctx, filter, opts...) {
 		if err != nil {
 			r.Verdict, r.Err = ReconcileUnknown, err
 			r.Reason = "reading the payin history failed: " + err.Error()

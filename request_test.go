@@ -175,7 +175,7 @@ func TestAttemptDeadline(t *testing.T) {
 			deadline, has = req.Context().Deadline()
 			return httpmock.NewStringResponse(200, ok(`{}`)), nil
 		})
-		_, _ = h.client.Payouts.Balance(ctx)
+		_, _ = h.client.Payouts.GetBalance(ctx)
 		return deadline, has
 	}
 	t.Run("caller's deadline first", func(t *testing.T) {
@@ -861,7 +861,7 @@ func TestDeclaredLengthIsOnlyAHint(t *testing.T) {
 				fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 1}), fiatramp.WithMaxResponseBytes(limit))
 			require.NoError(t, err)
 			var resp fiatramp.Response
-			_, err = c.Payouts.Balance(context.Background(), fiatramp.CaptureResponse(&resp))
+			_, err = c.Payouts.GetBalance(context.Background(), fiatramp.CaptureResponse(&resp))
 			if limit < int64(len(body)) {
 				require.ErrorIs(t, err, fiatramp.ErrMalformedResponse, "declared %d", declared)
 				require.ErrorContains(t, err, "exceeds")
@@ -895,7 +895,7 @@ func TestDeclaredLengthAllocatesNothingUnsent(t *testing.T) {
 					callErr = fmt.Errorf("panic: %v", p)
 				}
 			}()
-			_, callErr = c.Payouts.Balance(context.Background())
+			_, callErr = c.Payouts.GetBalance(context.Background())
 		}()
 		runtime.ReadMemStats(&after)
 		require.NoError(t, callErr, "declared %d", declared)

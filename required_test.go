@@ -118,10 +118,10 @@ func requiredOps() []requiredOp {
 			check: func(t *testing.T, got any) { assert.Equal(t, payoutID, got.(*types.PayoutStatusSimulation).PayoutID) },
 		},
 		{
-			name: "Payouts.Balance", method: http.MethodGet, path: "/pos/api/v1/payout/balance", status: 200,
+			name: "Payouts.GetBalance", method: http.MethodGet, path: "/pos/api/v1/payout/balance", status: 200,
 			// {} is a known balance of nothing: valid.
 			data: []member{{key: "available_balance", value: `{}`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payouts.Balance(ctx) },
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payouts.GetBalance(ctx) },
 			check: func(t *testing.T, got any) {
 				b := got.(*types.Balance)
 				assert.NotNil(t, b.AvailableBalance)
@@ -174,10 +174,10 @@ func requiredOps() []requiredOp {
 			check: func(t *testing.T, got any) { assert.Equal(t, types.PayinSuccess, got.(*types.Payin).Status) },
 		},
 		{
-			name: "Payins.ListHistory", method: http.MethodGet, path: "/pis/api/v1/payin/history", status: 200,
+			name: "Payins.List", method: http.MethodGet, path: "/pis/api/v1/payin/history", status: 200,
 			data: []member{{key: "results", value: `[]`, required: true}},
 			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payins.ListHistory(ctx, types.PayinHistoryFilter{})
+				return c.Payins.List(ctx, types.PayinListFilter{})
 			},
 			check: func(t *testing.T, got any) { assert.Empty(t, got.(*types.PayinPage).Results) },
 		},
@@ -255,51 +255,53 @@ func requiredOps() []requiredOp {
 		},
 		// Configuration, rates, limits and EDD.
 		{
-			name: "Payouts.Rate", method: http.MethodGet, path: "/pos/api/v1/payout/fetch-rate", status: 200,
+			name: "Payouts.GetRate", method: http.MethodGet, path: "/pos/api/v1/payout/fetch-rate", status: 200,
 			data: []member{{key: "rate", value: `88.5`, required: true}},
 			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payouts.Rate(ctx, types.RateRequest{Asset: "USDT", Fiat: "INR"})
+				return c.Payouts.GetRate(ctx, types.RateRequest{Asset: "USDT", Fiat: "INR"})
 			},
 			check: func(t *testing.T, got any) { assert.Equal(t, "88.5", got.(*types.Rate).Rate.String()) },
 		},
 		{
-			name: "Payins.Rate", method: http.MethodGet, path: "/pis/api/v1/payin/fetch-rate", status: 200,
+			name: "Payins.GetRate", method: http.MethodGet, path: "/pis/api/v1/payin/fetch-rate", status: 200,
 			data: []member{{key: "asset", value: `"USDT"`}, {key: "rate", value: `"88.4"`, required: true}},
 			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payins.Rate(ctx, types.RateRequest{Asset: "USDT", Fiat: "INR"})
+				return c.Payins.GetRate(ctx, types.RateRequest{Asset: "USDT", Fiat: "INR"})
 			},
 			check: func(t *testing.T, got any) { assert.Equal(t, "88.4", got.(*types.Rate).Rate.String()) },
 		},
 		{
 			// The flat edition: the newest, keyed by fiat, is tested in
 			// payouts_configuration_test.go.
-			name: "Payouts.Configuration", method: http.MethodGet, path: "/pos/api/v1/payout/configuration", status: 200,
+			name: "Payouts.GetConfiguration", method: http.MethodGet, path: "/pos/api/v1/payout/configuration", status: 200,
 			data: []member{{key: "supported_assets", value: `[]`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payouts.Configuration(ctx) },
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payouts.GetConfiguration(ctx) },
 			check: func(t *testing.T, got any) {
 				assert.NotNil(t, got.(*types.Configuration).SupportedAssets)
 			},
 		},
 		{
-			name: "Payins.Configuration", method: http.MethodGet, path: "/pis/api/v1/payin/configuration", status: 200,
+			name: "Payins.GetConfiguration", method: http.MethodGet, path: "/pis/api/v1/payin/configuration", status: 200,
 			data: []member{{key: "supported_assets", value: `["USDT"]`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payins.Configuration(ctx) },
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payins.GetConfiguration(ctx) },
 			check: func(t *testing.T, got any) {
 				assert.Equal(t, []string{"USDT"}, got.(*types.Configuration).SupportedAssets)
 			},
 		},
 		{
-			name: "Payouts.Limits", method: http.MethodGet, path: "/ren/api/v1/payout/limits/" + customerID.String(), status: 200,
+			name: "Payouts.GetLimits", method: http.MethodGet, path: "/ren/api/v1/payout/limits/" + customerID.String(), status: 200,
 			data: []member{{key: "available_limit", value: `0`, required: true}, {key: "daily_limit", value: `100`}, {key: "is_edd_required", value: `true`}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payouts.Limits(ctx, customerID) },
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.GetLimits(ctx, customerID)
+			},
 			check: func(t *testing.T, got any) {
 				assert.True(t, got.(*types.Limits).AvailableLimit.IsZero(), "a known zero")
 			},
 		},
 		{
-			name: "Payins.Limits", method: http.MethodGet, path: "/ren/api/v1/payin/limits/" + customerID.String(), status: 200,
+			name: "Payins.GetLimits", method: http.MethodGet, path: "/ren/api/v1/payin/limits/" + customerID.String(), status: 200,
 			data: []member{{key: "available_limit", value: `250.5`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payins.Limits(ctx, customerID) },
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payins.GetLimits(ctx, customerID) },
 			check: func(t *testing.T, got any) {
 				assert.Equal(t, "250.5", got.(*types.Limits).AvailableLimit.String())
 			},
@@ -353,10 +355,10 @@ func requiredOps() []requiredOp {
 			check: func(t *testing.T, got any) { assert.Equal(t, "778899", got.(*types.TransferLink).ExchangeTransferID) },
 		},
 		{
-			name: "Payouts.ListHistory", method: http.MethodGet, path: "/pos/api/v1/payout/history", status: 200,
+			name: "Payouts.List", method: http.MethodGet, path: "/pos/api/v1/payout/history", status: 200,
 			data: []member{{key: "count", value: `0`}, {key: "results", value: `[]`, required: true}},
 			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payouts.ListHistory(ctx, types.PayoutHistoryFilter{})
+				return c.Payouts.List(ctx, types.PayoutListFilter{})
 			},
 			check: func(t *testing.T, got any) {
 				p := got.(*types.PayoutPage)

@@ -35,7 +35,7 @@ func ExampleNewObserver() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if _, err := client.Payouts.Balance(context.Background()); err != nil {
+	if _, err := client.Payouts.GetBalance(context.Background()); err != nil {
 		log.Fatal(err)
 	}
 	for _, s := range spans.Ended() {
@@ -43,7 +43,7 @@ func ExampleNewObserver() {
 	}
 	// Output:
 	// client GET /pos/api/v1/payout/balance
-	// internal Payouts.Balance
+	// internal Payouts.GetBalance
 }
 
 // serviceStandIn answers every request with an account balance, in place
@@ -72,7 +72,7 @@ func ExampleNewObserver_attributes() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if _, err := client.Payouts.Balance(context.Background()); err != nil {
+	if _, err := client.Payouts.GetBalance(context.Background()); err != nil {
 		log.Fatal(err)
 	}
 	attempt := spans.Ended()[0]
@@ -80,7 +80,7 @@ func ExampleNewObserver_attributes() {
 		fmt.Printf("%s=%s\n", kv.Key, kv.Value.Emit())
 	}
 	// Unordered output:
-	// fiatramp.operation=Payouts.Balance
+	// fiatramp.operation=Payouts.GetBalance
 	// http.request.method=GET
 	// url.template=/pos/api/v1/payout/balance
 	// server.address=api.fiatramp.test

@@ -14,8 +14,8 @@ import (
 func TestConfigurationDefaults(t *testing.T) {
 	e := newEnv(t)
 	for name, get := range map[string]func() (*types.Configuration, error){
-		"payouts": func() (*types.Configuration, error) { return e.client.Payouts.Configuration(ctx(t)) },
-		"payins":  func() (*types.Configuration, error) { return e.client.Payins.Configuration(ctx(t)) },
+		"payouts": func() (*types.Configuration, error) { return e.client.Payouts.GetConfiguration(ctx(t)) },
+		"payins":  func() (*types.Configuration, error) { return e.client.Payins.GetConfiguration(ctx(t)) },
 	} {
 		c, err := get()
 		require.NoError(t, err, name)
@@ -43,7 +43,7 @@ func TestConfigurationFromSettings(t *testing.T) {
 			"USDT/AUD": {"PAYID": {Min: decimal.NewFromInt(5), Max: decimal.RequireFromString("2500.5")}},
 		}
 	})
-	c, err := e.client.Payins.Configuration(ctx(t))
+	c, err := e.client.Payins.GetConfiguration(ctx(t))
 	require.NoError(t, err)
 	aud, ok := c.Fiat("aud")
 	require.True(t, ok)

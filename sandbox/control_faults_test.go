@@ -54,10 +54,10 @@ func TestControlRequestFaultsEveryKind(t *testing.T) {
 	e.ok(200, "DELETE", "/_sandbox/faults", "")
 
 	e.ok(201, "POST", "/_sandbox/faults", `{"kind":"unavailable"}`)
-	_, err := e.client.Payouts.Balance(context.Background())
+	_, err := e.client.Payouts.GetBalance(context.Background())
 	require.ErrorIs(t, err, fiatramp.ErrUnavailable)
 	e.ok(200, "DELETE", "/_sandbox/faults", "")
-	_, err = e.client.Payouts.Balance(context.Background())
+	_, err = e.client.Payouts.GetBalance(context.Background())
 	require.NoError(t, err, "cleared")
 }
 

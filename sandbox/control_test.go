@@ -289,7 +289,7 @@ func TestControlResetWhileRequestsInFlight(t *testing.T) {
 					return
 				default:
 				}
-				_, _ = e.client.Payouts.Balance(context.Background())
+				_, _ = e.client.Payouts.GetBalance(context.Background())
 				_, _ = e.client.Customers.ListBankAccounts(context.Background(), e.cust.ID)
 			}
 		}()

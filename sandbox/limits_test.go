@@ -27,7 +27,7 @@ func smallLimits(st *sandbox.Settings) {
 
 func TestLimitsDefaults(t *testing.T) {
 	e := newEnv(t)
-	l, err := e.client.Payouts.Limits(ctx(t), e.cust.ID)
+	l, err := e.client.Payouts.GetLimits(ctx(t), e.cust.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "10000000", l.DailyLimit.String())
 	assert.Equal(t, "10000000", l.AvailableLimit.String())
@@ -36,15 +36,15 @@ func TestLimitsDefaults(t *testing.T) {
 	assert.True(t, l.IsLimitIncreaseAvailable)
 	assert.Equal(t, epoch.UTC().Truncate(24*time.Hour).Add(24*time.Hour), l.FullLimitResetTimestamp, "the next UTC midnight")
 
-	l, err = e.client.Payins.Limits(ctx(t), e.cust.ID)
+	l, err = e.client.Payins.GetLimits(ctx(t), e.cust.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "500000", l.PaymentMethodLimits.PerTransactionLimit["IMPS"].String())
 	assert.Equal(t, "100000", l.PaymentMethodLimits.PerTransactionLimit["UPI"].String())
 
 	other := e.customer(e.otherOrg(false), sandbox.Customer{Name: "Not yours"})
-	_, err = e.client.Payouts.Limits(ctx(t), other.ID)
+	_, err = e.client.Payouts.GetLimits(ctx(t), other.ID)
 	refused(t, err, http.StatusBadRequest, "Customer not found or access denied", fiatramp.ErrCustomerNotFound)
-	_, err = e.client.Payins.Limits(ctx(t), other.ID)
+	_, err = e.client.Payins.GetLimits(ctx(t), other.ID)
 	refused(t, err, http.StatusBadRequest, "Customer not found or access denied", fiatramp.ErrCustomerNotFound)
 }
 
@@ -58,7 +58,7 @@ func TestLimitsConsumedByPayouts(t *testing.T) {
 		_, err := e.client.Payouts.Create(ctx(t), types.CreatePayoutRequest{QuotationID: e.quotation().ID, CustomerID: e.cust.ID})
 		require.NoError(t, err)
 	}
-	l, err := e.client.Payouts.Limits(ctx(t), e.cust.ID)
+	l, err := e.client.Payouts.GetLimits(ctx(t), e.cust.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "146.74", l.AvailableLimit.String(), "2000 - 2 × 926.63")
 	assert.False(t, l.IsEDDRequired)
@@ -67,18 +67,18 @@ func TestLimitsConsumedByPayouts(t *testing.T) {
 	_, err = e.client.Payouts.Create(ctx(t), types.CreatePayoutRequest{QuotationID: q.ID, CustomerID: e.cust.ID})
 	refused(t, err, http.StatusBadRequest, "EDD required", fiatramp.ErrEDDRequired)
 	assert.Len(t, e.sb.Payouts(e.org.ID), 2, "nothing stored")
-	l, err = e.client.Payouts.Limits(ctx(t), e.cust.ID)
+	l, err = e.client.Payouts.GetLimits(ctx(t), e.cust.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "146.74", l.AvailableLimit.String(), "a refusal consumes nothing")
 	assert.True(t, l.IsEDDRequired)
 
-	pl, err := e.client.Payins.Limits(ctx(t), e.cust.ID)
+	pl, err := e.client.Payins.GetLimits(ctx(t), e.cust.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "30000", pl.AvailableLimit.String(), "payouts do not use the payin limits")
 	assert.False(t, pl.IsEDDRequired)
 
 	e.sb.Advance(24 * time.Hour)
-	l, err = e.client.Payouts.Limits(ctx(t), e.cust.ID)
+	l, err = e.client.Payouts.GetLimits(ctx(t), e.cust.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "2000", l.AvailableLimit.String(), "a new UTC day")
 	assert.False(t, l.IsEDDRequired)
@@ -110,7 +110,7 @@ func TestLimitsConsumedByPayins(t *testing.T) {
 	refused(t, err, http.StatusBadRequest, "EDD required", fiatramp.ErrEDDRequired)
 	_, err = e.client.Payins.CreateQuotation(ctx(t), payinReq(e, payinAmountOf("15000")))
 	require.NoError(t, err, "IMPS still has room")
-	l, err := e.client.Payins.Limits(ctx(t), e.cust.ID)
+	l, err := e.client.Payins.GetLimits(ctx(t), e.cust.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "5000", l.AvailableLimit.String())
 	assert.Equal(t, "2000", l.PaymentMethodLimits.TotalAvailableLimit["UPI"].String())
@@ -125,7 +125,7 @@ func TestLimitsPerTransaction(t *testing.T) {
 	})
 	_, err := e.client.Payouts.Create(ctx(t), types.CreatePayoutRequest{QuotationID: e.quotation().ID, CustomerID: e.cust.ID})
 	refused(t, err, http.StatusBadRequest, "Entered amount exceeds maximum transaction amount", fiatramp.ErrAmountAboveMaximum)
-	l, err := e.client.Payouts.Limits(ctx(t), e.cust.ID)
+	l, err := e.client.Payouts.GetLimits(ctx(t), e.cust.ID)
 	require.NoError(t, err)
 	assert.False(t, l.IsEDDRequired, "a transaction too large is no reason for an EDD")
 	assert.Equal(t, "900", l.PaymentMethodLimits.PerTransactionLimit["IMPS"].String())

@@ -28,7 +28,7 @@ func TestPayinHistory(t *testing.T) {
 	e.sb.Advance(24 * time.Hour)
 	day2 := payinOn(t, e)
 
-	page, err := e.client.Payins.ListHistory(ctx(t), types.PayinHistoryFilter{})
+	page, err := e.client.Payins.List(ctx(t), types.PayinListFilter{})
 	require.NoError(t, err)
 	assert.Equal(t, 4, page.Count)
 	require.Len(t, page.Results, 2)
@@ -36,46 +36,46 @@ func TestPayinHistory(t *testing.T) {
 	require.NotNil(t, page.Next)
 	assert.True(t, strings.HasPrefix(*page.Next, "http://"), "absolute: %s", *page.Next)
 	assert.Nil(t, page.Previous)
-	next, err := e.client.Payins.ListHistoryPage(ctx(t), *page.Next)
+	next, err := e.client.Payins.ListPage(ctx(t), *page.Next)
 	require.NoError(t, err)
 	assert.Equal(t, []string{day1[2].UTR, day2.UTR}, []string{next.Results[0].UTR, next.Results[1].UTR})
 	assert.Nil(t, next.Next)
 	assert.NotNil(t, next.Previous)
 
 	var all []string
-	for p, err := range e.client.Payins.History(ctx(t), types.PayinHistoryFilter{CustomerID: e.cust.ID}) {
+	for p, err := range e.client.Payins.All(ctx(t), types.PayinListFilter{CustomerID: e.cust.ID}) {
 		require.NoError(t, err)
 		all = append(all, p.UTR)
 	}
 	assert.Equal(t, []string{day1[0].UTR, day1[1].UTR, day1[2].UTR, day2.UTR}, all)
 
-	page, err = e.client.Payins.ListHistory(ctx(t), types.PayinHistoryFilter{Status: types.PayinFailed})
+	page, err = e.client.Payins.List(ctx(t), types.PayinListFilter{Status: types.PayinFailed})
 	require.NoError(t, err)
 	require.Len(t, page.Results, 1)
 	assert.Equal(t, day1[1].ID, page.Results[0].ID)
 	assert.Equal(t, types.PayinFailurePaymentNotReceived, page.Results[0].FailureReason)
 
 	d1 := epoch
-	page, err = e.client.Payins.ListHistory(ctx(t), types.PayinHistoryFilter{StartDate: d1, EndDate: d1})
+	page, err = e.client.Payins.List(ctx(t), types.PayinListFilter{StartDate: d1, EndDate: d1})
 	require.NoError(t, err)
 	assert.Equal(t, 3, page.Count)
 	require.NotNil(t, page.Next)
 	assert.Contains(t, *page.Next, "start_date=2026-11-21", "the next link keeps the filter")
 	var onDay2 []string
-	for p, err := range e.client.Payins.History(ctx(t), types.PayinHistoryFilter{StartDate: d1.AddDate(0, 0, 1), EndDate: d1.AddDate(0, 0, 9)}) {
+	for p, err := range e.client.Payins.All(ctx(t), types.PayinListFilter{StartDate: d1.AddDate(0, 0, 1), EndDate: d1.AddDate(0, 0, 9)}) {
 		require.NoError(t, err)
 		onDay2 = append(onDay2, p.UTR)
 	}
 	assert.Equal(t, []string{day2.UTR}, onDay2)
 
 	other := e.customer(e.org, sandbox.Customer{Name: "Nobody"})
-	page, err = e.client.Payins.ListHistory(ctx(t), types.PayinHistoryFilter{CustomerID: other.ID})
+	page, err = e.client.Payins.List(ctx(t), types.PayinListFilter{CustomerID: other.ID})
 	require.NoError(t, err)
 	assert.Zero(t, page.Count)
 	assert.NotNil(t, page.Results)
 
 	// Another organization sees none of them.
-	page, err = e.clientFor(e.otherOrg(false)).Payins.ListHistory(ctx(t), types.PayinHistoryFilter{})
+	page, err = e.clientFor(e.otherOrg(false)).Payins.List(ctx(t), types.PayinListFilter{})
 	require.NoError(t, err)
 	assert.Zero(t, page.Count)
 }

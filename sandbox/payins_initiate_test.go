@@ -111,7 +111,7 @@ func TestInitiatePayinRefusals(t *testing.T) {
 	// duplicate, not that the quotation expired.
 	refused(t, initiate(base), http.StatusBadRequest, "UTR is already linked to another payin", fiatramp.ErrUTRInUse)
 
-	page, err := e.client.Payins.ListHistory(ctx(t), types.PayinHistoryFilter{})
+	page, err := e.client.Payins.List(ctx(t), types.PayinListFilter{})
 	require.NoError(t, err)
 	require.Len(t, page.Results, 1, "refusals record nothing")
 	assert.Equal(t, first.ID, page.Results[0].ID)
@@ -199,7 +199,7 @@ func TestInitiatePayinUnderFaults(t *testing.T) {
 		outcomes = append(outcomes, o)
 	}
 	stored := map[string][]types.Payin{}
-	for p, err := range e.client.Payins.History(ctx(t), types.PayinHistoryFilter{CustomerID: e.cust.ID}) {
+	for p, err := range e.client.Payins.All(ctx(t), types.PayinListFilter{CustomerID: e.cust.ID}) {
 		require.NoError(t, err)
 		stored[p.UTR] = append(stored[p.UTR], p)
 	}

@@ -32,10 +32,10 @@ func historyPayouts(e *env, cust sandbox.Customer, bank uuid.UUID, n int) []uuid
 }
 
 // collect walks the history under f and returns the payout ids in order.
-func collect(t *testing.T, c *fiatramp.Client, f types.PayoutHistoryFilter) []uuid.UUID {
+func collect(t *testing.T, c *fiatramp.Client, f types.PayoutListFilter) []uuid.UUID {
 	t.Helper()
 	var ids []uuid.UUID
-	for p, err := range c.Payouts.History(ctx(t), f) {
+	for p, err := range c.Payouts.All(ctx(t), f) {
 		require.NoError(t, err)
 		ids = append(ids, p.ID)
 	}
@@ -46,7 +46,7 @@ func TestPayoutHistoryPagesWithAbsoluteLinks(t *testing.T) {
 	e := newEnv(t, func(s *sandbox.Settings) { s.PageSize = 3 })
 	ids := historyPayouts(e, e.cust, e.bank.ID, 7)
 
-	page, err := e.client.Payouts.ListHistory(ctx(t), types.PayoutHistoryFilter{CustomerID: e.cust.ID})
+	page, err := e.client.Payouts.List(ctx(t), types.PayoutListFilter{CustomerID: e.cust.ID})
 	require.NoError(t, err)
 	assert.Equal(t, 7, page.Count)
 	require.Len(t, page.Results, 3)
@@ -56,12 +56,12 @@ func TestPayoutHistoryPagesWithAbsoluteLinks(t *testing.T) {
 	assert.Contains(t, *page.Next, "customer_id="+e.cust.ID.String(), "the link keeps the filter")
 	assert.Nil(t, page.Previous)
 
-	second, err := e.client.Payouts.ListHistoryPage(ctx(t), *page.Next)
+	second, err := e.client.Payouts.ListPage(ctx(t), *page.Next)
 	require.NoError(t, err)
 	assert.Equal(t, ids[3], second.Results[0].ID)
 	require.NotNil(t, second.Previous)
 
-	assert.Equal(t, ids, collect(t, e.client, types.PayoutHistoryFilter{}), "every item, page after page")
+	assert.Equal(t, ids, collect(t, e.client, types.PayoutListFilter{}), "every item, page after page")
 	assert.Equal(t, "EXO", page.Results[0].ExchangeOrderID[:3], "fetch shape")
 }
 
@@ -77,16 +77,16 @@ func TestPayoutHistoryFilters(t *testing.T) {
 	_, err = e.client.Payouts.SimulateStatus(ctx(t), theirs[0], types.PayoutSuccess)
 	require.NoError(t, err)
 
-	assert.Equal(t, mine, collect(t, e.client, types.PayoutHistoryFilter{CustomerID: e.cust.ID}))
-	assert.Equal(t, theirs, collect(t, e.client, types.PayoutHistoryFilter{CustomerID: other.ID}))
-	assert.Equal(t, []uuid.UUID{mine[1], theirs[0]}, collect(t, e.client, types.PayoutHistoryFilter{Status: types.PayoutSuccess}))
-	assert.Equal(t, []uuid.UUID{mine[1]}, collect(t, e.client, types.PayoutHistoryFilter{Status: types.PayoutSuccess, CustomerID: e.cust.ID}))
-	assert.Empty(t, collect(t, e.client, types.PayoutHistoryFilter{Status: "PARKED"}), "an unknown status is sent and matches nothing")
-	days := collect(t, e.client, types.PayoutHistoryFilter{StartDate: day0.Add(24 * time.Hour), EndDate: day0.Add(48 * time.Hour)})
+	assert.Equal(t, mine, collect(t, e.client, types.PayoutListFilter{CustomerID: e.cust.ID}))
+	assert.Equal(t, theirs, collect(t, e.client, types.PayoutListFilter{CustomerID: other.ID}))
+	assert.Equal(t, []uuid.UUID{mine[1], theirs[0]}, collect(t, e.client, types.PayoutListFilter{Status: types.PayoutSuccess}))
+	assert.Equal(t, []uuid.UUID{mine[1]}, collect(t, e.client, types.PayoutListFilter{Status: types.PayoutSuccess, CustomerID: e.cust.ID}))
+	assert.Empty(t, collect(t, e.client, types.PayoutListFilter{Status: "PARKED"}), "an unknown status is sent and matches nothing")
+	days := collect(t, e.client, types.PayoutListFilter{StartDate: day0.Add(24 * time.Hour), EndDate: day0.Add(48 * time.Hour)})
 	assert.Equal(t, mine[1:3], days, "days 1 and 2, both ends included")
 
 	// Another organization sees none of them.
-	assert.Empty(t, collect(t, e.clientFor(e.otherOrg(false)), types.PayoutHistoryFilter{}))
+	assert.Empty(t, collect(t, e.clientFor(e.otherOrg(false)), types.PayoutListFilter{}))
 }
 
 // The service answers a range with one end under errors.date_range; the
@@ -110,6 +110,6 @@ func TestPayoutHistoryDateRangeRefusals(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusNotFound, apiErr.StatusCode)
 
-	_, err = e.client.Payouts.ListHistory(ctx(t), types.PayoutHistoryFilter{StartDate: epoch})
+	_, err = e.client.Payouts.List(ctx(t), types.PayoutListFilter{StartDate: epoch})
 	assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
 }

@@ -17,14 +17,14 @@ import (
 
 func TestFetchRatePayouts(t *testing.T) {
 	e := newEnv(t)
-	r, err := e.client.Payouts.Rate(context.Background(), types.RateRequest{Asset: "usdt", Fiat: "inr"})
+	r, err := e.client.Payouts.GetRate(context.Background(), types.RateRequest{Asset: "usdt", Fiat: "inr"})
 	require.NoError(t, err)
 	assert.Equal(t, "USDT", r.Asset)
 	assert.Equal(t, "INR", r.Fiat)
 	assert.Equal(t, "88.5", r.Rate.String(), "the settings' rate, the one payin quotations use")
 	assert.JSONEq(t, `{"asset":"USDT","fiat":"INR","rate":88.5}`, string(r.Raw))
 
-	r, err = e.client.Payouts.Rate(context.Background(), types.RateRequest{Asset: "USDC", Fiat: "INR", Network: "ERC20"})
+	r, err = e.client.Payouts.GetRate(context.Background(), types.RateRequest{Asset: "USDC", Fiat: "INR", Network: "ERC20"})
 	require.NoError(t, err)
 	assert.Equal(t, "88.4", r.Rate.String())
 	assert.Equal(t, "ERC20", r.Network, "network echoed")
@@ -34,10 +34,10 @@ func TestFetchRateFromSettings(t *testing.T) {
 	e := newEnv(t, func(s *sandbox.Settings) {
 		s.Rates = map[string]decimal.Decimal{"USDT/AUD": decimal.RequireFromString("1.5234")}
 	})
-	r, err := e.client.Payouts.Rate(context.Background(), types.RateRequest{Asset: "USDT", Fiat: "AUD"})
+	r, err := e.client.Payouts.GetRate(context.Background(), types.RateRequest{Asset: "USDT", Fiat: "AUD"})
 	require.NoError(t, err)
 	assert.Equal(t, "1.5234", r.Rate.String())
-	_, err = e.client.Payouts.Rate(context.Background(), types.RateRequest{Asset: "USDT", Fiat: "INR"})
+	_, err = e.client.Payouts.GetRate(context.Background(), types.RateRequest{Asset: "USDT", Fiat: "INR"})
 	require.ErrorIs(t, err, fiatramp.ErrFieldMissing, "a pair the settings do not price")
 }
 
@@ -63,7 +63,7 @@ func TestFetchRateRefusals(t *testing.T) {
 
 func TestFetchRatePayins(t *testing.T) {
 	e := newEnv(t)
-	r, err := e.client.Payins.Rate(context.Background(), types.RateRequest{Asset: "USDC", Fiat: "INR"})
+	r, err := e.client.Payins.GetRate(context.Background(), types.RateRequest{Asset: "USDC", Fiat: "INR"})
 	require.NoError(t, err)
 	assert.Equal(t, "88.4", r.Rate.String())
 }

@@ -98,9 +98,9 @@ func (p *Payin) UnmarshalJSON(data []byte) error { return decode(payinPlan, p, d
 // GET /pis/api/v1/payin/history.
 type PayinPage = Page[Payin]
 
-// PayinHistoryFilter filters the payin history. Every zero field is left
+// PayinListFilter filters the payin history. Every zero field is left
 // out of the query.
-type PayinHistoryFilter struct {
+type PayinListFilter struct {
 	// Status keeps the payins in this status (payin_status).
 	Status PayinStatus
 	// CustomerID keeps one customer's payins (customer_id).

@@ -15,14 +15,14 @@ import (
 func payoutsConfigCommand() *command {
 	return configCommand("payouts", "/pos/api/v1/payout/configuration",
 		func(ctx context.Context, cl *fiatramp.Client) (*types.Configuration, error) {
-			return cl.Payouts.Configuration(ctx)
+			return cl.Payouts.GetConfiguration(ctx)
 		})
 }
 
 func payinsConfigCommand() *command {
 	return configCommand("payins", "/pis/api/v1/payin/configuration",
 		func(ctx context.Context, cl *fiatramp.Client) (*types.Configuration, error) {
-			return cl.Payins.Configuration(ctx)
+			return cl.Payins.GetConfiguration(ctx)
 		})
 }
 

@@ -32,7 +32,7 @@ diligence that lifts them.`,
 		example: `fiatramp payouts limits 0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01 | jq .available_limit`,
 	}
 	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
-		l, err := cl.Payouts.Limits(ctx, id)
+		l, err := cl.Payouts.GetLimits(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -52,7 +52,7 @@ diligence that lifts them.`,
 		example: `fiatramp payins limits 0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01 -o table`,
 	}
 	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
-		l, err := cl.Payins.Limits(ctx, id)
+		l, err := cl.Payins.GetLimits(ctx, id)
 		if err != nil {
 			return err
 		}

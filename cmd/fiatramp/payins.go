@@ -252,7 +252,7 @@ A listing that fails part way exits 1 after the lines already printed.`,
 			if err := cf.check(s, c); err != nil {
 				return err
 			}
-			filter := types.PayinHistoryFilter{Status: types.PayinStatus(strings.ToUpper(status))}
+			filter := types.PayinListFilter{Status: types.PayinStatus(strings.ToUpper(status))}
 			var err error
 			if filter.CustomerID, filter.StartDate, filter.EndDate, err = hf.parse(s, c); err != nil {
 				return err
@@ -263,7 +263,7 @@ A listing that fails part way exits 1 after the lines already printed.`,
 			}
 			defer cancel()
 			var rows [][]string
-			for p, err := range cl.Payins.History(ctx, filter) {
+			for p, err := range cl.Payins.All(ctx, filter) {
 				if err != nil {
 					return err
 				}

@@ -80,7 +80,7 @@ prefunded wallet are refused (ErrNotEntitled).`,
 			defer cancel()
 			// Decoded to check the shape (every amount a decimal); printed
 			// from the JSON as sent.
-			b, err := cl.Payouts.Balance(ctx)
+			b, err := cl.Payouts.GetBalance(ctx)
 			if err != nil {
 				return err
 			}

@@ -195,7 +195,7 @@ tab-separated row a payout. -timeout bounds the whole walk.`,
 			if err := cf.check(s, c); err != nil {
 				return err
 			}
-			filter := types.PayoutHistoryFilter{Status: types.PayoutStatus(strings.TrimSpace(status))}
+			filter := types.PayoutListFilter{Status: types.PayoutStatus(strings.TrimSpace(status))}
 			var err error
 			if filter.CustomerID, filter.StartDate, filter.EndDate, err = hf.parse(s, c); err != nil {
 				return err
@@ -217,7 +217,7 @@ tab-separated row a payout. -timeout bounds the whole walk.`,
 					return err
 				}
 			}
-			for p, err := range cl.Payouts.History(ctx, filter) {
+			for p, err := range cl.Payouts.All(ctx, filter) {
 				if err != nil {
 					return err
 				}

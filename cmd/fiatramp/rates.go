@@ -14,14 +14,14 @@ import (
 func payoutsRateCommand() *command {
 	return rateCommand("payouts", "/pos/api/v1/payout/fetch-rate",
 		func(ctx context.Context, cl *fiatramp.Client, req types.RateRequest) (*types.Rate, error) {
-			return cl.Payouts.Rate(ctx, req)
+			return cl.Payouts.GetRate(ctx, req)
 		})
 }
 
 func payinsRateCommand() *command {
 	return rateCommand("payins", "/pis/api/v1/payin/fetch-rate",
 		func(ctx context.Context, cl *fiatramp.Client, req types.RateRequest) (*types.Rate, error) {
-			return cl.Payins.Rate(ctx, req)
+			return cl.Payins.GetRate(ctx, req)
 		})
 }
 

@@ -137,7 +137,7 @@ func story(ctx context.Context) error {
 	}
 
 	step(8, "payout configuration")
-	conf, err := client.Payouts.Configuration(ctx)
+	conf, err := client.Payouts.GetConfiguration(ctx)
 	if err != nil {
 		return err
 	}
@@ -149,7 +149,7 @@ func story(ctx context.Context) error {
 	fmt.Printf("   INR assets %v; USDT by IMPS %s to %s\n", inr.SupportedAssets, imps.Min, imps.Max)
 
 	step(9, "payout limits of the customer")
-	limits, err := client.Payouts.Limits(ctx, customer.ID)
+	limits, err := client.Payouts.GetLimits(ctx, customer.ID)
 	if err != nil {
 		return err
 	}
@@ -157,7 +157,7 @@ func story(ctx context.Context) error {
 		orDash(limits.AvailableLimit), orDash(limits.DailyLimit), limits.IsEDDRequired)
 
 	step(10, "payout rate")
-	rate, err := client.Payouts.Rate(ctx, types.RateRequest{Asset: "USDT", Fiat: "INR"})
+	rate, err := client.Payouts.GetRate(ctx, types.RateRequest{Asset: "USDT", Fiat: "INR"})
 	if err != nil {
 		return err
 	}
@@ -220,7 +220,7 @@ func story(ctx context.Context) error {
 	step(16, "payout history of the customer, today")
 	today := sb.Now().UTC()
 	n := 0
-	for p, err := range client.Payouts.History(ctx, types.PayoutHistoryFilter{CustomerID: customer.ID, StartDate: today, EndDate: today}) {
+	for p, err := range client.Payouts.All(ctx, types.PayoutListFilter{CustomerID: customer.ID, StartDate: today, EndDate: today}) {
 		if err != nil {
 			return err
 		}
@@ -231,7 +231,7 @@ func story(ctx context.Context) error {
 	fmt.Printf("   %d payout(s)\n", n)
 
 	step(17, "what the payout used")
-	after, err := client.Payouts.Limits(ctx, customer.ID)
+	after, err := client.Payouts.GetLimits(ctx, customer.ID)
 	if err != nil {
 		return err
 	}

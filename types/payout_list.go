@@ -11,10 +11,10 @@ import (
 // strings) with the links to the neighbouring pages.
 type PayoutPage = Page[Payout]
 
-// PayoutHistoryFilter narrows the payout history; its zero value asks for
+// PayoutListFilter narrows the payout history; its zero value asks for
 // every payout of the organization. Each set field becomes a query
 // parameter of GET /pos/api/v1/payout/history.
-type PayoutHistoryFilter struct {
+type PayoutListFilter struct {
 	// Status keeps the payouts in this status (payout_status); "" for
 	// every status. Any value is sent as given.
 	Status PayoutStatus

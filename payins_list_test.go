@@ -36,7 +36,7 @@ func TestPayinsListHistory(t *testing.T) {
 			return httpmock.NewStringResponse(200, payinPage(1, "null", "123456789012")), nil
 		})
 	ist := time.FixedZone("IST", 5*3600+1800)
-	page, err := h.client.Payins.ListHistory(context.Background(), types.PayinHistoryFilter{
+	page, err := h.client.Payins.List(context.Background(), types.PayinListFilter{
 		Status: types.PayinFailed, CustomerID: customerID,
 		// Each date is the calendar date in the time's own location.
 		StartDate: time.Date(2025, 3, 1, 0, 30, 0, 0, ist), EndDate: time.Date(2025, 3, 9, 23, 0, 0, 0, time.UTC),
@@ -55,7 +55,7 @@ func TestPayinsListHistoryUnfiltered(t *testing.T) {
 		assert.Empty(t, req.URL.RawQuery, "no filter, no query")
 		return httpmock.NewStringResponse(200, payinPage(0, "null")), nil
 	})
-	page, err := h.client.Payins.ListHistory(context.Background(), types.PayinHistoryFilter{})
+	page, err := h.client.Payins.List(context.Background(), types.PayinListFilter{})
 	require.NoError(t, err)
 	assert.NotNil(t, page.Results)
 	assert.Empty(t, page.Results)
@@ -69,7 +69,7 @@ func TestPayinsHistory(t *testing.T) {
 	h.mock.RegisterResponderWithQuery(http.MethodGet, abs, "page=2&payin_status=SUCCESS",
 		httpmock.NewStringResponder(200, payinPage(3, "null", "C")))
 	var utrs []string
-	for p, err := range h.client.Payins.History(context.Background(), types.PayinHistoryFilter{Status: types.PayinSuccess}) {
+	for p, err := range h.client.Payins.All(context.Background(), types.PayinListFilter{Status: types.PayinSuccess}) {
 		require.NoError(t, err)
 		utrs = append(utrs, p.UTR)
 	}
@@ -82,7 +82,7 @@ func TestPayinsHistory(t *testing.T) {
 			httpmock.NewStringResponder(200, payinPage(3, `"https://evil.example/gateway/pis/api/v1/payin/history?page=2"`, "A")))
 		var last error
 		n := 0
-		for _, err := range h.client.Payins.History(context.Background(), types.PayinHistoryFilter{}) {
+		for _, err := range h.client.Payins.All(context.Background(), types.PayinListFilter{}) {
 			n++
 			last = err
 		}
@@ -96,11 +96,11 @@ func TestPayinsListHistoryPage(t *testing.T) {
 	abs := testBase + payinHistoryPath
 	h := newHarness(t)
 	h.mock.RegisterResponderWithQuery(http.MethodGet, abs, "page=2", httpmock.NewStringResponder(200, payinPage(3, "null", "C")))
-	page, err := h.client.Payins.ListHistoryPage(context.Background(), abs+"?page=2")
+	page, err := h.client.Payins.ListPage(context.Background(), abs+"?page=2")
 	require.NoError(t, err)
 	assert.Equal(t, "C", page.Results[0].UTR)
 
-	_, err = h.client.Payins.ListHistoryPage(context.Background(), testBase+"/pos/api/v1/payout/history?page=2")
+	_, err = h.client.Payins.ListPage(context.Background(), testBase+"/pos/api/v1/payout/history?page=2")
 	require.ErrorIs(t, err, fiatramp.ErrPagination, "a page of another list")
 	assert.Equal(t, 1, h.mock.GetTotalCallCount())
 }
@@ -110,20 +110,20 @@ func TestPayinsListHistoryPage(t *testing.T) {
 func TestPayinsHistoryDateRange(t *testing.T) {
 	h := newHarness(t)
 	day := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
-	cases := map[string]types.PayinHistoryFilter{
+	cases := map[string]types.PayinListFilter{
 		"start_date": {EndDate: day},
 		"end_date":   {StartDate: day},
 	}
 	for field, q := range cases {
-		_, err := h.client.Payins.ListHistory(context.Background(), q)
+		_, err := h.client.Payins.List(context.Background(), q)
 		var verr *fiatramp.ValidationError
 		require.ErrorAs(t, err, &verr, field)
 		assert.Equal(t, field, verr.Field)
-		for _, err := range h.client.Payins.History(context.Background(), q) {
+		for _, err := range h.client.Payins.All(context.Background(), q) {
 			require.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
 		}
 	}
-	_, err := h.client.Payins.ListHistory(context.Background(), types.PayinHistoryFilter{StartDate: day, EndDate: day.AddDate(0, 0, -1)})
+	_, err := h.client.Payins.List(context.Background(), types.PayinListFilter{StartDate: day, EndDate: day.AddDate(0, 0, -1)})
 	var verr *fiatramp.ValidationError
 	require.ErrorAs(t, err, &verr)
 	assert.Equal(t, "end_date", verr.Field)

@@ -37,10 +37,10 @@ func historyPage(count int, next string, nums ...int) string {
 }
 
 // historyRefs walks the history and returns each payout's reference.
-func historyRefs(t *testing.T, c *fiatramp.Client, f types.PayoutHistoryFilter) ([]string, error) {
+func historyRefs(t *testing.T, c *fiatramp.Client, f types.PayoutListFilter) ([]string, error) {
 	t.Helper()
 	var refs []string
-	for p, err := range c.Payouts.History(context.Background(), f) {
+	for p, err := range c.Payouts.All(context.Background(), f) {
 		if err != nil {
 			return refs, err
 		}
@@ -53,16 +53,16 @@ func TestPayoutsListHistoryQuery(t *testing.T) {
 	ist := time.FixedZone("IST", 5*3600+1800)
 	for _, tc := range []struct {
 		name   string
-		filter types.PayoutHistoryFilter
+		filter types.PayoutListFilter
 		query  string
 	}{
-		{"no filter", types.PayoutHistoryFilter{}, ""},
-		{"every filter", types.PayoutHistoryFilter{Status: types.PayoutSuccess, CustomerID: customerID,
+		{"no filter", types.PayoutListFilter{}, ""},
+		{"every filter", types.PayoutListFilter{Status: types.PayoutSuccess, CustomerID: customerID,
 			StartDate: time.Date(2026, 1, 1, 23, 0, 0, 0, time.UTC), EndDate: time.Date(2026, 1, 31, 0, 0, 0, 0, time.UTC)},
 			"customer_id=" + customerID.String() + "&end_date=2026-01-31&payout_status=SUCCESS&start_date=2026-01-01"},
-		{"the date in its own zone", types.PayoutHistoryFilter{StartDate: time.Date(2026, 2, 1, 0, 30, 0, 0, ist), EndDate: time.Date(2026, 2, 1, 0, 30, 0, 0, ist)},
+		{"the date in its own zone", types.PayoutListFilter{StartDate: time.Date(2026, 2, 1, 0, 30, 0, 0, ist), EndDate: time.Date(2026, 2, 1, 0, 30, 0, 0, ist)},
 			"end_date=2026-02-01&start_date=2026-02-01"},
-		{"an unknown status is sent as given", types.PayoutHistoryFilter{Status: "ON HOLD"}, "payout_status=ON+HOLD"},
+		{"an unknown status is sent as given", types.PayoutListFilter{Status: "ON HOLD"}, "payout_status=ON+HOLD"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
@@ -71,7 +71,7 @@ func TestPayoutsListHistoryQuery(t *testing.T) {
 				assert.Equal(t, tc.query, req.URL.RawQuery)
 				return httpmock.NewStringResponse(http.StatusOK, historyPage(1, "null", 1)), nil
 			})
-			page, err := h.client.Payouts.ListHistory(context.Background(), tc.filter)
+			page, err := h.client.Payouts.List(context.Background(), tc.filter)
 			require.NoError(t, err)
 			require.Len(t, page.Results, 1)
 			assert.Equal(t, "918.29", page.Results[0].ReceivingAmount.String(), "fetch shape: receiveing_amount")
@@ -87,13 +87,13 @@ func TestPayoutsHistoryDateRangeRefused(t *testing.T) {
 	day := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		field  string
-		filter types.PayoutHistoryFilter
+		filter types.PayoutListFilter
 	}{
-		{"end_date", types.PayoutHistoryFilter{StartDate: day}},
-		{"start_date", types.PayoutHistoryFilter{EndDate: day}},
-		{"end_date", types.PayoutHistoryFilter{StartDate: day, EndDate: day.Add(-time.Hour)}},
+		{"end_date", types.PayoutListFilter{StartDate: day}},
+		{"start_date", types.PayoutListFilter{EndDate: day}},
+		{"end_date", types.PayoutListFilter{StartDate: day, EndDate: day.Add(-time.Hour)}},
 	} {
-		_, err := h.client.Payouts.ListHistory(context.Background(), tc.filter)
+		_, err := h.client.Payouts.List(context.Background(), tc.filter)
 		var verr *fiatramp.ValidationError
 		require.ErrorAs(t, err, &verr)
 		assert.Equal(t, tc.field, verr.Field)
@@ -112,7 +112,7 @@ func TestPayoutsHistoryIterator(t *testing.T) {
 		h.mock.RegisterResponderWithQuery(http.MethodGet, abs, q, httpmock.NewStringResponder(200, historyPage(5, `"`+abs+`?`+q+`&page=2"`, 1, 2)))
 		h.mock.RegisterResponderWithQuery(http.MethodGet, abs, q+"&page=2", httpmock.NewStringResponder(200, historyPage(5, `"`+abs+`?`+q+`&page=3"`, 3, 4)))
 		h.mock.RegisterResponderWithQuery(http.MethodGet, abs, q+"&page=3", httpmock.NewStringResponder(200, historyPage(5, "null", 5)))
-		refs, err := historyRefs(t, h.client, types.PayoutHistoryFilter{CustomerID: customerID})
+		refs, err := historyRefs(t, h.client, types.PayoutListFilter{CustomerID: customerID})
 		require.NoError(t, err)
 		assert.Equal(t, []string{"ref-1", "ref-2", "ref-3", "ref-4", "ref-5"}, refs)
 		assert.Equal(t, 3, h.mock.GetTotalCallCount())
@@ -125,7 +125,7 @@ func TestPayoutsHistoryIterator(t *testing.T) {
 		t.Run("refuses "+name, func(t *testing.T) {
 			h := newHarness(t)
 			h.expect(http.MethodGet, historyPath, "", 200, historyPage(4, `"`+next+`"`, 1))
-			refs, err := historyRefs(t, h.client, types.PayoutHistoryFilter{})
+			refs, err := historyRefs(t, h.client, types.PayoutListFilter{})
 			assert.Equal(t, []string{"ref-1"}, refs)
 			require.ErrorIs(t, err, fiatramp.ErrPagination)
 			assert.Equal(t, 1, h.mock.GetTotalCallCount(), "the link was not followed")
@@ -138,7 +138,7 @@ func TestPayoutsHistoryIterator(t *testing.T) {
 			_, _ = fmt.Sscanf(req.URL.Query().Get("page"), "%d", &n)
 			return httpmock.NewStringResponse(200, historyPage(1000, fmt.Sprintf(`"%s?page=%d"`, abs, n+1), n)), nil
 		})
-		refs, err := historyRefs(t, h.client, types.PayoutHistoryFilter{})
+		refs, err := historyRefs(t, h.client, types.PayoutListFilter{})
 		require.ErrorIs(t, err, fiatramp.ErrPagination)
 		assert.Equal(t, []string{"ref-1", "ref-2", "ref-3"}, refs)
 		assert.Equal(t, 3, h.mock.GetTotalCallCount())
@@ -150,13 +150,13 @@ func TestPayoutsListHistoryPage(t *testing.T) {
 	h := newHarness(t)
 	h.mock.RegisterResponderWithQuery(http.MethodGet, abs, "page=4&payout_status=FAILED",
 		httpmock.NewStringResponder(200, historyPage(31, "null", 31)))
-	page, err := h.client.Payouts.ListHistoryPage(context.Background(), abs+"?page=4&payout_status=FAILED")
+	page, err := h.client.Payouts.ListPage(context.Background(), abs+"?page=4&payout_status=FAILED")
 	require.NoError(t, err)
 	require.Len(t, page.Results, 1)
 	assert.Equal(t, uuid.MustParse("00000000-0000-4000-8000-000000000031"), page.Results[0].ID)
 
 	for _, next := range []string{"", testBase + "/pos/api/v1/payout/" + payoutID.String(), "https://evil.example/gateway" + historyPath} {
-		_, err := h.client.Payouts.ListHistoryPage(context.Background(), next)
+		_, err := h.client.Payouts.ListPage(context.Background(), next)
 		require.Error(t, err, next)
 	}
 	assert.Equal(t, 1, h.mock.GetTotalCallCount(), "no link outside the history was sent")
@@ -204,14 +204,14 @@ func (h *historyTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 }
 
 // BenchmarkPayoutsListHistoryVsFloor compares one history page of 100
-// payouts through ListHistory with the hand-written floor.
+// payouts through List with the hand-written floor.
 func BenchmarkPayoutsListHistoryVsFloor(b *testing.B) {
 	ctx := context.Background()
 	const base = "http://127.0.0.1:1"
 	hc := &http.Client{Transport: newHistoryTransport(base, 100, 100)}
 	c := benchClient(b, base, hc)
 	lib := func() error {
-		p, err := c.Payouts.ListHistory(ctx, types.PayoutHistoryFilter{})
+		p, err := c.Payouts.List(ctx, types.PayoutListFilter{})
 		if err == nil && len(p.Results) != 100 {
 			err = fmt.Errorf("library: %d payouts", len(p.Results))
 		}
@@ -235,7 +235,7 @@ func BenchmarkPayoutsListHistoryVsFloor(b *testing.B) {
 }
 
 // BenchmarkPayoutsHistoryWalk walks histories of 1,000, 10,000 and
-// 100,000 payouts (100 to a page) through History and reports, for each
+// 100,000 payouts (100 to a page) through All and reports, for each
 // size, the time per payout and the live heap sampled every ten pages
 // (after a collection); then the growth exponents of the time per decade
 // (1.0 is linear) and the ratio of the largest live heap to the
@@ -247,7 +247,7 @@ func BenchmarkPayoutsHistoryWalk(b *testing.B) {
 	times := make([]time.Duration, len(sizes))
 	live := make([]uint64, len(sizes))
 	warm := benchClient(b, base, &http.Client{Transport: newHistoryTransport(base, sizes[0], 100)})
-	for _, err := range warm.Payouts.History(ctx, types.PayoutHistoryFilter{}) { // warm the decoders and pools
+	for _, err := range warm.Payouts.All(ctx, types.PayoutListFilter{}) { // warm the decoders and pools
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -260,7 +260,7 @@ func BenchmarkPayoutsHistoryWalk(b *testing.B) {
 			var ms runtime.MemStats
 			start, n := time.Now(), 0
 			var paused time.Duration
-			for p, err := range c.Payouts.History(ctx, types.PayoutHistoryFilter{}) {
+			for p, err := range c.Payouts.All(ctx, types.PayoutListFilter{}) {
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -287,7 +287,7 @@ func BenchmarkPayoutsHistoryWalk(b *testing.B) {
 	b.ReportMetric(float64(live[2])/float64(live[0]), "live-ratio-100k/1k")
 }
 
-// An Observer sees every page of a filtered walk under ListHistory's name
+// An Observer sees every page of a filtered walk under List's name
 // and path template: never the query, which carries a customer id.
 func TestPayoutsHistoryObserverSeesNoQuery(t *testing.T) {
 	rec := new(recorder)
@@ -296,14 +296,14 @@ func TestPayoutsHistoryObserverSeesNoQuery(t *testing.T) {
 	q := "customer_id=" + customerID.String()
 	h.mock.RegisterResponderWithQuery(http.MethodGet, abs, q, httpmock.NewStringResponder(200, historyPage(2, `"`+abs+`?`+q+`&page=2"`, 1)))
 	h.mock.RegisterResponderWithQuery(http.MethodGet, abs, q+"&page=2", httpmock.NewStringResponder(200, historyPage(2, "null", 2)))
-	refs, err := historyRefs(t, h.client, types.PayoutHistoryFilter{CustomerID: customerID})
+	refs, err := historyRefs(t, h.client, types.PayoutListFilter{CustomerID: customerID})
 	require.NoError(t, err)
 	assert.Len(t, refs, 2)
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	require.Len(t, rec.calls, 2)
 	for _, call := range rec.calls {
-		assert.Equal(t, "Payouts.ListHistory", call.Operation)
+		assert.Equal(t, "Payouts.List", call.Operation)
 		assert.Equal(t, historyPath, call.Route)
 		assert.NotContains(t, fmt.Sprintf("%+v", call), customerID.String())
 	}
@@ -315,7 +315,7 @@ func TestPayoutsListHistoryServiceDateRange(t *testing.T) {
 	h.mock.RegisterResponder(http.MethodGet, testBase+historyPath, httpmock.NewStringResponder(http.StatusBadRequest,
 		fail("Invalid date range", "REQ_FIELD_MISSING", `{"date_range":["Both start_date and end_date are required."]}`)))
 	day := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
-	_, err := h.client.Payouts.ListHistory(context.Background(), types.PayoutHistoryFilter{StartDate: day, EndDate: day})
+	_, err := h.client.Payouts.List(context.Background(), types.PayoutListFilter{StartDate: day, EndDate: day})
 	require.ErrorIs(t, err, fiatramp.ErrInvalidDateRange)
 	assert.False(t, errors.Is(err, fiatramp.ErrInvalidRequest), "the service refused it, not the client")
 }
