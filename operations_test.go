@@ -22,8 +22,8 @@ import (
 )
 
 // This file checks the index of operations (operations.go) against what
-// must agree with it: the services' methods, their doc lines, README's
-// Operations table and the names Client.Do gives the paths it knows. Each
+// must agree with it: the services' methods, their doc lines,
+// docs/operations.md's table and the names Client.Do gives the paths it knows. Each
 // failure names the operation.
 
 // serviceAPIs are the services' method sets, by the Client field they are
@@ -169,24 +169,25 @@ func TestOperationsDocLines(t *testing.T) {
 	}
 }
 
-// readmeOperation is one row of README's Operations table.
-type readmeOperation struct {
+// tableOperation is one row of docs/operations.md's table.
+type tableOperation struct {
 	name string // "Payouts.Create", from `client.Payouts.Create`
 	http string // the HTTP cell
 }
 
-// readmeOperations reads README.md's "## Operations" table, whose rows are
-// | Operation | Method | HTTP | Refusals |, the Method cell like
+// operationsDoc is the document whose table lists the operations.
+const operationsDoc = "docs/operations.md"
+
+// tableOperations reads the first table of docs/operations.md, whose rows
+// are | Operation | Method | HTTP | Refusals |, the Method cell like
 // `client.Payouts.Create` and the HTTP cell like `POST /path`.
-func readmeOperations(t *testing.T) []readmeOperation {
+func tableOperations(t *testing.T) []tableOperation {
 	t.Helper()
-	readme, err := os.ReadFile("README.md")
+	text, err := os.ReadFile(operationsDoc)
 	require.NoError(t, err)
-	_, section, found := strings.Cut(string(readme), "\n## Operations\n")
-	require.True(t, found, "README.md has no ## Operations section")
-	var out []readmeOperation
+	var out []tableOperation
 	header := false
-	for _, line := range strings.Split(section, "\n") {
+	for _, line := range strings.Split(string(text), "\n") {
 		line = strings.TrimSpace(line)
 		if !strings.HasPrefix(line, "|") {
 			if header {
@@ -199,9 +200,9 @@ func readmeOperations(t *testing.T) []readmeOperation {
 			cells[i] = strings.TrimSpace(cells[i])
 		}
 		if !header {
-			require.GreaterOrEqual(t, len(cells), 4, "README Operations table header: %s", line)
-			require.Equal(t, []string{"Operation", "Method", "HTTP"}, cells[:3], "README Operations table header")
-			require.True(t, strings.HasPrefix(cells[3], "Refusals"), "README Operations table header: %s", line)
+			require.GreaterOrEqual(t, len(cells), 4, "%s: table header: %s", operationsDoc, line)
+			require.Equal(t, []string{"Operation", "Method", "HTTP"}, cells[:3], "%s: table header", operationsDoc)
+			require.True(t, strings.HasPrefix(cells[3], "Refusals"), "%s: table header: %s", operationsDoc, line)
 			header = true
 			continue
 		}
@@ -209,46 +210,46 @@ func readmeOperations(t *testing.T) []readmeOperation {
 			continue // the delimiter row
 		}
 		name, ok := strings.CutPrefix(strings.Trim(cells[1], "`"), "client.")
-		require.True(t, ok, "README Operations row %q: Method cell %q is not `client.Service.Method`", cells[0], cells[1])
-		out = append(out, readmeOperation{name: name, http: cells[2]})
+		require.True(t, ok, "%s: row %q: Method cell %q is not `client.Service.Method`", operationsDoc, cells[0], cells[1])
+		out = append(out, tableOperation{name: name, http: cells[2]})
 	}
-	require.NotEmpty(t, out, "README.md's Operations table has no rows")
+	require.NotEmpty(t, out, "%s's table has no rows", operationsDoc)
 	return out
 }
 
-// httpLine is the first `METHOD /path` of a README HTTP cell.
+// httpLine is the first `METHOD /path` of a table's HTTP cell.
 var httpLine = regexp.MustCompile("`([A-Z]+ /[^`\\s]*)`")
 
-// TestOperationsReadmeTable: README's Operations table and the index agree
+// TestOperationsTable: docs/operations.md's table and the index agree
 // both ways: every row of the index and every helper has a row of the
 // table, and every method the table names (but Client.Do) is in the index,
 // with the HTTP line of its row where the table gives one. An operation's
 // own row must give it.
-func TestOperationsReadmeTable(t *testing.T) {
+func TestOperationsTable(t *testing.T) {
 	rows := indexRows(t)
 	listed := make(map[string]bool)
-	for _, r := range readmeOperations(t) {
+	for _, r := range tableOperations(t) {
 		if r.name == "Do" {
 			continue
 		}
 		listed[r.name] = true
 		row, ok := rows[r.name]
 		if !ok {
-			t.Errorf("README's Operations table lists client.%s, which the index of operations does not have", r.name)
+			t.Errorf("%s lists client.%s, which the index of operations does not have", operationsDoc, r.name)
 			continue
 		}
 		m := httpLine.FindStringSubmatch(r.http)
 		if m == nil {
 			if row.Name == r.name {
-				t.Errorf("README's row of client.%s gives no `%s %s`", r.name, row.HTTPMethod, row.Path)
+				t.Errorf("%s: the row of client.%s gives no `%s %s`", operationsDoc, r.name, row.HTTPMethod, row.Path)
 			}
 			continue
 		}
-		assert.Equal(t, row.HTTPMethod+" "+row.Path, m[1], "README's row of client.%s disagrees with the index", r.name)
+		assert.Equal(t, row.HTTPMethod+" "+row.Path, m[1], "%s: the row of client.%s disagrees with the index", operationsDoc, r.name)
 	}
 	for name := range rows {
 		if !listed[name] {
-			t.Errorf("%s is in the index of operations but not in README's Operations table", name)
+			t.Errorf("%s is in the index of operations but not in %s", name, operationsDoc)
 		}
 	}
 }

@@ -393,7 +393,7 @@ func (s *Sandbox) addBankAccountOp(rq *request) reply {
 			s.settleDueBanks()
 		})
 	}
-	return success(http.StatusCreated, "Bank account added successfully", newBankListItem(b))
+	return success(http.StatusOK, "Bank account added successfully", newBankListItem(b))
 }
 
 // autoBankOutcome is how an account verifies itself: a VPA, and an

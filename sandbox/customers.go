@@ -208,7 +208,7 @@ func (s *Sandbox) createCustomer(rq *request) reply {
 	case hasRef && ix.refs[ref] != uuid.Nil:
 		return rule(msgReferenceExists)
 	}
-	c := &customer{Customer: Customer{ID: uuid.New(), OrganizationID: rq.org.ID, Name: name, KYCStatus: types.KYCUnverified}}
+	c := &customer{Customer: Customer{ID: uuid.New(), OrganizationID: rq.org.ID, Name: name, Email: email, Phone: phone, KYCStatus: types.KYCUnverified}}
 	c.profile = profile{
 		email: email, phone: phone, ref: ref, country: strings.ToUpper(country),
 		residence: strings.ToUpper(residence), nonResident: nonResident,
@@ -219,7 +219,7 @@ func (s *Sandbox) createCustomer(rq *request) reply {
 	if hasRef {
 		ix.refs[ref] = c.ID
 	}
-	return success(http.StatusCreated, "Customer created successfully", newCustomerJSON(c))
+	return success(http.StatusOK, "Customer created successfully", newCustomerJSON(c))
 }
 
 // customerJSON is a customer as create answers it; customerFetchJSON adds

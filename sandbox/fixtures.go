@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"strings"
 	"time"
@@ -60,6 +61,12 @@ type Customer struct {
 	ID             uuid.UUID `json:"id"`
 	OrganizationID uuid.UUID `json:"organization_id"`
 	Name           string    `json:"name,omitempty"`
+	// Email and Phone are the contact details a created customer must
+	// have, unique within the organization. Each defaults to one made
+	// from the customer's id (customer-<id>@example.com; +91 and ten
+	// digits).
+	Email string `json:"email,omitempty"`
+	Phone string `json:"phone,omitempty"`
 	// KYCStatus defaults to VERIFIED.
 	KYCStatus types.KYCStatus `json:"kyc_status,omitempty"`
 	CustomerFlags
@@ -329,9 +336,30 @@ func (s *Sandbox) AddCustomer(c Customer) (Customer, error) {
 	if !c.KYCStatus.IsKnown() {
 		return Customer{}, fixtureError("customer", "unknown KYC status %q", c.KYCStatus)
 	}
+	ix := s.index(c.OrganizationID)
+	if c.Email == "" {
+		c.Email = "customer-" + c.ID.String() + "@example.com"
+	}
+	if c.Phone == "" {
+		h := fnv.New64a()
+		_, _ = h.Write(c.ID[:])
+		for n := h.Sum64() % 1e9; c.Phone == "" || ix.phones[c.Phone] != uuid.Nil; n = (n + 1) % 1e9 {
+			c.Phone = fmt.Sprintf("+919%09d", n)
+		}
+	}
+	switch {
+	case !validEmail(c.Email):
+		return Customer{}, fixtureError("customer", "email %q is not a valid address", c.Email)
+	case ix.emails[strings.ToLower(c.Email)] != uuid.Nil:
+		return Customer{}, fixtureError("customer", "email %q is another customer's", c.Email)
+	case ix.phones[c.Phone] != uuid.Nil:
+		return Customer{}, fixtureError("customer", "phone %q is another customer's", c.Phone)
+	}
 	cust := &customer{Customer: c}
+	cust.profile.email, cust.profile.phone = c.Email, c.Phone
 	s.customers[c.ID] = cust
 	s.indexCustomer(cust, s.now())
+	ix.emails[strings.ToLower(c.Email)], ix.phones[c.Phone] = c.ID, c.ID
 	return c, nil
 }
 

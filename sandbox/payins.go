@@ -130,7 +130,7 @@ func (s *Sandbox) createPayinQuotation(rq *request) reply {
 	}
 	c.quoted[day] = c.quoted[day].Add(amount)
 	s.payinQuotations[q.id] = q
-	return success(http.StatusCreated, "Quotation created successfully", s.payinQuotationData(q, false))
+	return success(http.StatusOK, "Quotation created successfully", s.payinQuotationData(q, false))
 }
 
 // payinBankProblem says why bank bankID cannot back customer c's payin by

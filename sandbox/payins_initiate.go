@@ -47,7 +47,7 @@ type payin struct {
 	status             types.PayinStatus
 	failureReason      *string
 	refundReason       *string
-	transferID         *string
+	transferID         string // "" until linked, as the service shows it
 	createdAt          time.Time
 	updatedAt          time.Time
 	seq                int // creation order among all payins
@@ -185,7 +185,7 @@ type payinFetchedJSON struct {
 	ReceiveingAmount   string            `json:"receiveing_amount"`
 	Fees               feeNumbers        `json:"fees"`
 	UTR                string            `json:"utr"`
-	ExchangeTransferID *string           `json:"exchange_transfer_id"`
+	ExchangeTransferID string            `json:"exchange_transfer_id"`
 	Status             types.PayinStatus `json:"status"`
 	FailureReason      *string           `json:"failure_reason"`
 	RefundReason       *string           `json:"refund_reason"`
@@ -249,7 +249,7 @@ func (s *Sandbox) linkPayinTransfer(rq *request) reply {
 	if p == nil {
 		return rule(msgPayinAbsent)
 	}
-	p.transferID, p.updatedAt = &transfer, rq.now
+	p.transferID, p.updatedAt = transfer, rq.now
 	return success(http.StatusOK, msgPayinTransferSaved, struct {
 		PayinID            uuid.UUID `json:"payin_id"`
 		ExchangeTransferID string    `json:"exchange_transfer_id"`

@@ -110,7 +110,7 @@ func (s *Sandbox) createPayoutQuotation(rq *request) reply {
 		q.WalletAddress = "T" + randomToken(16)
 	}
 	s.quotations[q.ID] = q
-	return success(http.StatusCreated, poqMsgCreated, s.payoutQuotationData(q, rq.now, false))
+	return success(http.StatusOK, poqMsgCreated, s.payoutQuotationData(q, rq.now, false))
 }
 
 // getPayoutQuotation is GET /pos/api/v1/payout/quotation/{quotation_id};

@@ -29,8 +29,9 @@ func newWalletData(w *Wallet) walletData {
 
 // addWalletOp is POST /cms/api/v1/wallet/add with {customer_id,
 // wallet_address}. Adding an address the customer already has answers that
-// wallet with 200 instead of storing a second one (the service does not
-// say; the sandbox's choice); a new wallet answers 201.
+// wallet ("Wallet already added") instead of storing a second one (the
+// service does not say; the sandbox's choice). Both answer 200: only the
+// initiates answer 201.
 func (s *Sandbox) addWalletOp(rq *request) reply {
 	f := rq.body
 	customerID := f.uuid("customer_id")
@@ -48,5 +49,5 @@ func (s *Sandbox) addWalletOp(rq *request) reply {
 		}
 	}
 	w := s.addWallet(Wallet{CustomerID: c.ID, WalletAddress: address})
-	return success(http.StatusCreated, "Wallet added successfully", newWalletData(&w))
+	return success(http.StatusOK, "Wallet added successfully", newWalletData(&w))
 }
