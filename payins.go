@@ -16,20 +16,20 @@ import (
 // Methods may be added in minor versions: embed PayinsAPI in the fake's
 // struct so that it keeps compiling.
 type PayinsAPI interface {
-	CreateQuotation(ctx context.Context, req types.CreatePayinQuotationRequest, opts ...RequestOption) (*types.PayinQuotation, error)
-	GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayinQuotation, error)
-	SimulateStatus(ctx context.Context, payinID uuid.UUID, status types.PayinStatus, opts ...RequestOption) (*types.PayinStatusSimulation, error)
-	Initiate(ctx context.Context, req types.InitiatePayinRequest, opts ...RequestOption) (*types.Payin, error)
-	Get(ctx context.Context, payinID uuid.UUID, opts ...RequestOption) (*types.Payin, error)
-	LinkTransfer(ctx context.Context, req types.LinkPayinTransferRequest, opts ...RequestOption) (*types.PayinTransferLink, error)
+	GetConfiguration(ctx context.Context, opts ...RequestOption) (*types.Configuration, error)
+	// Configuration, rates, limits and EDD.
+	GetRate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error)
 	List(ctx context.Context, q types.PayinListFilter, opts ...RequestOption) (*types.PayinPage, error)
 	All(ctx context.Context, q types.PayinListFilter, opts ...RequestOption) iter.Seq2[types.Payin, error]
 	ListPage(ctx context.Context, next string, opts ...RequestOption) (*types.PayinPage, error)
-	// Configuration, rates, limits and EDD.
-	GetRate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error)
-	GetConfiguration(ctx context.Context, opts ...RequestOption) (*types.Configuration, error)
-	GetLimits(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.Limits, error)
+	Initiate(ctx context.Context, req types.InitiatePayinRequest, opts ...RequestOption) (*types.Payin, error)
+	SimulateStatus(ctx context.Context, payinID uuid.UUID, status types.PayinStatus, opts ...RequestOption) (*types.PayinStatusSimulation, error)
+	CreateQuotation(ctx context.Context, req types.CreatePayinQuotationRequest, opts ...RequestOption) (*types.PayinQuotation, error)
+	GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayinQuotation, error)
+	LinkTransfer(ctx context.Context, req types.LinkPayinTransferRequest, opts ...RequestOption) (*types.PayinTransferLink, error)
+	Get(ctx context.Context, payinID uuid.UUID, opts ...RequestOption) (*types.Payin, error)
 	SaveEDD(ctx context.Context, req types.SavePayinEDDRequest, opts ...RequestOption) (*types.EDD, error)
+	GetLimits(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.Limits, error)
 }
 
 var _ PayinsAPI = (*PayinsService)(nil)
