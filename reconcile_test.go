@@ -4,7 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -264,4 +271,191 @@ func TestCreateWithReconcile(t *testing.T) {
 		assert.Equal(t, q.CustomerID, p.CustomerID)
 		assert.Equal(t, e.demo.Remitter.ID, p.RemitterID)
 	})
+}
+
+// cannedHistory is a service whose payout history a test shapes: its
+// order, whether it serves page=last, the address its links name, a page
+// that fails once. It answers GET of one LINKED quotation and of the
+// history, ten payouts to a page, and records every request.
+type cannedHistory struct {
+	t          *testing.T
+	payouts    []cannedPayout // in creation order
+	newest     bool           // the history lists the newest first
+	noLast     bool           // page=last is refused as an invalid page
+	linkBase   string         // the address the links name ("" the server's own)
+	failOnce   map[string]int // page parameter -> status, answered once
+	quotedAt   time.Time      // the quotation's creation
+	mu         sync.Mutex
+	requests   []string // RequestURI of each request
+	serverBase string
+}
+
+type cannedPayout struct {
+	ref       string
+	quotation uuid.UUID
+	at        time.Time
+}
+
+const cannedPageSize = 10
+
+func (h *cannedHistory) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	h.requests = append(h.requests, r.RequestURI)
+	h.mu.Unlock()
+	switch {
+	case r.URL.Path == "/gw/pos/api/v1/payout/quotation/"+quotationID.String():
+		_, _ = io.WriteString(w, ok(fmt.Sprintf(`{"id":%q,"customer_id":%q,"status":"LINKED","created_at":%q,"expiry_time":%q}`,
+			quotationID, customerID, h.quotedAt.Format(time.RFC3339), h.quotedAt.Add(5*time.Minute).Format(time.RFC3339))))
+		return
+	case r.URL.Path != "/gw/pos/api/v1/payout/history":
+		w.WriteHeader(http.StatusNotFound)
+		return
+	}
+	q := r.URL.Query()
+	param := q.Get("page")
+	h.mu.Lock()
+	status, fails := h.failOnce[param]
+	delete(h.failOnce, param)
+	h.mu.Unlock()
+	if fails {
+		w.Header().Set("Location", "/elsewhere")
+		w.WriteHeader(status)
+		return
+	}
+	items := slices.Clone(h.payouts)
+	if h.newest {
+		slices.Reverse(items)
+	}
+	pages := max(1, (len(items)+cannedPageSize-1)/cannedPageSize)
+	n := 1
+	switch {
+	case param == "last" && !h.noLast:
+		n = pages
+	case param != "":
+		var err error
+		if n, err = strconv.Atoi(param); err != nil || n < 1 || n > pages {
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, fail("Invalid page.", "NOT_FOUND", "null"))
+			return
+		}
+	}
+	link := func(page int) string {
+		base := h.linkBase
+		if base == "" {
+			base = h.serverBase
+		}
+		q.Set("page", strconv.Itoa(page))
+		return jsonQuote(base + "/gw/pos/api/v1/payout/history?" + q.Encode())
+	}
+	next, prev := "null", "null"
+	if n < pages {
+		next = link(n + 1)
+	}
+	if n > 1 {
+		prev = link(n - 1)
+	}
+	var results []string
+	for _, p := range items[(n-1)*cannedPageSize : min(n*cannedPageSize, len(items))] {
+		results = append(results, fmt.Sprintf(`{"id":%q,"quotation_id":%q,"customer_id":%q,"client_reference_id":%q,"status":"PROCESSING","created_at":%q}`,
+			uuid.New(), p.quotation, customerID, p.ref, p.at.Format(time.RFC3339Nano)))
+	}
+	_, _ = io.WriteString(w, ok(fmt.Sprintf(`{"count":%d,"next":%s,"previous":%s,"results":[%s]}`,
+		len(items), next, prev, strings.Join(results, ","))))
+}
+
+// serve starts h on loopback and returns a client of it.
+func (h *cannedHistory) serve() *fiatramp.Client {
+	srv := httptest.NewServer(h)
+	h.t.Cleanup(srv.Close)
+	h.serverBase = srv.URL
+	c, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL(srv.URL+"/gw"),
+		fiatramp.WithRetry(fiatramp.RetryPolicy{InitialBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond}))
+	require.NoError(h.t, err)
+	return c
+}
+
+// history makes n payouts of other quotations from start on, a second
+// apart, with the target (quotationID, "ref-target") at index at (none
+// when at < 0).
+func cannedPayouts(start time.Time, n, at int) []cannedPayout {
+	out := make([]cannedPayout, n)
+	for i := range out {
+		out[i] = cannedPayout{ref: fmt.Sprintf("other-%d", i), quotation: uuid.New(), at: start.Add(time.Duration(i) * time.Second)}
+		if i == at {
+			out[i].ref, out[i].quotation = "ref-target", quotationID
+		}
+	}
+	return out
+}
+
+func (h *cannedHistory) reconcile() *fiatramp.PayoutReconciliation {
+	h.t.Helper()
+	r, err := h.serve().Payouts.Reconcile(context.Background(), fiatramp.PayoutAttempt{ClientReferenceID: "ref-target", QuotationID: quotationID})
+	require.NoError(h.t, err)
+	return r
+}
+
+// The history search reads the newest page first whatever the history's
+// order, survives a page that fails and links that name a gateway's
+// address, and stops before the quotation's creation only while the pages
+// are in creation order.
+func TestReconcileHistorySearch(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	t.Run("oldest first: the last page", func(t *testing.T) {
+		h := &cannedHistory{t: t, quotedAt: t0, payouts: cannedPayouts(t0, 35, 33)}
+		r := h.reconcile()
+		require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
+		assert.Equal(t, 2, r.Requests)
+		assert.Contains(t, h.requests[1], "page=last")
+	})
+	t.Run("newest first: the first page, after the last shows the order", func(t *testing.T) {
+		h := &cannedHistory{t: t, quotedAt: t0, newest: true, payouts: cannedPayouts(t0, 35, 33)}
+		r := h.reconcile()
+		require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
+		assert.Equal(t, 3, r.Requests, "the quotation, page=last (the oldest), the first page")
+	})
+	t.Run("no page=last: from the first page on", func(t *testing.T) {
+		h := &cannedHistory{t: t, quotedAt: t0, noLast: true, payouts: cannedPayouts(t0, 35, 33)}
+		r := h.reconcile()
+		require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
+		assert.Equal(t, 1+1+4, r.Requests, "the quotation, page=last refused, pages 1 to 4")
+	})
+	t.Run("a gateway's links and a page that fails once", func(t *testing.T) {
+		foreign := new(hitCounter)
+		foreignSrv := httptest.NewServer(foreign)
+		defer foreignSrv.Close()
+		h := &cannedHistory{t: t, quotedAt: t0, payouts: cannedPayouts(t0, 35, 22), linkBase: foreignSrv.URL,
+			failOnce: map[string]int{"3": http.StatusFound}}
+		r := h.reconcile()
+		require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
+		assert.Zero(t, foreign.hits.Load(), "the address the links name is never asked")
+		assert.Equal(t, []string{"page=last", "page=3", "page=3"}, pageParams(h.requests[1:]))
+	})
+	t.Run("LINKED, not shown: back to the quotation's creation only", func(t *testing.T) {
+		old := cannedPayouts(t0.Add(-time.Hour), 50, -1)
+		h := &cannedHistory{t: t, quotedAt: t0, payouts: append(old, cannedPayouts(t0, 8, -1)...)}
+		r := h.reconcile()
+		require.Equal(t, fiatramp.ReconcileUnknown, r.Verdict, r.Reason)
+		assert.Contains(t, r.Reason, "LINKED")
+		assert.Equal(t, 3*(1+2), r.Requests, "three rounds of the quotation, the last page and the one that reaches before the quotation")
+	})
+	t.Run("pages out of order are read to the end", func(t *testing.T) {
+		ps := cannedPayouts(t0.Add(-time.Hour), 30, -1)
+		ps[5].at, ps[25].at = ps[25].at, ps[5].at
+		ps[15].at = t0.Add(time.Minute)
+		h := &cannedHistory{t: t, quotedAt: t0, payouts: ps}
+		r := h.reconcile()
+		require.Equal(t, fiatramp.ReconcileUnknown, r.Verdict, r.Reason)
+		assert.Equal(t, 3*(1+3), r.Requests, "every page, each round")
+	})
+}
+
+// pageParams is the page parameter of each request URI.
+func pageParams(uris []string) []string {
+	out := make([]string, len(uris))
+	for i, uri := range uris {
+		u, _ := url.Parse(uri)
+		out[i] = "page=" + u.Query().Get("page")
+	}
+	return out
 }
