@@ -129,7 +129,7 @@ func TestPayoutsHistoryIterator(t *testing.T) {
 	for name, next := range map[string]string{
 		"another host, outside prefix": "https://evil.example/other" + historyPath + "?page=2",
 		"outside prefix":               testHost + "/other" + historyPath + "?page=2",
-		"dot segments":   testBase + "/pos/api/v1/payout/%2e%2e/%2e%2e/x?page=2",
+		"dot segments":                 testBase + "/pos/api/v1/payout/%2e%2e/%2e%2e/x?page=2",
 	} {
 		t.Run("refuses "+name, func(t *testing.T) {
 			h := newHarness(t)
