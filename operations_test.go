@@ -1,6 +1,7 @@
 package fiatramp_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"go/ast"
@@ -111,10 +112,127 @@ func TestOperationsRows(t *testing.T) {
 	assert.NotEqual(t, "changed", fiatramp.Operations()[0].Name, "Operations returns a copy")
 }
 
-// serviceDocs returns the doc comment of every exported method of the
-// services' types (PayoutsService...), by "Service.Method", read from the
-// package's Go source.
-func serviceDocs(t *testing.T) map[string]string {
+// services returns the services in the Client's order: the names of its
+// fields that hold a service.
+func services(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	client := reflect.TypeFor[fiatramp.Client]()
+	for i := range client.NumField() {
+		f := client.Field(i)
+		if f.IsExported() && f.Type.Kind() == reflect.Pointer && f.Type.Elem().Name() == f.Name+"Service" {
+			out = append(out, f.Name)
+		}
+	}
+	require.Len(t, out, len(serviceAPIs), "the Client's service fields and serviceAPIs disagree")
+	return out
+}
+
+// TestOperationsOrder: the index is ordered by service, in the Client's
+// order, then by path, then by HTTP method, so that a new row has one
+// place and a reader finds a resource's operations together.
+func TestOperationsOrder(t *testing.T) {
+	rank := make(map[string]int)
+	for i, s := range services(t) {
+		rank[s] = i
+	}
+	ops := fiatramp.Operations()
+	byServiceAndPath := func(a, b fiatramp.OperationInfo) int {
+		return cmp.Or(cmp.Compare(rank[a.Service], rank[b.Service]), cmp.Compare(a.Path, b.Path), cmp.Compare(a.HTTPMethod, b.HTTPMethod))
+	}
+	if !slices.IsSortedFunc(ops, byServiceAndPath) {
+		want := slices.Clone(ops)
+		slices.SortStableFunc(want, byServiceAndPath)
+		for i := range ops {
+			if ops[i].Name != want[i].Name {
+				t.Errorf("row %d of the index is %s; by service and path it is %s", i, ops[i].Name, want[i].Name)
+			}
+		}
+	}
+}
+
+// indexSequence is the methods of the index in its order, "Service.Method",
+// each row followed by its helpers.
+func indexSequence() []string {
+	var out []string
+	for _, row := range fiatramp.Operations() {
+		out = append(out, row.Name)
+		for _, h := range row.Helpers {
+			out = append(out, row.Service+"."+h)
+		}
+	}
+	return out
+}
+
+// TestOperationsTableOrder: docs/operations.md lists the operations in the
+// index's order (an operation's helpers after it), Client.Do last.
+func TestOperationsTableOrder(t *testing.T) {
+	var listed []string
+	for _, r := range tableOperations(t) {
+		listed = append(listed, r.name)
+	}
+	listed = slices.Compact(listed) // two rows of one method are one place
+	require.NotEmpty(t, listed)
+	assert.Equal(t, "Do", listed[len(listed)-1], "%s: Client.Do is the last row", operationsDoc)
+	assert.Equal(t, indexSequence(), listed[:len(listed)-1], "%s: the rows are not in the index's order", operationsDoc)
+}
+
+// TestServiceInterfacesFollowTheIndex: each service's interface
+// (PayoutsAPI...) declares its operations in the index's order, each
+// followed by its helpers, and then the methods that make no call of the
+// index.
+func TestServiceInterfacesFollowTheIndex(t *testing.T) {
+	pkg := packageDoc(t)
+	seq := indexSequence()
+	for service, api := range serviceAPIs {
+		var typ *doc.Type
+		for _, ty := range pkg.Types {
+			if ty.Name == api.Name() {
+				typ = ty
+			}
+		}
+		require.NotNil(t, typ, "no type %s in the package's source", api.Name())
+		iface, ok := typ.Decl.Specs[0].(*ast.TypeSpec).Type.(*ast.InterfaceType)
+		require.True(t, ok, "%s is not an interface", api.Name())
+		var declared []string
+		for _, m := range iface.Methods.List {
+			for _, n := range m.Names {
+				declared = append(declared, service+"."+n.Name)
+			}
+		}
+		var want, rest []string
+		for _, name := range seq {
+			if slices.Contains(declared, name) {
+				want = append(want, name)
+			}
+		}
+		for _, name := range declared {
+			if !slices.Contains(seq, name) {
+				rest = append(rest, name)
+			}
+		}
+		assert.Equal(t, append(want, rest...), declared, "%s declares its methods out of the index's order", api.Name())
+	}
+}
+
+// TestOperationsNameWhatTheyCreate: a create or create-once row names what
+// it creates, for the message of an *OutcomeUnknownError; a read or an
+// update names nothing.
+func TestOperationsNameWhatTheyCreate(t *testing.T) {
+	for _, row := range fiatramp.Operations() {
+		creates, ok := fiatramp.OperationCreates(row.Name)
+		require.True(t, ok, row.Name)
+		switch row.Safety {
+		case fiatramp.SafetyCreate, fiatramp.SafetyCreateOnce:
+			assert.Regexp(t, `^the [a-zA-Z ]+$`, creates, "%s: what it creates", row.Name)
+		default:
+			assert.Empty(t, creates, "%s: a %s creates nothing", row.Name, row.Safety)
+		}
+	}
+}
+
+// packageDoc reads the package's Go source (its test files aside).
+func packageDoc(t *testing.T) *doc.Package {
 	t.Helper()
 	fset := token.NewFileSet()
 	entries, err := os.ReadDir(".")
@@ -131,6 +249,15 @@ func serviceDocs(t *testing.T) map[string]string {
 	}
 	pkg, err := doc.NewFromFiles(fset, files, "github.com/fiatramp/fiatramp-go")
 	require.NoError(t, err)
+	return pkg
+}
+
+// serviceDocs returns the doc comment of every exported method of the
+// services' types (PayoutsService...), by "Service.Method", read from the
+// package's Go source.
+func serviceDocs(t *testing.T) map[string]string {
+	t.Helper()
+	pkg := packageDoc(t)
 	docs := make(map[string]string)
 	for _, typ := range pkg.Types {
 		service, ok := strings.CutSuffix(typ.Name, "Service")
@@ -336,18 +463,18 @@ func ExampleOperations() {
 		fmt.Println(op.Name, op.HTTPMethod, op.Path, op.Safety, op.Required, op.Helpers)
 	}
 	// Output:
+	// Payouts.GetBalance GET /pos/api/v1/payout/balance read [available_balance] []
+	// Payouts.GetConfiguration GET /pos/api/v1/payout/configuration read [supported_assets] []
+	// Payouts.GetRate GET /pos/api/v1/payout/fetch-rate read [rate] []
+	// Payouts.List GET /pos/api/v1/payout/history read [results] [All ListPage]
 	// Payouts.Create POST /pos/api/v1/payout/initiate create-once [id status] []
+	// Payouts.SimulateStatus PATCH /pos/api/v1/payout/mock-payout-status update [payout_id payout_status] []
+	// Payouts.CreateQuotation POST /pos/api/v1/payout/quotation create [id] []
+	// Payouts.GetQuotation GET /pos/api/v1/payout/quotation/{quotation_id} read [id] [Reconcile ReconcileOutcome]
+	// Payouts.LinkTransfer PATCH /pos/api/v1/payout/update-transfer-id update [exchange_order_id exchange_transfer_id] []
+	// Payouts.Get GET /pos/api/v1/payout/{payout_id} read [id status] [Wait]
 	// Payouts.CreatePrefunded POST /pos/api/v1/prefunded/payout/initiate create-once [id status] []
 	// Payouts.CreateRemittance POST /pos/api/v1/remittance-payout/initiate create-once [id] []
-	// Payouts.Get GET /pos/api/v1/payout/{payout_id} read [id status] [Wait]
-	// Payouts.SimulateStatus PATCH /pos/api/v1/payout/mock-payout-status update [payout_id payout_status] []
-	// Payouts.GetBalance GET /pos/api/v1/payout/balance read [available_balance] []
-	// Payouts.GetRate GET /pos/api/v1/payout/fetch-rate read [rate] []
-	// Payouts.GetConfiguration GET /pos/api/v1/payout/configuration read [supported_assets] []
-	// Payouts.GetLimits GET /ren/api/v1/payout/limits/{customer_id} read [available_limit] []
 	// Payouts.SaveEDD POST /ren/api/v1/payout/edd/save create-once [id status] []
-	// Payouts.CreateQuotation POST /pos/api/v1/payout/quotation create [id] []
-	// Payouts.GetQuotation GET /pos/api/v1/payout/quotation/{quotation_id} read [id] []
-	// Payouts.LinkTransfer PATCH /pos/api/v1/payout/update-transfer-id update [exchange_order_id exchange_transfer_id] []
-	// Payouts.List GET /pos/api/v1/payout/history read [results] [All ListPage]
+	// Payouts.GetLimits GET /ren/api/v1/payout/limits/{customer_id} read [available_limit] []
 }

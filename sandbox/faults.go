@@ -112,7 +112,7 @@ func (s *Sandbox) InjectFault(f Fault) error {
 	f.Method = strings.ToUpper(f.Method)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.faults = append(s.faults, &faultRule{Fault: f, left: f.Count})
+	s.st.faults = append(s.st.faults, &faultRule{Fault: f, left: f.Count})
 	return nil
 }
 
@@ -120,15 +120,15 @@ func (s *Sandbox) InjectFault(f Fault) error {
 func (s *Sandbox) ClearFaults() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.faults = nil
+	s.st.faults = nil
 }
 
 // Stats returns what the sandbox has served so far.
 func (s *Sandbox) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := Stats{Requests: s.stats.Requests, Faults: make(map[FaultKind]int, len(s.stats.Faults))}
-	for k, v := range s.stats.Faults {
+	out := Stats{Requests: s.st.stats.Requests, Faults: make(map[FaultKind]int, len(s.st.stats.Faults))}
+	for k, v := range s.st.stats.Faults {
 		out.Faults[k] = v
 	}
 	return out
@@ -137,7 +137,7 @@ func (s *Sandbox) Stats() Stats {
 // matchFault picks the fault for a request, if any, and counts it; s.mu is
 // held.
 func (s *Sandbox) matchFault(method, path string) (Fault, bool) {
-	for i, rule := range s.faults {
+	for i, rule := range s.st.faults {
 		if rule.Method != "" && rule.Method != method {
 			continue
 		}
@@ -155,12 +155,12 @@ func (s *Sandbox) matchFault(method, path string) (Fault, bool) {
 			continue
 		}
 		if spent {
-			s.faults = append(s.faults[:i:i], s.faults[i+1:]...)
+			s.st.faults = append(s.st.faults[:i:i], s.st.faults[i+1:]...)
 		}
-		if s.stats.Faults == nil {
-			s.stats.Faults = map[FaultKind]int{}
+		if s.st.stats.Faults == nil {
+			s.st.stats.Faults = map[FaultKind]int{}
 		}
-		s.stats.Faults[rule.Kind]++
+		s.st.stats.Faults[rule.Kind]++
 		return rule.Fault, true
 	}
 	return Fault{}, false

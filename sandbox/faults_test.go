@@ -254,9 +254,7 @@ func TestFaultDelayAfter(t *testing.T) {
 	require.True(t, found, "the payout was stored before the late answer")
 	assert.Equal(t, q.ID, stored.QuotationID)
 
-	var unknown *fiatramp.OutcomeUnknownError
-	require.ErrorAs(t, err, &unknown)
-	rec, err := e.client.ReconcilePayoutOutcome(ctx(t), unknown)
+	rec, err := e.client.Payouts.ReconcileOutcome(ctx(t), err)
 	require.NoError(t, err)
 	assert.Equal(t, fiatramp.ReconcileCreated, rec.Verdict, rec.Reason)
 	require.NotNil(t, rec.Payout)

@@ -54,7 +54,7 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	now := s.now()
-	s.stats.Requests++
+	s.st.stats.Requests++
 	fault, faulted := s.matchFault(r.Method, r.URL.Path)
 	s.mu.Unlock()
 	w.Header().Set("Date", now.UTC().Format(http.TimeFormat))
@@ -130,9 +130,10 @@ func (s *Sandbox) serve(r *http.Request, raw []byte) reply {
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.keys[cred.key] != o { // removed meanwhile (a failed Load undone)
+	if s.st.orgByKey(cred.key) != o { // removed meanwhile (a failed Load undone, or Reset)
 		return unauthorized(CodeUnauthorized, "Invalid API key.")
 	}
+	s.runDueLocked(false) // what came due on a running clock, before the timer
 	rq := &request{r: r, org: o, now: s.now(), params: params, body: newFields(in.body)}
 	return rt.handle(s, rq)
 }

@@ -43,11 +43,11 @@ func (s *Sandbox) addWalletOp(rq *request) reply {
 	if c == nil {
 		return rule(msgCustomerNotFound)
 	}
-	for _, w := range s.wallets {
-		if w.CustomerID == c.ID && w.WalletAddress == address {
+	for _, w := range c.wallets {
+		if w.WalletAddress == address {
 			return success(http.StatusOK, "Wallet already added", newWalletData(w))
 		}
 	}
-	w := s.addWallet(Wallet{CustomerID: c.ID, WalletAddress: address})
+	w := s.addWallet(rq.org, c, Wallet{CustomerID: c.ID, WalletAddress: address})
 	return success(http.StatusOK, "Wallet added successfully", newWalletData(&w))
 }
