@@ -254,7 +254,9 @@ func TestFaultDelayAfter(t *testing.T) {
 	require.True(t, found, "the payout was stored before the late answer")
 	assert.Equal(t, q.ID, stored.QuotationID)
 
-	rec, err := e.client.Payouts.ReconcileOutcome(ctx(t), err)
+	var unknown *fiatramp.OutcomeUnknownError
+	require.ErrorAs(t, err, &unknown)
+	rec, err := e.client.Payouts.ReconcileOutcome(ctx(t), unknown)
 	require.NoError(t, err)
 	assert.Equal(t, fiatramp.ReconcileCreated, rec.Verdict, rec.Reason)
 	require.NotNil(t, rec.Payout)
