@@ -42,7 +42,7 @@ type streams struct {
 
 // command is one command of the tool, e.g. "payouts get".
 type command struct {
-	name    string // words after "fiatramp"
+	name string // words after "fiatramp"
 	// op is the library's operation the command calls, "Service.Method"
 	// (a row of fiatramp.Operations, or one of a row's Helpers); its name
 	// is then the service and the method in kebab case ("payouts
