@@ -82,13 +82,14 @@ func (p *Pipeline) crashPoint(point string) {
 }
 
 // move sets the job's columns (set, with $3... for args) and bumps its
-// version, if the job is still at j.Version; moved is false when another
-// run moved it first.
+// version, if the job is still at j.Version and has not ended; moved is
+// false when another run (or a webhook) moved it first, and the caller
+// must then read the job again rather than go on from what it knew.
 func (p *Pipeline) move(ctx context.Context, q interface {
 	Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
 }, j *Job, set string, args ...any) (moved bool, err error) {
 	tag, err := q.Exec(ctx, `UPDATE `+p.table()+` SET `+set+`, version = version + 1, updated_at = now()
-WHERE reference = $1 AND version = $2`, append([]any{j.Reference, j.Version}, args...)...)
+WHERE reference = $1 AND version = $2 AND phase NOT IN ('final', 'refused')`, append([]any{j.Reference, j.Version}, args...)...)
 	if err != nil {
 		return false, fmt.Errorf("payoutjobs: job %q: recording: %w", j.Reference, err)
 	}
@@ -163,7 +164,8 @@ func (p *Pipeline) create(ctx context.Context, j *Job, rj *river.Job[Args]) erro
 		// It may have acted, or the reference or the quotation is
 		// already held: reconcile now, and again later if that settles
 		// nothing.
-		if _, merr := p.move(ctx, p.pool, j, `unknown_since = COALESCE(unknown_since, now())`); merr != nil {
+		moved, merr := p.move(ctx, p.pool, j, `unknown_since = COALESCE(unknown_since, now())`)
+		if merr != nil || !moved {
 			return merr
 		}
 		j.Version++
@@ -241,7 +243,8 @@ func (p *Pipeline) settle(ctx context.Context, j *Job, rj *river.Job[Args]) erro
 	}
 	switch r.Verdict {
 	case fiatramp.ReconcileCreated:
-		if _, err := p.move(ctx, p.pool, j, `reconciles = reconciles + 1`); err != nil {
+		moved, err := p.move(ctx, p.pool, j, `reconciles = reconciles + 1`)
+		if err != nil || !moved {
 			return err
 		}
 		j.Version++
@@ -255,9 +258,9 @@ func (p *Pipeline) settle(ctx context.Context, j *Job, rj *river.Job[Args]) erro
 		_, err := p.move(ctx, p.pool, j, `phase = $3, sent_at = NULL, unknown_since = NULL, reconciles = reconciles + 1, last_error = NULL`, string(next))
 		return err
 	}
-	_, err = p.move(ctx, p.pool, j, `unknown_since = COALESCE(unknown_since, now()), reconciles = reconciles + 1, last_error = $3`,
+	moved, err := p.move(ctx, p.pool, j, `unknown_since = COALESCE(unknown_since, now()), reconciles = reconciles + 1, last_error = $3`,
 		"outcome unknown: "+r.Reason)
-	if err != nil {
+	if err != nil || !moved {
 		return err
 	}
 	return river.JobSnooze(p.backoff(j.Reconciles))
@@ -316,7 +319,8 @@ func (p *Pipeline) await(ctx context.Context, j *Job, rj *river.Job[Args]) error
 		return river.JobSnooze(p.cfg.PollInterval)
 	}
 	if !po.Status.IsFinal() {
-		if _, err := p.move(ctx, p.pool, j, `status = $3`, string(po.Status)); err != nil {
+		moved, err := p.move(ctx, p.pool, j, `status = $3`, string(po.Status))
+		if err != nil || !moved {
 			return err
 		}
 		return river.JobSnooze(p.cfg.PollInterval)
