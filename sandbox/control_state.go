@@ -377,6 +377,7 @@ type settingsJSON struct {
 	WebhookMaxBackoffSeconds       float64                    `json:"webhook_max_backoff_seconds"`
 	WebhookWorkers                 int                        `json:"webhook_workers"`
 	DeliveryLogSize                int                        `json:"delivery_log_size"`
+	AllowRemoteWebhooks            bool                       `json:"allow_remote_webhooks"`
 }
 
 func (c *control) settings(*http.Request, []string, []byte) (int, any, error) {
@@ -397,6 +398,7 @@ func (c *control) settings(*http.Request, []string, []byte) (int, any, error) {
 		WebhookMaxBackoffSeconds:     st.WebhookMaxBackoff.Seconds(),
 		WebhookWorkers:               st.WebhookWorkers,
 		DeliveryLogSize:              st.DeliveryLogSize,
+		AllowRemoteWebhooks:          st.AllowRemoteWebhooks,
 	}, nil
 }
 
