@@ -30,7 +30,7 @@ func demoService() *httptest.Server {
 		"POST /pis/api/v1/payin/quotation":                           ok(payinQuotationData),
 		"GET /cms/api/v1/bank/list/" + customerID.String():           bankPage(2, "null", 1, 2),
 		"GET /pos/api/v1/payout/balance":                             ok(`{"available_balance":{"USDT":"1500.25"}}`),
-		"POST /org/api/v1/organizations/api-webhooks":                ok(`"https://receiver.example/webhooks/fiatramp"`),
+		"POST /org/api/v1/organizations/api-webhooks":                ok(`"http://127.0.0.1:8080/webhooks/fiatramp"`),
 		"GET /pis/api/v1/payin/8d1f3a52-0c4e-4b7a-9f61-2e5d7c9a0b34": ok(`{"id":"8d1f3a52-0c4e-4b7a-9f61-2e5d7c9a0b34","status":"PROCESSING"}`),
 		"POST /pos/api/v1/prefunded/payout/initiate":                 fail("Insufficient prefunded balance", "BAD_REQUEST", `{}`),
 		"GET /cms/api/v1/kyc/configuration/" + bankID.String():       fail("Customer not found or access denied", "BAD_REQUEST", `{}`),
@@ -765,12 +765,12 @@ func ExampleOrganizationService_SetWebhookURL() {
 	defer srv.Close()
 	client, _ := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
 
-	registered, err := client.Organization.SetWebhookURL(context.Background(), "https://receiver.example/webhooks/fiatramp")
+	registered, err := client.Organization.SetWebhookURL(context.Background(), "http://127.0.0.1:8080/webhooks/fiatramp")
 	if err != nil {
 		log.Fatal(err) // a URL that is not absolute http(s) is refused before sending
 	}
 	fmt.Println(registered)
-	// Output: https://receiver.example/webhooks/fiatramp
+	// Output: http://127.0.0.1:8080/webhooks/fiatramp
 }
 
 // A verified customer's bank account starts PROCESSING; the BANK webhook
