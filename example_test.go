@@ -290,7 +290,8 @@ func ExamplePayoutsService_GetBalance() {
 	// Output: 1500.25 USDT available
 }
 
-// Without a webhook receiver, Wait polls a payout until its status is final.
+// Without a webhook receiver, Wait polls a payout until its fiat outcome
+// is decided.
 func ExamplePayoutsService_Wait() {
 	sb := sandbox.New()
 	demo, _ := sb.SeedDemo()
@@ -311,6 +312,35 @@ func ExamplePayoutsService_Wait() {
 	}
 	fmt.Println(final.Status, final.Status.IsFinal())
 	// Output: SUCCESS true
+}
+
+// A failed payout's funds come back later, with REFUNDED: the moment to
+// re-credit the user. WaitUntil(types.PayoutStatus.IsFinal) waits for it
+// (here the sandbox's service refunds the payout at once).
+func ExampleWaitUntil() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	payout, _ := client.Payouts.Create(context.Background(), types.CreatePayoutRequest{
+		QuotationID: demo.Quotations[0].ID, CustomerID: demo.Customer.ID,
+	})
+	_, _ = client.Payouts.SimulateStatus(context.Background(), payout.ID, types.PayoutFailed)
+	failed, _ := client.Payouts.Wait(context.Background(), payout.ID)
+	fmt.Println(failed.Status, "final:", failed.Status.IsFinal(), "funds back:", failed.Status.FundsReturned())
+
+	_ = sb.SetPayoutStatus(payout.ID, types.PayoutRefunded) // the service refunds it
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	final, err := client.Payouts.Wait(ctx, payout.ID, fiatramp.WaitUntil(types.PayoutStatus.IsFinal))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(final.Status, "final:", final.Status.IsFinal(), "funds back:", final.Status.FundsReturned())
+	// Output:
+	// FAILED final: false funds back: false
+	// REFUNDED final: true funds back: true
 }
 
 func ExampleWithMaxPages() {

@@ -172,6 +172,37 @@ func (c *control) payout(_ *http.Request, params []string, _ []byte) (int, any, 
 	return http.StatusOK, p, nil
 }
 
+// setPayoutStatus moves a payout along the transition table, as the
+// service moves it on its own; a move the table does not hold is 400 with
+// "Payout status cannot move from X to Y.".
+func (c *control) setPayoutStatus(_ *http.Request, params []string, body []byte) (int, any, error) {
+	id, err := pathID("payout", params[0])
+	if err != nil {
+		return 0, nil, err
+	}
+	if _, ok := c.sb.Payout(id); !ok {
+		return 0, nil, notFound("no payout %s", id)
+	}
+	var in struct {
+		Status types.PayoutStatus `json:"status"`
+	}
+	present, err := decodeStrict(body, &in)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := require(present, "status"); err != nil {
+		return 0, nil, err
+	}
+	if !in.Status.IsKnown() {
+		return 0, nil, badField("status", "status %q: want one of %v", in.Status, in.Status.Values())
+	}
+	if err := c.sb.SetPayoutStatus(id, in.Status); err != nil {
+		return 0, nil, badField("status", "%s", strings.TrimPrefix(err.Error(), "sandbox: payout status: "))
+	}
+	p, _ := c.sb.Payout(id)
+	return http.StatusOK, p, nil
+}
+
 func (c *control) customer(_ *http.Request, params []string, _ []byte) (int, any, error) {
 	cu, err := c.customerOf(params)
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 
@@ -247,34 +246,16 @@ func upiDeepLink(dep DepositAccount, q *payinQuotation) string {
 		"&tr=" + esc(q.id.String())
 }
 
-// payinTransitions are the moves of the payin status simulation: the
-// statuses a payin in status from may move to. The service documents
-// PROCESSING -> SUCCESS | FAILED | ON_HOLD and FAILED -> REFUND_INITIATED
-// -> REFUNDED; a payin ON_HOLD is released to SUCCESS or FAILED (the
-// sandbox's choice: the service shows no move out of ON_HOLD, and a held
-// payin must end somewhere).
-func payinTransitions(from types.PayinStatus) []types.PayinStatus {
-	switch from {
-	case types.PayinProcessing:
-		return []types.PayinStatus{types.PayinSuccess, types.PayinFailed, types.PayinOnHold}
-	case types.PayinOnHold:
-		return []types.PayinStatus{types.PayinSuccess, types.PayinFailed}
-	case types.PayinFailed:
-		return []types.PayinStatus{types.PayinRefundInitiated}
-	case types.PayinRefundInitiated:
-		return []types.PayinStatus{types.PayinRefunded}
-	}
-	return nil
-}
-
 // simulatePayinStatus is PATCH /pis/api/v1/payin/mock-payin-status with
-// {payin_id, payin_status}: it moves a payin along payinTransitions and
-// sends the PAYIN webhook, whose id is the payin's id. A move to FAILED
+// {payin_id, payin_status}: it moves a payin along the transition table
+// (types.PayinStatus.Next) and sends the PAYIN webhook, whose id is the
+// payin's id. A move to FAILED
 // sets failure_reason (PAYMENT_NOT_RECEIVED, or the body's optional
 // failure_reason: INCORRECT_UTR or PAYMENT_NOT_RECEIVED), carried in the
-// webhook's metadata; a move to REFUND_INITIATED sets refund_reason
-// (INCORRECT_AMOUNT, or the body's optional refund_reason from its
-// catalogue), carried by the REFUND_INITIATED and REFUNDED webhooks. A
+// webhook's metadata; a move to REFUND_INITIATED, or straight to
+// REFUNDED, sets refund_reason (INCORRECT_AMOUNT, or the body's optional
+// refund_reason from its catalogue), carried by the REFUND_INITIATED and
+// REFUNDED webhooks. A
 // move to the payin's current status changes nothing and sends nothing
 // (a retried simulation sets the same status again). The
 // fetched quotation's status shows the payin's. An absent payin or
@@ -317,7 +298,7 @@ func (s *Sandbox) simulatePayinStatus(rq *request) reply {
 		// sets the same status: nothing changes, no webhook.
 		return answer
 	}
-	if !slices.Contains(payinTransitions(p.status), to) {
+	if !p.status.CanMoveTo(to) {
 		return rule(fmt.Sprintf("Payin status cannot move from %s to %s.", p.status, to))
 	}
 	p.status, p.updatedAt = to, rq.now
@@ -330,12 +311,12 @@ func (s *Sandbox) simulatePayinStatus(rq *request) reply {
 		reason := string(failure)
 		p.failureReason = &reason
 		meta["failure_reason"] = reason
-	case types.PayinRefundInitiated:
-		reason := string(refund)
-		p.refundReason = &reason
-		meta["refund_reason"] = reason
-	case types.PayinRefunded:
-		meta["refund_reason"] = *p.refundReason // set on REFUND_INITIATED, the only way in
+	case types.PayinRefundInitiated, types.PayinRefunded:
+		if p.refundReason == nil { // REFUNDED after REFUND_INITIATED keeps its reason
+			reason := string(refund)
+			p.refundReason = &reason
+		}
+		meta["refund_reason"] = *p.refundReason
 	}
 	s.emit(rq, EventTypePayin, p.id.String(), string(to), meta)
 	return answer
