@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
 	"github.com/fiatramp/fiatramp-go/types"
@@ -171,6 +172,37 @@ func (c *control) payout(_ *http.Request, params []string, _ []byte) (int, any, 
 	return http.StatusOK, p, nil
 }
 
+// setPayoutStatus moves a payout along the transition table, as the
+// service moves it on its own; a move the table does not hold is 400 with
+// "Payout status cannot move from X to Y.".
+func (c *control) setPayoutStatus(_ *http.Request, params []string, body []byte) (int, any, error) {
+	id, err := pathID("payout", params[0])
+	if err != nil {
+		return 0, nil, err
+	}
+	if _, ok := c.sb.Payout(id); !ok {
+		return 0, nil, notFound("no payout %s", id)
+	}
+	var in struct {
+		Status types.PayoutStatus `json:"status"`
+	}
+	present, err := decodeStrict(body, &in)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := require(present, "status"); err != nil {
+		return 0, nil, err
+	}
+	if !in.Status.IsKnown() {
+		return 0, nil, badField("status", "status %q: want one of %v", in.Status, in.Status.Values())
+	}
+	if err := c.sb.SetPayoutStatus(id, in.Status); err != nil {
+		return 0, nil, badField("status", "%s", strings.TrimPrefix(err.Error(), "sandbox: payout status: "))
+	}
+	p, _ := c.sb.Payout(id)
+	return http.StatusOK, p, nil
+}
+
 func (c *control) customer(_ *http.Request, params []string, _ []byte) (int, any, error) {
 	cu, err := c.customerOf(params)
 	if err != nil {
@@ -230,7 +262,7 @@ type deliveryJSON struct {
 // Settings.DeliveryLogSize), its counts (read at the same moment, those
 // dropped from the log included) and the log's size.
 func (c *control) deliveriesLog(*http.Request, []string, []byte) (int, any, error) {
-	log, counts := c.sb.deliveryLog()
+	log, counts := c.sb.DeliveryLog()
 	out := make([]deliveryJSON, len(log))
 	for i, d := range log {
 		out[i] = deliveryJSON{Delivery: d, Body: d.Body}
@@ -239,7 +271,7 @@ func (c *control) deliveriesLog(*http.Request, []string, []byte) (int, any, erro
 		Deliveries []deliveryJSON `json:"deliveries"`
 		Counts     DeliveryCounts `json:"counts"`
 		LogSize    int            `json:"log_size"`
-	}{out, counts, c.sb.settings.DeliveryLogSize}, nil
+	}{out, counts, c.sb.Settings().DeliveryLogSize}, nil
 }
 
 // deliverDue is POST /_sandbox/deliveries/deliver-due with
@@ -320,31 +352,44 @@ func (c *control) stats(*http.Request, []string, []byte) (int, any, error) {
 	}{st.Requests, faults}, nil
 }
 
-// settingsJSON is Settings over HTTP: durations in seconds, amounts as
-// decimal strings (WebhookClient, a Go value, is left out).
+// settingsJSON is Settings over HTTP, every setting under its name in
+// snake case: durations in seconds (the name ends _seconds), amounts as
+// decimal strings. WebhookClient, a Go value, is left out
+// (TestControlSettingsShowsEverySetting holds this).
 type settingsJSON struct {
-	TimestampWindowSeconds         float64                    `json:"timestamp_window_seconds"`
-	MinPayinAmount                 decimal.Decimal            `json:"min_payin_amount"`
-	MaxIMPSAmount                  decimal.Decimal            `json:"max_imps_amount"`
-	MaxUPIAmount                   decimal.Decimal            `json:"max_upi_amount"`
-	DailyOnrampLimit               decimal.Decimal            `json:"daily_onramp_limit"`
-	PayinQuotationValiditySeconds  float64                    `json:"payin_quotation_validity_seconds"`
-	PayoutQuotationValiditySeconds float64                    `json:"payout_quotation_validity_seconds"`
-	PageSize                       int                        `json:"page_size"`
-	RemittancePayoutPath           string                     `json:"remittance_payout_path"`
-	Rates                          map[string]decimal.Decimal `json:"rates"`
-	PayinServiceFee                decimal.Decimal            `json:"payin_service_fee"`
-	PayinGSTRate                   decimal.Decimal            `json:"payin_gst_rate"`
-	DepositAccount                 DepositAccount             `json:"deposit_account"`
-	RetryAfterSeconds              float64                    `json:"retry_after_seconds"`
-	Seed                           uint64                     `json:"seed"`
-	PublicURL                      string                     `json:"public_url"`
-	WebhookTimeoutSeconds          float64                    `json:"webhook_timeout_seconds"`
-	WebhookMaxAttempts             int                        `json:"webhook_max_attempts"`
-	WebhookInitialBackoffSeconds   float64                    `json:"webhook_initial_backoff_seconds"`
-	WebhookMaxBackoffSeconds       float64                    `json:"webhook_max_backoff_seconds"`
-	WebhookWorkers                 int                        `json:"webhook_workers"`
-	DeliveryLogSize                int                        `json:"delivery_log_size"`
+	TimestampWindowSeconds         float64                                      `json:"timestamp_window_seconds"`
+	MinPayinAmount                 decimal.Decimal                              `json:"min_payin_amount"`
+	MaxIMPSAmount                  decimal.Decimal                              `json:"max_imps_amount"`
+	MaxUPIAmount                   decimal.Decimal                              `json:"max_upi_amount"`
+	DailyOnrampLimit               decimal.Decimal                              `json:"daily_onramp_limit"`
+	PayinQuotationValiditySeconds  float64                                      `json:"payin_quotation_validity_seconds"`
+	PayoutQuotationValiditySeconds float64                                      `json:"payout_quotation_validity_seconds"`
+	PageSize                       int                                          `json:"page_size"`
+	RemittancePayoutPath           string                                       `json:"remittance_payout_path"`
+	Rates                          map[string]decimal.Decimal                   `json:"rates"`
+	PayinServiceFee                decimal.Decimal                              `json:"payin_service_fee"`
+	PayinGSTRate                   decimal.Decimal                              `json:"payin_gst_rate"`
+	DepositAccount                 DepositAccount                               `json:"deposit_account"`
+	RetryAfterSeconds              float64                                      `json:"retry_after_seconds"`
+	Seed                           uint64                                       `json:"seed"`
+	PublicURL                      string                                       `json:"public_url"`
+	WebhookTimeoutSeconds          float64                                      `json:"webhook_timeout_seconds"`
+	WebhookMaxAttempts             int                                          `json:"webhook_max_attempts"`
+	WebhookInitialBackoffSeconds   float64                                      `json:"webhook_initial_backoff_seconds"`
+	WebhookMaxBackoffSeconds       float64                                      `json:"webhook_max_backoff_seconds"`
+	WebhookWorkers                 int                                          `json:"webhook_workers"`
+	DeliveryLogSize                int                                          `json:"delivery_log_size"`
+	AllowRemoteWebhooks            bool                                         `json:"allow_remote_webhooks"`
+	CoinLimits                     map[string]map[types.PaymentMethod]CoinLimit `json:"coin_limits"`
+	PayoutLimits                   DailyLimits                                  `json:"payout_limits"`
+	PayinLimits                    DailyLimits                                  `json:"payin_limits"`
+	EDDLimitMultiplier             int64                                        `json:"edd_limit_multiplier"`
+	PayoutQuotationLifetimeSeconds float64                                      `json:"payout_quotation_lifetime_seconds"`
+	PayoutServiceFee               decimal.Decimal                              `json:"payout_service_fee"`
+	PayoutGSTRate                  decimal.Decimal                              `json:"payout_gst_rate"`
+	BankVerificationDelaySeconds   float64                                      `json:"bank_verification_delay_seconds"`
+	KYCAutoDecisionSeconds         float64                                      `json:"kyc_auto_decision_seconds"`
+	KYCAutoFailureReason           types.KYCFailureReason                       `json:"kyc_auto_failure_reason"`
 }
 
 func (c *control) settings(*http.Request, []string, []byte) (int, any, error) {
@@ -365,5 +410,66 @@ func (c *control) settings(*http.Request, []string, []byte) (int, any, error) {
 		WebhookMaxBackoffSeconds:     st.WebhookMaxBackoff.Seconds(),
 		WebhookWorkers:               st.WebhookWorkers,
 		DeliveryLogSize:              st.DeliveryLogSize,
+		AllowRemoteWebhooks:          st.AllowRemoteWebhooks,
+		CoinLimits:                   st.CoinLimits,
+		PayoutLimits:                 st.PayoutLimits, PayinLimits: st.PayinLimits,
+		EDDLimitMultiplier:             st.EDDLimitMultiplier,
+		PayoutQuotationLifetimeSeconds: st.PayoutQuotationLifetime.Seconds(),
+		PayoutServiceFee:               st.PayoutServiceFee, PayoutGSTRate: st.PayoutGSTRate,
+		BankVerificationDelaySeconds: st.BankVerificationDelay.Seconds(),
+		KYCAutoDecisionSeconds:       st.KYCAutoDecision.Seconds(),
+		KYCAutoFailureReason:         st.KYCAutoFailureReason,
 	}, nil
+}
+
+// edds is GET /_sandbox/customers/{id}/edds: the customer's EDDs.
+func (c *control) edds(_ *http.Request, params []string, _ []byte) (int, any, error) {
+	cu, err := c.customerOf(params)
+	if err != nil {
+		return 0, nil, err
+	}
+	out := c.sb.EDDs(cu.ID)
+	if out == nil {
+		out = []EDD{}
+	}
+	return http.StatusOK, map[string]any{"edds": out}, nil
+}
+
+// setEDDStatus is PUT /_sandbox/edds/{id}/status with {"status": "VERIFIED"
+// or "FAILED"}: the EDD review, the simulation the service does not show.
+func (c *control) setEDDStatus(_ *http.Request, params []string, body []byte) (int, any, error) {
+	id, err := uuid.Parse(params[0])
+	if err != nil {
+		return 0, nil, notFound("no EDD %q", params[0])
+	}
+	var in struct {
+		Status types.EDDStatus `json:"status"`
+	}
+	present, err := decodeStrict(body, &in)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := require(present, "status"); err != nil {
+		return 0, nil, err
+	}
+	if err := c.sb.SetEDDStatus(id, in.Status); err != nil {
+		if strings.HasPrefix(err.Error(), "sandbox: no EDD") {
+			return 0, nil, notFound("%s", strings.TrimPrefix(err.Error(), "sandbox: "))
+		}
+		return 0, nil, badField("status", "%s", strings.TrimPrefix(err.Error(), "sandbox: "))
+	}
+	return http.StatusOK, map[string]any{"id": id, "status": in.Status}, nil
+}
+
+// widgetSessions is GET /_sandbox/organizations/{id}/widget-sessions:
+// WidgetSessions.
+func (c *control) widgetSessions(_ *http.Request, params []string, _ []byte) (int, any, error) {
+	o, err := c.organizationOf(params)
+	if err != nil {
+		return 0, nil, err
+	}
+	ws := c.sb.WidgetSessions(o.ID)
+	return http.StatusOK, struct {
+		Sessions []WidgetSession `json:"widget_sessions"`
+	}{ws}, nil
 }

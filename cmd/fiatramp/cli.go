@@ -7,11 +7,13 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -42,7 +44,13 @@ type streams struct {
 
 // command is one command of the tool, e.g. "payouts get".
 type command struct {
-	name    string // words after "fiatramp"
+	name string // words after "fiatramp"
+	// op is the library's operation the command calls, "Service.Method"
+	// (a row of fiatramp.Operations, or one of a row's Helpers); its name
+	// is then the service and the method in kebab case ("payouts
+	// get-balance" for Payouts.GetBalance). "" for a command that is not
+	// one operation (sign, call, payouts reconcile).
+	op      string
 	args    string // what follows the flags in the synopsis
 	summary string // one line for the command list
 	about   string // a paragraph for the command's own help
@@ -53,59 +61,55 @@ type command struct {
 }
 
 // commands is the table of commands that call the service or sign, in
-// the order of the help.
+// the order of the help: by service as the library's index of operations
+// orders them, then the tools (see order).
 func commands() []*command {
-	return []*command{
+	cs := []*command{
 		payoutsGetCommand(),
-		payoutsBalanceCommand(),
+		payoutsGetBalanceCommand(),
 		payoutsCreateCommand(),
-		customersBanksCommand(),
-		kycConfigCommand(),
-		payinsQuoteCommand(),
-		// Payins after the quotation.
+		payoutsGetConfigurationCommand(),
+		payoutsGetRateCommand(),
+		payoutsGetLimitsCommand(),
+		payoutsSaveEDDCommand(),
+		payoutsCreateQuotationCommand(),
+		payoutsGetQuotationCommand(),
+		payoutsLinkTransferCommand(),
+		payoutsListCommand(),
+		payoutsReconcileCommand(),
+		payinsCreateQuotationCommand(),
 		payinsGetQuotationCommand(),
 		payinsInitiateCommand(),
 		payinsGetCommand(),
-		payinsHistoryCommand(),
+		payinsListCommand(),
 		payinsLinkTransferCommand(),
-		payinsSimulateCommand(),
+		payinsSimulateStatusCommand(),
+		payinsGetConfigurationCommand(),
+		payinsGetRateCommand(),
+		payinsGetLimitsCommand(),
+		payinsSaveEDDCommand(),
+		customersCreateCommand(),
+		customersGetCommand(),
+		customersListCommand(),
+		customersBankAccountsCommand(),
+		customersAddBankAccountCommand(),
+		kycGetConfigurationCommand(),
+		kycAddDataCommand(),
+		kycUpdateTaxInfoCommand(),
+		kycUpdateDocumentInfoCommand(),
+		kycUpdateSelfieCommand(),
+		kycUpdateAdditionalInfoCommand(),
+		kycResetCommand(),
+		kycGenerateLinkCommand(),
+		organizationSetWebhookURLCommand(),
+		widgetInitializeCommand(),
 		callCommand(),
 		signCommand(),
 		webhookVerifyCommand(),
 		webhookSendCommand(),
-		// Configuration, rates, limits and EDD.
-		payoutsConfigCommand(),
-		payoutsRateCommand(),
-		payoutsLimitsCommand(),
-		payoutsEDDCommand(),
-		payinsConfigCommand(),
-		payinsRateCommand(),
-		payinsLimitsCommand(),
-		payinsEDDCommand(),
-		// Payout quotations and history.
-		payoutsQuoteCommand(),
-		payoutsQuotationCommand(),
-		payoutsLinkTransferCommand(),
-		payoutsHistoryCommand(),
-		// Bank accounts and the organization's webhook URL.
-		customersAddBankCommand(),
-		orgWebhookURLCommand(),
-		// Customers and KYC.
-		customersCreateCommand(),
-		customersGetCommand(),
-		customersListCommand(),
-		kycAddCommand(),
-		kycUpdateTaxCommand(),
-		kycUpdateDocumentCommand(),
-		kycUpdateSelfieCommand(),
-		kycUpdateAdditionalCommand(),
-		kycResetCommand(),
-		// The hosted KYC link and the hosted widget.
-		kycLinkCommand(),
-		widgetInitCommand(),
-		// Reconciliation.
-		payoutsReconcileCommand(),
 	}
+	order(cs)
+	return cs
 }
 
 // findCommand returns the command args start with and the arguments after
@@ -132,29 +136,6 @@ func slicesEqual(a, b []string) bool {
 	return true
 }
 
-// isGroup reports whether word names a group of commands ("payouts").
-func isGroup(word string) bool {
-	for _, c := range commands() {
-		if w := strings.Fields(c.name); len(w) > 1 && w[0] == word {
-			return true
-		}
-	}
-	return false
-}
-
-// groupUsage lists the commands of group.
-func groupUsage(group string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Commands of fiatramp %s:\n\n", group)
-	for _, c := range commands() {
-		if strings.Fields(c.name)[0] == group {
-			fmt.Fprintf(&b, "\tfiatramp %-18s %s\n", c.name, c.summary)
-		}
-	}
-	fmt.Fprintf(&b, "\nRun \"fiatramp help %s COMMAND\" for a command's flags and an example.\n", group)
-	return b.String()
-}
-
 // flags returns c's flag set, with its help (synopsis, about, flags,
 // example) on out.
 func (c *command) flags(out io.Writer) (*flag.FlagSet, func(context.Context, streams, []string) error) {
@@ -163,31 +144,6 @@ func (c *command) flags(out io.Writer) (*flag.FlagSet, func(context.Context, str
 	run := c.setup(fs)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), c.help(fs)) }
 	return fs, run
-}
-
-// synopsis is c's usage line.
-func (c *command) synopsis() string {
-	return strings.TrimSpace("fiatramp " + c.name + " [flags] " + c.args)
-}
-
-// help is c's whole help text.
-func (c *command) help(fs *flag.FlagSet) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Usage: %s\n\n%s\n", c.synopsis(), strings.TrimSpace(c.about))
-	var any bool
-	fs.VisitAll(func(*flag.Flag) { any = true })
-	if any {
-		b.WriteString("\nFlags:\n\n")
-		w := fs.Output()
-		fs.SetOutput(&b)
-		fs.PrintDefaults()
-		fs.SetOutput(w)
-	}
-	fmt.Fprintf(&b, "\nExample:\n\n")
-	for _, line := range strings.Split(strings.TrimSpace(c.example), "\n") {
-		fmt.Fprintf(&b, "\t%s\n", strings.TrimSpace(line))
-	}
-	return b.String()
 }
 
 // runCommand parses c's flags from args and runs it.
@@ -251,13 +207,92 @@ func parseID(s streams, c *command, what, v string) (uuid.UUID, error) {
 	return id, nil
 }
 
-// idCall is the work of a command taking one id (c.args): call the
-// service with cl and print the answer as cf says.
-type idCall func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error
+// caller is what a command calls once its input is checked: the service
+// with cl, bounded by ctx. It returns the answer, a result of the library
+// (a pointer to a struct with the Raw JSON it was decoded from, which is
+// what prints) or a printer.
+type caller func(ctx context.Context, cl *fiatramp.Client) (any, error)
 
-// withID completes c, a command whose one argument is an id: it parses the
-// id and the call flags, makes the client, and runs do.
-func withID(c *command, do idCall) *command {
+// printer is an answer that prints itself as output (-o) says: a list, a
+// table of its own.
+type printer func(s streams, output string) error
+
+// callAndPrint is how every command that calls the service ends, written
+// once: the client from the environment, the call bounded by -timeout and
+// the answer printed as -o says (fields are the rows of its table).
+func (f *callFlags) callAndPrint(ctx context.Context, s streams, c *command, fields []field, call caller) error {
+	cl, err := f.newClient(s, c)
+	if err != nil {
+		return err
+	}
+	return f.callWith(ctx, s, cl, fields, call)
+}
+
+// confirmAndCall is callAndPrint for a command that acts (moves money,
+// resets a customer) and so asks first, unless ask is false: question is
+// what it asks, given the base URL the call goes to.
+func (f *callFlags) confirmAndCall(ctx context.Context, s streams, c *command, ask bool, question func(baseURL string) string, fields []field, call caller) error {
+	cl, err := f.newClient(s, c)
+	if err != nil {
+		return err
+	}
+	if ask {
+		if err := confirm(s, c, question(cl.BaseURL())); err != nil {
+			return err
+		}
+	}
+	return f.callWith(ctx, s, cl, fields, call)
+}
+
+// callWith is the call with cl, bounded by -timeout, and the answer
+// printed.
+func (f *callFlags) callWith(ctx context.Context, s streams, cl *fiatramp.Client, fields []field, call caller) error {
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	defer cancel()
+	answer, err := call(ctx, cl)
+	if err != nil {
+		return err
+	}
+	if p, ok := answer.(printer); ok {
+		return p(s, f.output)
+	}
+	raw, err := rawOf(answer)
+	if err != nil {
+		return err
+	}
+	return f.print(s, raw, fields)
+}
+
+// rawOf is the JSON a result of the library was decoded from: its Raw
+// member.
+func rawOf(answer any) (json.RawMessage, error) {
+	if raw, ok := answer.(json.RawMessage); ok {
+		return raw, nil
+	}
+	v := reflect.ValueOf(answer)
+	if v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().Kind() == reflect.Struct {
+		if raw, ok := v.Elem().FieldByName("Raw").Interface().(json.RawMessage); ok {
+			return raw, nil
+		}
+	}
+	return nil, fmt.Errorf("answer %T has no Raw JSON to print", answer)
+}
+
+// print writes one object as JSON or as a record table.
+func (f *callFlags) print(s streams, raw json.RawMessage, fields []field) error {
+	if f.output == "table" {
+		return record(s.out, raw, fields)
+	}
+	return writeJSON(s.out, raw)
+}
+
+// idCaller is the call of a command whose one argument is an id.
+type idCaller func(ctx context.Context, cl *fiatramp.Client, id uuid.UUID) (any, error)
+
+// withID completes c, a command whose one argument is an id (c.args) and
+// whose flags are the call flags: it parses the id and calls and prints as
+// callAndPrint does.
+func withID(c *command, fields []field, call idCaller) *command {
 	var cf callFlags
 	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
 		cf.define(fs)
@@ -269,12 +304,9 @@ func withID(c *command, do idCall) *command {
 			if err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			return do(ctx, s, &cf, cl, id)
+			return cf.callAndPrint(ctx, s, c, fields, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return call(ctx, cl, id)
+			})
 		}
 	}
 	return c

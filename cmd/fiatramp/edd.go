@@ -1,6 +1,6 @@
 package main
 
-// fiatramp payouts edd | payins edd
+// fiatramp payouts save-edd | payins save-edd
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
@@ -59,16 +60,17 @@ func passwords(l listFlag) []string {
 	return l
 }
 
-func payoutsEDDCommand() *command {
+func payoutsSaveEDDCommand() *command {
 	c := &command{
-		name:    "payouts edd",
+		name:    "payouts save-edd",
+		op:      "Payouts.SaveEDD",
 		summary: "save a customer's enhanced due diligence for payouts",
 		about: `Save a customer's enhanced due diligence (POST /ren/api/v1/payout/edd/save),
 which, once verified, lifts their payout limits, and print the saved EDD
 ({"id", "status": "PROCESSING"}) as JSON, or a table with -o table. The
 service refuses a customer whose KYC is not verified and one who needs no
-EDD ("fiatramp payouts limits" says whether one is required).`,
-		example: `fiatramp payouts edd -customer $CUSTOMER -source SALARY -bank-statement https://files.example/jan.pdf -declare`,
+EDD ("fiatramp payouts get-limits" says whether one is required).`,
+		example: `fiatramp payouts save-edd -customer $CUSTOMER -source SALARY -bank-statement https://files.example/jan.pdf -declare`,
 	}
 	var (
 		cf callFlags
@@ -85,36 +87,30 @@ EDD ("fiatramp payouts limits" says whether one is required).`,
 			if err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			e, err := cl.Payouts.SaveEDD(ctx, types.SavePayoutEDDRequest{
-				CustomerID: id, SourceOfIncome: types.SourceOfIncome(ef.source),
-				BankStatementURLs: ef.statements, BankStatementPasswords: passwords(ef.statementPasswords),
-				ITRReportURLs: ef.itrs, ITRReportPasswords: passwords(ef.itrPasswords),
-				Declaration: true,
+			return cf.callAndPrint(ctx, s, c, []field{f("id"), f("status")}, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.Payouts.SaveEDD(ctx, types.SavePayoutEDDRequest{
+					CustomerID: id, SourceOfIncome: types.SourceOfIncome(ef.source),
+					BankStatementURLs: ef.statements, BankStatementPasswords: passwords(ef.statementPasswords),
+					ITRReportURLs: ef.itrs, ITRReportPasswords: passwords(ef.itrPasswords),
+					Declaration: true,
+				})
 			})
-			if err != nil {
-				return err
-			}
-			return cf.print(s, e.Raw, []field{f("id"), f("status")})
 		}
 	}
 	return c
 }
 
-func payinsEDDCommand() *command {
+func payinsSaveEDDCommand() *command {
 	c := &command{
-		name:    "payins edd",
+		name:    "payins save-edd",
+		op:      "Payins.SaveEDD",
 		summary: "save a customer's enhanced due diligence for payins",
 		about: `Save a customer's enhanced due diligence for payins (POST
 /ren/api/v1/payin/edd/save), which, once verified, lifts their payin and
 payout limits, and print the saved EDD ({"id", "status": "PROCESSING"}) as
-JSON, or a table with -o table. It takes the flags of "fiatramp payouts edd"
+JSON, or a table with -o table. It takes the flags of "fiatramp payouts save-edd"
 and the payin's own.`,
-		example: `fiatramp payins edd -customer $CUSTOMER -source BUSINESS_INCOME -itr https://files.example/itr.pdf -purpose Investment -declare`,
+		example: `fiatramp payins save-edd -customer $CUSTOMER -source BUSINESS_INCOME -itr https://files.example/itr.pdf -purpose Investment -declare`,
 	}
 	var (
 		cf                                        callFlags
@@ -140,23 +136,16 @@ and the payin's own.`,
 			if err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			e, err := cl.Payins.SaveEDD(ctx, types.SavePayinEDDRequest{
-				CustomerID: id, SourceOfIncome: types.SourceOfIncome(ef.source),
-				BankStatementURLs: ef.statements, BankStatementPasswords: passwords(ef.statementPasswords),
-				ITRReportURLs: ef.itrs, ITRReportPasswords: passwords(ef.itrPasswords),
-				Declaration: true,
-				Purpose:     purpose, AccountOperator: operator, AccountOperatorName: operatorName,
-				RelationWithAccountOperator: relation, P2PTradingStatus: p2p, SupportingPurposeDocURLs: purposeDocs,
+			return cf.callAndPrint(ctx, s, c, []field{f("id"), f("status")}, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.Payins.SaveEDD(ctx, types.SavePayinEDDRequest{
+					CustomerID: id, SourceOfIncome: types.SourceOfIncome(ef.source),
+					BankStatementURLs: ef.statements, BankStatementPasswords: passwords(ef.statementPasswords),
+					ITRReportURLs: ef.itrs, ITRReportPasswords: passwords(ef.itrPasswords),
+					Declaration: true,
+					Purpose:     purpose, AccountOperator: operator, AccountOperatorName: operatorName,
+					RelationWithAccountOperator: relation, P2PTradingStatus: p2p, SupportingPurposeDocURLs: purposeDocs,
+				})
 			})
-			if err != nil {
-				return err
-			}
-			return cf.print(s, e.Raw, []field{f("id"), f("status")})
 		}
 	}
 	return c

@@ -1,24 +1,26 @@
 package main
 
-// fiatramp kyc link
+// fiatramp kyc generate-link
 
 import (
 	"context"
 	"flag"
 
+	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-func kycLinkCommand() *command {
+func kycGenerateLinkCommand() *command {
 	c := &command{
-		name:    "kyc link",
+		name:    "kyc generate-link",
+		op:      "KYC.GenerateLink",
 		args:    "CUSTOMER_ID",
 		summary: "a hosted KYC page link for a customer",
 		about: `Create a link to the hosted KYC page (POST /cms/api/v1/kyc/generate-link), where
 the customer completes KYC and is then sent to -redirect, an absolute http
 or https URL. The sandbox's link opens its own page, where a tester approves
 or declines the customer.`,
-		example: `fiatramp kyc link -redirect https://shop.example/kyc-done $CUSTOMER | jq -r .url`,
+		example: `fiatramp kyc generate-link -redirect https://shop.example/kyc-done $CUSTOMER | jq -r .url`,
 	}
 	var (
 		cf       callFlags
@@ -41,16 +43,9 @@ or declines the customer.`,
 			if redirect == "" {
 				return misuse(s, c, "-redirect is required")
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			l, err := cl.KYC.GenerateLink(ctx, types.KYCLinkRequest{CustomerID: id, RedirectURL: redirect})
-			if err != nil {
-				return err
-			}
-			return cf.print(s, l.Raw, []field{f("customer_id"), f("url")})
+			return cf.callAndPrint(ctx, s, c, []field{f("customer_id"), f("url")}, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.KYC.GenerateLink(ctx, types.KYCLinkRequest{CustomerID: id, RedirectURL: redirect})
+			})
 		}
 	}
 	return c

@@ -1,17 +1,20 @@
 package main
 
-// fiatramp org webhook-url
+// fiatramp organization set-webhook-url
 
 import (
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
 )
 
-func orgWebhookURLCommand() *command {
+func organizationSetWebhookURLCommand() *command {
 	c := &command{
-		name:    "org webhook-url",
+		name:    "organization set-webhook-url",
+		op:      "Organization.SetWebhookURL",
 		args:    "URL",
 		summary: "register the organization's webhook URL",
 		about: `Register URL, an absolute http or https URL, as the one address that receives
@@ -19,7 +22,7 @@ the organization's webhooks from now on, replacing any earlier one
 (POST /org/api/v1/organizations/api-webhooks with {"webhook_url": URL}), and
 print the URL the service registered: a JSON string, or the bare URL with
 -o table.`,
-		example: `fiatramp org webhook-url https://hooks.example.com/fiatramp`,
+		example: `fiatramp organization set-webhook-url http://127.0.0.1:8080/webhooks/fiatramp`,
 	}
 	var cf callFlags
 	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
@@ -31,24 +34,23 @@ print the URL the service registered: a JSON string, or the bare URL with
 			if err := cf.check(s, c); err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			got, err := cl.Organization.SetWebhookURL(ctx, args[0])
-			if err != nil {
-				return err
-			}
-			if cf.output == "table" {
-				_, err = fmt.Fprintln(s.out, printable(got))
-				return err
-			}
-			raw, err := json.Marshal(got)
-			if err != nil {
-				return err
-			}
-			return writeJSON(s.out, raw)
+			return cf.callAndPrint(ctx, s, c, nil, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				got, err := cl.Organization.SetWebhookURL(ctx, args[0])
+				if err != nil {
+					return nil, err
+				}
+				return printer(func(s streams, output string) error {
+					if output == "table" {
+						_, err := fmt.Fprintln(s.out, printable(got))
+						return err
+					}
+					raw, err := json.Marshal(got)
+					if err != nil {
+						return err
+					}
+					return writeJSON(s.out, raw)
+				}), nil
+			})
 		}
 	}
 	return c

@@ -1,6 +1,6 @@
 package main
 
-// fiatramp payins quote | get-quotation | initiate | get | history |
+// fiatramp payins create-quotation | get-quotation | initiate | get | history |
 // link-transfer | simulate
 
 import (
@@ -31,16 +31,17 @@ func quotationFields() []field {
 	}
 }
 
-func payinsQuoteCommand() *command {
+func payinsCreateQuotationCommand() *command {
 	c := &command{
-		name:    "payins quote",
+		name:    "payins create-quotation",
+		op:      "Payins.CreateQuotation",
 		summary: "create a payin quotation",
 		about: `Create a payin quotation (POST /pis/api/v1/payin/quotation): lock a rate for a
 customer paying fiat from one of their bank accounts (-bank: an account of
 type bank_account for IMPS, a vpa for UPI), and print the quotation with its
 deposit instructions and expiry. -amount is sent exactly as written, as a
 decimal string.`,
-		example: `fiatramp payins quote -customer $CUSTOMER -bank $VPA -method UPI -asset USDT -fiat INR -amount 2600.50 -o table`,
+		example: `fiatramp payins create-quotation -customer $CUSTOMER -bank $VPA -method UPI -asset USDT -fiat INR -amount 2600.50 -o table`,
 	}
 	var (
 		cf                                  callFlags
@@ -90,16 +91,9 @@ decimal string.`,
 					SuspiciousActivityReport: suspicious, LawEnforcementAgencyReport: lawEnforcement,
 				},
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			q, err := cl.Payins.CreateQuotation(ctx, req)
-			if err != nil {
-				return err
-			}
-			return cf.print(s, q.Raw, quotationFields())
+			return cf.callAndPrint(ctx, s, c, quotationFields(), func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.Payins.CreateQuotation(ctx, req)
+			})
 		}
 	}
 	return c
@@ -108,18 +102,15 @@ decimal string.`,
 func payinsGetQuotationCommand() *command {
 	c := &command{
 		name:    "payins get-quotation",
+		op:      "Payins.GetQuotation",
 		args:    "QUOTATION_ID",
 		summary: "fetch a payin quotation",
 		about: `Fetch a payin quotation with its order id and status
 (GET /pis/api/v1/payin/quotation/QUOTATION_ID).`,
 		example: `fiatramp payins get-quotation $QUOTATION | jq -r .expiry_time`,
 	}
-	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
-		q, err := cl.Payins.GetQuotation(ctx, id)
-		if err != nil {
-			return err
-		}
-		return cf.print(s, q.Raw, quotationFields())
+	return withID(c, quotationFields(), func(ctx context.Context, cl *fiatramp.Client, id uuid.UUID) (any, error) {
+		return cl.Payins.GetQuotation(ctx, id)
 	})
 }
 
@@ -136,6 +127,7 @@ func payinFields() []field {
 func payinsInitiateCommand() *command {
 	c := &command{
 		name:    "payins initiate",
+		op:      "Payins.Initiate",
 		summary: "record a payin by its UTR (asks first)",
 		about: `Initiate a payin (POST /pis/api/v1/payin/initiate) once the customer has paid
 the quoted amount from their own account: -utr is the bank transfer's
@@ -146,7 +138,7 @@ terminal, and without one it refuses unless --yes is given. Every initiate
 carries a client_reference_id (-reference, or a generated one). If the
 outcome is unknown (exit status 3) the payin may exist: repeat the same
 command with the printed reference and the same UTR, which cannot record
-twice, or look for the UTR in "fiatramp payins history -customer ID".`,
+twice, or look for the UTR in "fiatramp payins list -customer ID".`,
 		example: `fiatramp payins initiate -quotation $QUOTATION -customer $CUSTOMER -utr 123456789012 -reference order-1 --yes`,
 	}
 	var (
@@ -184,24 +176,13 @@ twice, or look for the UTR in "fiatramp payins history -customer ID".`,
 				// reconciliation can name it.
 				ref = newReference()
 			}
-			cl, err := cf.newClient(s, c)
-			if err != nil {
-				return err
+			question := func(base string) string {
+				return fmt.Sprintf("Initiate a payin of quotation %s for customer %s with UTR %s (client_reference_id %s) at %s?",
+					qid, cid, printable(utr), printable(ref), base)
 			}
-			if !yes {
-				what := fmt.Sprintf("Initiate a payin of quotation %s for customer %s with UTR %s (client_reference_id %s) at %s?",
-					qid, cid, printable(utr), printable(ref), cl.BaseURL())
-				if err := confirm(s, c, what); err != nil {
-					return err
-				}
-			}
-			ctx, cancel := context.WithTimeout(ctx, cf.timeout)
-			defer cancel()
-			p, err := cl.Payins.Initiate(ctx, types.InitiatePayinRequest{QuotationID: qid, CustomerID: cid, UTR: utr, ClientReferenceID: ref})
-			if err != nil {
-				return err
-			}
-			return cf.print(s, p.Raw, payinFields())
+			return cf.confirmAndCall(ctx, s, c, !yes, question, payinFields(), func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.Payins.Initiate(ctx, types.InitiatePayinRequest{QuotationID: qid, CustomerID: cid, UTR: utr, ClientReferenceID: ref})
+			})
 		}
 	}
 	return c
@@ -210,31 +191,29 @@ twice, or look for the UTR in "fiatramp payins history -customer ID".`,
 func payinsGetCommand() *command {
 	c := &command{
 		name:    "payins get",
+		op:      "Payins.Get",
 		args:    "PAYIN_ID",
 		summary: "fetch a payin",
 		about: `Fetch a payin by its own id (GET /pis/api/v1/payin/PAYIN_ID): status, UTR,
 exchange transfer id, failure and refund reasons.`,
 		example: `fiatramp payins get $PAYIN | jq -r .status`,
 	}
-	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
-		p, err := cl.Payins.Get(ctx, id)
-		if err != nil {
-			return err
-		}
-		return cf.print(s, p.Raw, payinFields())
+	return withID(c, payinFields(), func(ctx context.Context, cl *fiatramp.Client, id uuid.UUID) (any, error) {
+		return cl.Payins.Get(ctx, id)
 	})
 }
 
-func payinsHistoryCommand() *command {
+func payinsListCommand() *command {
 	c := &command{
-		name:    "payins history",
+		name:    "payins list",
+		op:      "Payins.List",
 		summary: "the payin history, one JSON object per line",
 		about: `List the organization's payins (GET /pis/api/v1/payin/history), following the
 pages to the end, and print each payin as sent on a line of its own, so that
 it pipes into jq; -o table prints a table once every page is read. Filters:
 -status, -customer, and -from with -to (YYYY-MM-DD, both or neither).
 A listing that fails part way exits 1 after the lines already printed.`,
-		example: `fiatramp payins history -customer $CUSTOMER -status SUCCESS | jq -r .utr`,
+		example: `fiatramp payins list -customer $CUSTOMER -status SUCCESS | jq -r .utr`,
 	}
 	var (
 		cf     callFlags
@@ -257,35 +236,35 @@ A listing that fails part way exits 1 after the lines already printed.`,
 			if filter.CustomerID, filter.StartDate, filter.EndDate, err = hf.parse(s, c); err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			var rows [][]string
-			for p, err := range cl.Payins.All(ctx, filter) {
-				if err != nil {
-					return err
-				}
-				if cf.output == "table" {
-					o := objectOf(p.Raw)
-					rows = append(rows, []string{o.text("id"), o.text("status"), o.text("utr"), o.text("sending_amount"),
-						o.text("fiat"), o.text("customer_id"), o.text("created_at")})
-					continue
-				}
-				var line bytes.Buffer
-				if err := json.Compact(&line, p.Raw); err != nil {
-					return fmt.Errorf("response data is not JSON: %w", err)
-				}
-				line.WriteByte('\n')
-				if _, err := s.out.Write(line.Bytes()); err != nil {
-					return err
-				}
-			}
-			if cf.output == "table" {
-				return table(s.out, []string{"ID", "STATUS", "UTR", "AMOUNT", "FIAT", "CUSTOMER", "CREATED_AT"}, rows)
-			}
-			return nil
+			return cf.callAndPrint(ctx, s, c, nil, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				// Printed as the pages arrive, within the call's deadline.
+				return printer(func(s streams, output string) error {
+					var rows [][]string
+					for p, err := range cl.Payins.All(ctx, filter) {
+						if err != nil {
+							return err
+						}
+						if output == "table" {
+							o := objectOf(p.Raw)
+							rows = append(rows, []string{o.text("id"), o.text("status"), o.text("utr"), o.text("sending_amount"),
+								o.text("fiat"), o.text("customer_id"), o.text("created_at")})
+							continue
+						}
+						var line bytes.Buffer
+						if err := json.Compact(&line, p.Raw); err != nil {
+							return fmt.Errorf("response data is not JSON: %w", err)
+						}
+						line.WriteByte('\n')
+						if _, err := s.out.Write(line.Bytes()); err != nil {
+							return err
+						}
+					}
+					if output == "table" {
+						return table(s.out, []string{"ID", "STATUS", "UTR", "AMOUNT", "FIAT", "CUSTOMER", "CREATED_AT"}, rows)
+					}
+					return nil
+				}), nil
+			})
 		}
 	}
 	return c
@@ -294,6 +273,7 @@ A listing that fails part way exits 1 after the lines already printed.`,
 func payinsLinkTransferCommand() *command {
 	c := &command{
 		name:    "payins link-transfer",
+		op:      "Payins.LinkTransfer",
 		summary: "store a payin's exchange transfer id",
 		about: `Store the exchange transfer that delivered a payin's asset
 (PATCH /pis/api/v1/payin/update-transfer-id) and print the link. A repeat
@@ -322,46 +302,39 @@ sets the same value again.`,
 			if err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			l, err := cl.Payins.LinkTransfer(ctx, types.LinkPayinTransferRequest{PayinID: id, ExchangeTransferID: transfer})
-			if err != nil {
-				return err
-			}
-			return cf.print(s, l.Raw, []field{f("payin_id"), f("exchange_transfer_id")})
+			return cf.callAndPrint(ctx, s, c, []field{f("payin_id"), f("exchange_transfer_id")}, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.Payins.LinkTransfer(ctx, types.LinkPayinTransferRequest{PayinID: id, ExchangeTransferID: transfer})
+			})
 		}
 	}
 	return c
 }
 
-func payinsSimulateCommand() *command {
+func payinsSimulateStatusCommand() *command {
 	c := &command{
-		name:    "payins simulate",
+		name:    "payins simulate-status",
+		op:      "Payins.SimulateStatus",
 		args:    "PAYIN_ID",
 		summary: "move a payin to a status (sandbox only)",
 		about: `Move a payin to -status in the sandbox (PATCH /pis/api/v1/payin/mock-payin-status
 with the payin's own id): PROCESSING to SUCCESS, FAILED or ON_HOLD, FAILED
 to REFUND_INITIATED, then REFUNDED. Each move sends the PAYIN webhook.`,
-		example: `fiatramp payins simulate $PAYIN -status SUCCESS`,
+		example: `fiatramp payins simulate-status $PAYIN -status SUCCESS`,
 	}
 	var status string
-	c = withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
-		if strings.TrimSpace(status) == "" {
-			return misuse(s, c, "-status is required")
-		}
-		r, err := cl.Payins.SimulateStatus(ctx, id, types.PayinStatus(strings.ToUpper(status)))
-		if err != nil {
-			return err
-		}
-		return cf.print(s, r.Raw, []field{f("payin_id"), f("payin_status")})
+	c = withID(c, []field{f("payin_id"), f("payin_status")}, func(ctx context.Context, cl *fiatramp.Client, id uuid.UUID) (any, error) {
+		return cl.Payins.SimulateStatus(ctx, id, types.PayinStatus(strings.ToUpper(status)))
 	})
 	setup := c.setup
 	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
 		fs.StringVar(&status, "status", "", "payin_status to move to (required)")
-		return setup(fs)
+		run := setup(fs)
+		return func(ctx context.Context, s streams, args []string) error {
+			if strings.TrimSpace(status) == "" {
+				return misuse(s, c, "-status is required")
+			}
+			return run(ctx, s, args)
+		}
 	}
 	return c
 }

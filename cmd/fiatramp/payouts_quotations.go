@@ -1,6 +1,6 @@
 package main
 
-// fiatramp payouts quote | quotation | link-transfer | history
+// fiatramp payouts create-quotation | quotation | link-transfer | history
 
 import (
 	"bufio"
@@ -29,9 +29,10 @@ func payoutQuotationFields() []field {
 	}
 }
 
-func payoutsQuoteCommand() *command {
+func payoutsCreateQuotationCommand() *command {
 	c := &command{
-		name:    "payouts quote",
+		name:    "payouts create-quotation",
+		op:      "Payouts.CreateQuotation",
 		summary: "create a payout quotation",
 		about: `Create a payout quotation (POST /pos/api/v1/payout/quotation): lock a rate
 for paying -amount of -asset out as -fiat to one of the customer's verified
@@ -40,7 +41,7 @@ amounts, fees and expiry (5 minutes in the service's examples). -amount is
 sent exactly as written, as a decimal string. -network (the on-chain model)
 asks for a deposit address. Create the payout with "payouts create
 -quotation ID" before the expiry.`,
-		example: `fiatramp payouts quote -customer $CUSTOMER -bank $BANK -asset USDT -fiat INR -amount 10.5 | jq -r .id`,
+		example: `fiatramp payouts create-quotation -customer $CUSTOMER -bank $BANK -asset USDT -fiat INR -amount 10.5 | jq -r .id`,
 	}
 	var (
 		cf                                           callFlags
@@ -89,43 +90,34 @@ asks for a deposit address. Create the payout with "payouts create
 					SuspiciousActivityReport: suspicious, LawEnforcementAgencyReport: lawEnforcement,
 				},
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			q, err := cl.Payouts.CreateQuotation(ctx, req)
-			if err != nil {
-				return err
-			}
-			return cf.print(s, q.Raw, payoutQuotationFields())
+			return cf.callAndPrint(ctx, s, c, payoutQuotationFields(), func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.Payouts.CreateQuotation(ctx, req)
+			})
 		}
 	}
 	return c
 }
 
-func payoutsQuotationCommand() *command {
+func payoutsGetQuotationCommand() *command {
 	c := &command{
-		name:    "payouts quotation",
+		name:    "payouts get-quotation",
+		op:      "Payouts.GetQuotation",
 		args:    "QUOTATION_ID",
 		summary: "fetch a payout quotation and its status",
 		about: `Fetch a payout quotation with its order id and status
 (GET /pos/api/v1/payout/quotation/QUOTATION_ID): UNLINKED until a payout is
 created on it, then LINKED, or EXPIRED once it expired unused.`,
-		example: `fiatramp payouts quotation $QUOTATION | jq -r .status`,
+		example: `fiatramp payouts get-quotation $QUOTATION | jq -r .status`,
 	}
-	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
-		q, err := cl.Payouts.GetQuotation(ctx, id)
-		if err != nil {
-			return err
-		}
-		return cf.print(s, q.Raw, payoutQuotationFields())
+	return withID(c, payoutQuotationFields(), func(ctx context.Context, cl *fiatramp.Client, id uuid.UUID) (any, error) {
+		return cl.Payouts.GetQuotation(ctx, id)
 	})
 }
 
 func payoutsLinkTransferCommand() *command {
 	c := &command{
 		name:    "payouts link-transfer",
+		op:      "Payouts.LinkTransfer",
 		summary: "record a payout's exchange transfer id",
 		about: `Record on the payout of an exchange order the id of the exchange transfer
 that funds it (PATCH /pos/api/v1/payout/update-transfer-id) and print the
@@ -151,24 +143,18 @@ the command sets the same value again.`,
 			if strings.TrimSpace(order) == "" || strings.TrimSpace(transfer) == "" {
 				return misuse(s, c, "-exchange-order and -transfer are required")
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			l, err := cl.Payouts.LinkTransfer(ctx, types.LinkTransferRequest{ExchangeOrderID: order, ExchangeTransferID: transfer})
-			if err != nil {
-				return err
-			}
-			return cf.print(s, l.Raw, []field{f("exchange_order_id"), f("exchange_transfer_id")})
+			return cf.callAndPrint(ctx, s, c, []field{f("exchange_order_id"), f("exchange_transfer_id")}, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.Payouts.LinkTransfer(ctx, types.LinkTransferRequest{ExchangeOrderID: order, ExchangeTransferID: transfer})
+			})
 		}
 	}
 	return c
 }
 
-func payoutsHistoryCommand() *command {
+func payoutsListCommand() *command {
 	c := &command{
-		name:    "payouts history",
+		name:    "payouts list",
+		op:      "Payouts.List",
 		summary: "stream the payout history, one JSON object a line",
 		about: `Walk the payout history (GET /pos/api/v1/payout/history, following every
 page's next link) and print each payout as it arrives: one compact JSON
@@ -177,7 +163,7 @@ The filters are sent as the service's query parameters: -status
 (payout_status), -customer (customer_id), -from and -to (start_date and
 end_date, YYYY-MM-DD, both or neither). With -o table, a header and one
 tab-separated row a payout. -timeout bounds the whole walk.`,
-		example: `fiatramp payouts history -customer $CUSTOMER -from 2026-11-01 -to 2026-11-30 | jq -r 'select(.client_reference_id == "order-1") | .id'`,
+		example: `fiatramp payouts list -customer $CUSTOMER -from 2026-11-01 -to 2026-11-30 | jq -r 'select(.client_reference_id == "order-1") | .id'`,
 	}
 	var (
 		cf     callFlags
@@ -200,37 +186,37 @@ tab-separated row a payout. -timeout bounds the whole walk.`,
 			if filter.CustomerID, filter.StartDate, filter.EndDate, err = hf.parse(s, c); err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			out := bufio.NewWriter(s.out)
-			defer out.Flush()
-			fields := historyFields()
-			if cf.output == "table" {
-				names := make([]string, len(fields))
-				for i, fl := range fields {
-					names[i] = strings.ToUpper(fl.label)
-				}
-				if _, err := out.WriteString(strings.Join(names, "\t") + "\n"); err != nil {
-					return err
-				}
-			}
-			for p, err := range cl.Payouts.All(ctx, filter) {
-				if err != nil {
-					return err
-				}
-				if cf.output == "table" {
-					err = writeRow(out, p.Raw, fields)
-				} else {
-					err = writeLine(out, p.Raw)
-				}
-				if err != nil {
-					return err
-				}
-			}
-			return nil
+			return cf.callAndPrint(ctx, s, c, nil, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				// Printed as the pages arrive, within the call's deadline.
+				return printer(func(s streams, output string) error {
+					out := bufio.NewWriter(s.out)
+					defer out.Flush()
+					fields := historyFields()
+					if output == "table" {
+						names := make([]string, len(fields))
+						for i, fl := range fields {
+							names[i] = strings.ToUpper(fl.label)
+						}
+						if _, err := out.WriteString(strings.Join(names, "\t") + "\n"); err != nil {
+							return err
+						}
+					}
+					for p, err := range cl.Payouts.All(ctx, filter) {
+						if err != nil {
+							return err
+						}
+						if output == "table" {
+							err = writeRow(out, p.Raw, fields)
+						} else {
+							err = writeLine(out, p.Raw)
+						}
+						if err != nil {
+							return err
+						}
+					}
+					return nil
+				}), nil
+			})
 		}
 	}
 	return c
