@@ -767,7 +767,7 @@ func ExampleOrganizationService_SetWebhookURL() {
 
 	registered, err := client.Organization.SetWebhookURL(context.Background(), "https://receiver.example/webhooks/fiatramp")
 	if err != nil {
-		log.Fatal(err) // a URL that is not absolute http(s) is refused before sending
+		log.Fatal(err) // what is not a URL at all is refused before sending
 	}
 	fmt.Println(registered)
 	// Output: https://receiver.example/webhooks/fiatramp
