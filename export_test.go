@@ -22,3 +22,14 @@ func WithJitter(jitter func(n int64) int64) Option {
 		return nil
 	}
 }
+
+// OperationCreates returns what the operation named name ("Payouts.Create")
+// creates, by its row of the index, and whether the index has the row.
+func OperationCreates(name string) (string, bool) {
+	for i := range operations {
+		if operations[i].name == name {
+			return operations[i].creates, true
+		}
+	}
+	return "", false
+}

@@ -1,6 +1,6 @@
 module github.com/fiatramp/fiatramp-go
 
-go 1.23
+go 1.23.0
 
 require (
 	github.com/google/uuid v1.6.0

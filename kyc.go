@@ -13,16 +13,16 @@ import (
 // Methods may be added in minor versions: embed KYCAPI in the fake's
 // struct so that it keeps compiling.
 type KYCAPI interface {
-	GetConfiguration(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.KYCConfiguration, error)
-	SimulateStatus(ctx context.Context, customerID uuid.UUID, status types.KYCStatus, opts ...RequestOption) (*types.KYCStatusSimulation, error)
 	// Customers and KYC.
 	AddData(ctx context.Context, req types.AddKYCDataRequest, opts ...RequestOption) (*types.KYCResult, error)
-	UpdateTaxInfo(ctx context.Context, req types.UpdateTaxInfoRequest, opts ...RequestOption) (*types.KYCResult, error)
+	GetConfiguration(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.KYCConfiguration, error)
+	GenerateLink(ctx context.Context, req types.KYCLinkRequest, opts ...RequestOption) (*types.KYCLink, error)
+	SimulateStatus(ctx context.Context, customerID uuid.UUID, status types.KYCStatus, opts ...RequestOption) (*types.KYCStatusSimulation, error)
+	Reset(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.KYCResult, error)
+	UpdateAdditionalInfo(ctx context.Context, req types.UpdateAdditionalInfoRequest, opts ...RequestOption) (*types.KYCResult, error)
 	UpdateDocumentInfo(ctx context.Context, req types.UpdateDocumentInfoRequest, opts ...RequestOption) (*types.KYCResult, error)
 	UpdateSelfie(ctx context.Context, req types.UpdateSelfieRequest, opts ...RequestOption) (*types.KYCResult, error)
-	UpdateAdditionalInfo(ctx context.Context, req types.UpdateAdditionalInfoRequest, opts ...RequestOption) (*types.KYCResult, error)
-	Reset(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.KYCResult, error)
-	GenerateLink(ctx context.Context, req types.KYCLinkRequest, opts ...RequestOption) (*types.KYCLink, error)
+	UpdateTaxInfo(ctx context.Context, req types.UpdateTaxInfoRequest, opts ...RequestOption) (*types.KYCResult, error)
 }
 
 var _ KYCAPI = (*KYCService)(nil)

@@ -98,55 +98,49 @@ type opID int
 
 // The rows of the index, in its order.
 const (
-	opPayoutsCreate opID = iota
-	opPayoutsCreatePrefunded
-	opPayoutsCreateRemittance
-	opPayoutsGet
-	opPayoutsSimulateStatus
-	opPayoutsGetBalance
-	opPayinsCreateQuotation
-	opPayinsGetQuotation
-	opPayinsSimulateStatus
-	opCustomersAddWallet
-	opCustomersGetBankAccount
-	opCustomersListBankAccounts
-	opCustomersSimulateBankVerification
-	opKYCGetConfiguration
-	opKYCSimulateStatus
-	// Configuration, rates, limits and EDD.
-	opPayoutsGetRate
-	opPayinsGetRate
+	opPayoutsGetBalance opID = iota
 	opPayoutsGetConfiguration
-	opPayinsGetConfiguration
-	opPayoutsGetLimits
-	opPayinsGetLimits
-	opPayoutsSaveEDD
-	opPayinsSaveEDD
-	// Payout quotations and history.
+	opPayoutsGetRate
+	opPayoutsList
+	opPayoutsCreate
+	opPayoutsSimulateStatus
 	opPayoutsCreateQuotation
 	opPayoutsGetQuotation
 	opPayoutsLinkTransfer
-	opPayoutsList
-	// Bank accounts and the organization's webhook URL.
-	opCustomersAddBankAccount
-	opOrganizationSetWebhookURL
-	// Payins after the quotation.
-	opPayinsInitiate
-	opPayinsGet
+	opPayoutsGet
+	opPayoutsCreatePrefunded
+	opPayoutsCreateRemittance
+	opPayoutsSaveEDD
+	opPayoutsGetLimits
+	opPayinsGetConfiguration
+	opPayinsGetRate
 	opPayinsList
+	opPayinsInitiate
+	opPayinsSimulateStatus
+	opPayinsCreateQuotation
+	opPayinsGetQuotation
 	opPayinsLinkTransfer
-	// Customers and KYC.
+	opPayinsGet
+	opPayinsSaveEDD
+	opPayinsGetLimits
+	opCustomersAddBankAccount
+	opCustomersListBankAccounts
+	opCustomersSimulateBankVerification
+	opCustomersGetBankAccount
 	opCustomersCreate
-	opCustomersGet
 	opCustomersList
+	opCustomersGet
+	opCustomersAddWallet
 	opKYCAddData
-	opKYCUpdateTaxInfo
+	opKYCGetConfiguration
+	opKYCGenerateLink
+	opKYCSimulateStatus
+	opKYCReset
+	opKYCUpdateAdditionalInfo
 	opKYCUpdateDocumentInfo
 	opKYCUpdateSelfie
-	opKYCUpdateAdditionalInfo
-	opKYCReset
-	// The hosted KYC link and the hosted widget.
-	opKYCGenerateLink
+	opKYCUpdateTaxInfo
+	opOrganizationSetWebhookURL
 	opWidgetInitialize
 	numOperations
 )
@@ -157,7 +151,11 @@ type opRow struct {
 	method string // HTTP method
 	path   string // template from the base address, "{...}" for an id
 	safety Safety
-	result resultRule // the members the result is known by
+	// creates names what a create or create-once operation creates ("the
+	// payout"), for the message of an *OutcomeUnknownError; "" for a read
+	// or an update.
+	creates string
+	result  resultRule // the members the result is known by
 	// helpers are the service's other methods that make this call.
 	helpers []string
 	// remittance: the path is the Client's WithRemittancePayoutPath, path
@@ -170,27 +168,30 @@ type opRow struct {
 // it knows by it (callInfo), and the response check finds the members a
 // result needs in it (missingMember). It is never written.
 var operations = [numOperations]opRow{
+	opPayoutsGetBalance: {
+		name: "Payouts.GetBalance", method: http.MethodGet, path: posBase + "/payout/balance",
+		safety: SafetyRead,
+		// An unknown balance is not zero, which a nil map would read as.
+		result: requires(need("available_balance", func(b *types.Balance) bool { return b.AvailableBalance == nil })),
+	},
+	opPayoutsGetConfiguration: {
+		name: "Payouts.GetConfiguration", method: http.MethodGet, path: posBase + "/payout/configuration",
+		safety: SafetyRead, result: configurationKnownBy(),
+	},
+	opPayoutsGetRate: {
+		name: "Payouts.GetRate", method: http.MethodGet, path: posBase + "/payout/fetch-rate",
+		safety: SafetyRead, result: rateKnownBy(),
+	},
+	opPayoutsList: {
+		name: "Payouts.List", method: http.MethodGet, path: posBase + "/payout/history",
+		safety: SafetyRead, helpers: []string{"All", "ListPage"},
+		// results may be [] but must be there: a page without it cannot
+		// say "no payouts".
+		result: requires(need("results", func(p *types.PayoutPage) bool { return p.Results == nil })),
+	},
 	opPayoutsCreate: {
 		name: "Payouts.Create", method: http.MethodPost, path: posBase + "/payout/initiate",
-		safety: SafetyCreateOnce, result: payoutKnownBy(),
-	},
-	opPayoutsCreatePrefunded: {
-		name: "Payouts.CreatePrefunded", method: http.MethodPost, path: posBase + "/prefunded/payout/initiate",
-		safety: SafetyCreateOnce,
-		result: requires(
-			need("id", func(p *types.PrefundedPayout) bool { return p.ID == uuid.Nil }),
-			need("status", func(p *types.PrefundedPayout) bool { return p.Status == "" })),
-	},
-	opPayoutsCreateRemittance: {
-		name: "Payouts.CreateRemittance", method: http.MethodPost, path: DefaultRemittancePayoutPath,
-		safety: SafetyCreateOnce, remittance: true,
-		// The service does not document this payout's fields: only the id,
-		// which every payout carries and Get takes, is required.
-		result: requires(need("id", func(p *types.RemittancePayout) bool { return p.ID == uuid.Nil })),
-	},
-	opPayoutsGet: {
-		name: "Payouts.Get", method: http.MethodGet, path: posBase + "/payout/{payout_id}",
-		safety: SafetyRead, result: payoutKnownBy(), helpers: []string{"Wait"},
+		safety: SafetyCreateOnce, creates: "the payout", result: payoutKnownBy(),
 	},
 	opPayoutsSimulateStatus: {
 		name: "Payouts.SimulateStatus", method: http.MethodPatch, path: posBase + "/payout/mock-payout-status",
@@ -199,19 +200,66 @@ var operations = [numOperations]opRow{
 			need("payout_id", func(s *types.PayoutStatusSimulation) bool { return s.PayoutID == uuid.Nil }),
 			need("payout_status", func(s *types.PayoutStatusSimulation) bool { return s.PayoutStatus == "" })),
 	},
-	opPayoutsGetBalance: {
-		name: "Payouts.GetBalance", method: http.MethodGet, path: posBase + "/payout/balance",
-		safety: SafetyRead,
-		// An unknown balance is not zero, which a nil map would read as.
-		result: requires(need("available_balance", func(b *types.Balance) bool { return b.AvailableBalance == nil })),
+	opPayoutsCreateQuotation: {
+		name: "Payouts.CreateQuotation", method: http.MethodPost, path: posBase + "/payout/quotation",
+		safety: SafetyCreate, creates: "the quotation", result: payoutQuotationKnownBy(),
 	},
-	opPayinsCreateQuotation: {
-		name: "Payins.CreateQuotation", method: http.MethodPost, path: pisBase + "/payin/quotation",
-		safety: SafetyCreate, result: quotationKnownBy(),
+	opPayoutsGetQuotation: {
+		name: "Payouts.GetQuotation", method: http.MethodGet, path: posBase + "/payout/quotation/{quotation_id}",
+		safety: SafetyRead, result: payoutQuotationKnownBy(), helpers: []string{"Reconcile", "ReconcileOutcome"},
 	},
-	opPayinsGetQuotation: {
-		name: "Payins.GetQuotation", method: http.MethodGet, path: pisBase + "/payin/quotation/{quotation_id}",
-		safety: SafetyRead, result: quotationKnownBy(),
+	opPayoutsLinkTransfer: {
+		name: "Payouts.LinkTransfer", method: http.MethodPatch, path: posBase + "/payout/update-transfer-id",
+		safety: SafetyUpdate,
+		result: requires(
+			need("exchange_order_id", func(l *types.TransferLink) bool { return l.ExchangeOrderID == "" }),
+			need("exchange_transfer_id", func(l *types.TransferLink) bool { return l.ExchangeTransferID == "" })),
+	},
+	opPayoutsGet: {
+		name: "Payouts.Get", method: http.MethodGet, path: posBase + "/payout/{payout_id}",
+		safety: SafetyRead, result: payoutKnownBy(), helpers: []string{"Wait"},
+	},
+	opPayoutsCreatePrefunded: {
+		name: "Payouts.CreatePrefunded", method: http.MethodPost, path: posBase + "/prefunded/payout/initiate",
+		safety: SafetyCreateOnce, creates: "the payout",
+		result: requires(
+			need("id", func(p *types.PrefundedPayout) bool { return p.ID == uuid.Nil }),
+			need("status", func(p *types.PrefundedPayout) bool { return p.Status == "" })),
+	},
+	opPayoutsCreateRemittance: {
+		name: "Payouts.CreateRemittance", method: http.MethodPost, path: DefaultRemittancePayoutPath,
+		safety: SafetyCreateOnce, creates: "the payout", remittance: true,
+		// The service does not document this payout's fields: only the id,
+		// which every payout carries and Get takes, is required.
+		result: requires(need("id", func(p *types.RemittancePayout) bool { return p.ID == uuid.Nil })),
+	},
+	opPayoutsSaveEDD: {
+		name: "Payouts.SaveEDD", method: http.MethodPost, path: renBase + "/payout/edd/save",
+		// A repeat after a lost answer is refused "EDD not required" once
+		// the first is PROCESSING: create-once, so that it ends unknown.
+		safety: SafetyCreateOnce, creates: "the EDD", result: eddKnownBy(),
+	},
+	opPayoutsGetLimits: {
+		name: "Payouts.GetLimits", method: http.MethodGet, path: renBase + "/payout/limits/{customer_id}",
+		safety: SafetyRead, result: limitsKnownBy(),
+	},
+	opPayinsGetConfiguration: {
+		name: "Payins.GetConfiguration", method: http.MethodGet, path: pisBase + "/payin/configuration",
+		safety: SafetyRead, result: configurationKnownBy(),
+	},
+	opPayinsGetRate: {
+		name: "Payins.GetRate", method: http.MethodGet, path: pisBase + "/payin/fetch-rate",
+		safety: SafetyRead, result: rateKnownBy(),
+	},
+	opPayinsList: {
+		name: "Payins.List", method: http.MethodGet, path: pisBase + "/payin/history",
+		safety: SafetyRead, helpers: []string{"All", "ListPage"},
+		// A page without results cannot say "no payins".
+		result: requires(need("results", func(p *types.PayinPage) bool { return p.Results == nil })),
+	},
+	opPayinsInitiate: {
+		name: "Payins.Initiate", method: http.MethodPost, path: pisBase + "/payin/initiate",
+		safety: SafetyCreateOnce, creates: "the payin", result: payinKnownBy(),
 	},
 	opPayinsSimulateStatus: {
 		name: "Payins.SimulateStatus", method: http.MethodPatch, path: pisBase + "/payin/mock-payin-status",
@@ -220,14 +268,41 @@ var operations = [numOperations]opRow{
 			need("payin_id", func(s *types.PayinStatusSimulation) bool { return s.PayinID == uuid.Nil }),
 			need("payin_status", func(s *types.PayinStatusSimulation) bool { return s.PayinStatus == "" })),
 	},
-	opCustomersAddWallet: {
-		name: "Customers.AddWallet", method: http.MethodPost, path: cmsBase + "/wallet/add",
-		safety: SafetyCreate,
-		result: requires(need("id", func(w *types.Wallet) bool { return w.ID == uuid.Nil })),
+	opPayinsCreateQuotation: {
+		name: "Payins.CreateQuotation", method: http.MethodPost, path: pisBase + "/payin/quotation",
+		safety: SafetyCreate, creates: "the quotation", result: quotationKnownBy(),
 	},
-	opCustomersGetBankAccount: {
-		name: "Customers.GetBankAccount", method: http.MethodGet, path: cmsBase + "/bank/{customer_id}/{bank_id}",
-		safety: SafetyRead,
+	opPayinsGetQuotation: {
+		name: "Payins.GetQuotation", method: http.MethodGet, path: pisBase + "/payin/quotation/{quotation_id}",
+		safety: SafetyRead, result: quotationKnownBy(), helpers: []string{"Reconcile", "ReconcileOutcome"},
+	},
+	opPayinsLinkTransfer: {
+		name: "Payins.LinkTransfer", method: http.MethodPatch, path: pisBase + "/payin/update-transfer-id",
+		safety: SafetyUpdate,
+		result: requires(need("payin_id", func(l *types.PayinTransferLink) bool { return l.PayinID == uuid.Nil })),
+	},
+	opPayinsGet: {
+		name: "Payins.Get", method: http.MethodGet, path: pisBase + "/payin/{payin_id}",
+		safety: SafetyRead, result: payinKnownBy(),
+	},
+	opPayinsSaveEDD: {
+		name: "Payins.SaveEDD", method: http.MethodPost, path: renBase + "/payin/edd/save",
+		// A repeat after a lost answer is refused "EDD not required" once
+		// the first is PROCESSING: create-once, so that it ends unknown.
+		safety: SafetyCreateOnce, creates: "the EDD", result: eddKnownBy(),
+	},
+	opPayinsGetLimits: {
+		name: "Payins.GetLimits", method: http.MethodGet, path: renBase + "/payin/limits/{customer_id}",
+		safety: SafetyRead, result: limitsKnownBy(),
+	},
+	opCustomersAddBankAccount: {
+		name: "Customers.AddBankAccount", method: http.MethodPost, path: cmsBase + "/bank/create",
+		// A repeat cannot add a second account: the service refuses an
+		// account number or VPA already in use, so it is retried. A retry
+		// after a lost answer may read as that refusal: create-once, so
+		// that such a call ends unknown (the method guards it).
+		safety: SafetyCreateOnce, creates: "the bank account",
+		// The same result type as GetBankAccount's, known by the same member.
 		result: requires(need("id", func(b *types.BankAccount) bool { return b.ID == uuid.Nil })),
 	},
 	opCustomersListBankAccounts: {
@@ -244,12 +319,45 @@ var operations = [numOperations]opRow{
 			need("bank_id", func(s *types.BankVerificationSimulation) bool { return s.BankID == uuid.Nil }),
 			need("bank_account_status", func(s *types.BankVerificationSimulation) bool { return s.BankAccountStatus == "" })),
 	},
+	opCustomersGetBankAccount: {
+		name: "Customers.GetBankAccount", method: http.MethodGet, path: cmsBase + "/bank/{customer_id}/{bank_id}",
+		safety: SafetyRead,
+		result: requires(need("id", func(b *types.BankAccount) bool { return b.ID == uuid.Nil })),
+	},
+	opCustomersCreate: {
+		name: "Customers.Create", method: http.MethodPost, path: cmsBase + "/customer/create",
+		safety: SafetyCreateOnce, creates: "the customer", result: customerKnownBy(),
+	},
+	opCustomersList: {
+		name: "Customers.List", method: http.MethodGet, path: cmsBase + "/customer/list",
+		safety: SafetyRead, helpers: []string{"All", "ListPage"},
+		result: requires(need("results", func(p *types.CustomerPage) bool { return p.Results == nil })),
+	},
+	opCustomersGet: {
+		name: "Customers.Get", method: http.MethodGet, path: cmsBase + "/customer/{customer_id}",
+		safety: SafetyRead, result: customerKnownBy(),
+	},
+	opCustomersAddWallet: {
+		name: "Customers.AddWallet", method: http.MethodPost, path: cmsBase + "/wallet/add",
+		safety: SafetyCreate, creates: "the wallet",
+		result: requires(need("id", func(w *types.Wallet) bool { return w.ID == uuid.Nil })),
+	},
+	opKYCAddData: {
+		name: "KYC.AddData", method: http.MethodPost, path: cmsBase + "/kyc/add-kyc-data",
+		safety: SafetyCreateOnce, creates: "the KYC submission", result: kycResultKnownBy(),
+	},
 	opKYCGetConfiguration: {
 		name: "KYC.GetConfiguration", method: http.MethodGet, path: cmsBase + "/kyc/configuration/{customer_id}",
 		safety: SafetyRead,
 		// additional_info_required may be absent (nothing more asked for);
 		// the documents accepted are what a configuration is for.
 		result: requires(need("supported_document_types", func(k *types.KYCConfiguration) bool { return k.SupportedDocumentTypes == nil })),
+	},
+	opKYCGenerateLink: {
+		name: "KYC.GenerateLink", method: http.MethodPost, path: cmsBase + "/kyc/generate-link",
+		// A spare link does no harm: the customer follows one of them.
+		safety: SafetyCreate, creates: "the link",
+		result: requires(need("url", func(l *types.KYCLink) bool { return l.URL == "" })),
 	},
 	opKYCSimulateStatus: {
 		name: "KYC.SimulateStatus", method: http.MethodPatch, path: cmsBase + "/kyc/mock-kyc-status",
@@ -258,153 +366,35 @@ var operations = [numOperations]opRow{
 			need("id", func(s *types.KYCStatusSimulation) bool { return s.ID == uuid.Nil }),
 			need("status", func(s *types.KYCStatusSimulation) bool { return s.Status == "" })),
 	},
-	// Configuration, rates, limits and EDD.
-	opPayoutsGetRate: {
-		name: "Payouts.GetRate", method: http.MethodGet, path: posBase + "/payout/fetch-rate",
-		safety: SafetyRead, result: rateKnownBy(),
+	opKYCReset: {
+		name: "KYC.Reset", method: http.MethodPost, path: cmsBase + "/kyc/reset-kyc",
+		safety: SafetyCreateOnce, creates: "the KYC reset", result: kycResultKnownBy(),
 	},
-	opPayinsGetRate: {
-		name: "Payins.GetRate", method: http.MethodGet, path: pisBase + "/payin/fetch-rate",
-		safety: SafetyRead, result: rateKnownBy(),
+	opKYCUpdateAdditionalInfo: {
+		name: "KYC.UpdateAdditionalInfo", method: http.MethodPatch, path: cmsBase + "/kyc/update-additional-info",
+		safety: SafetyCreateOnce, creates: "the additional info update", result: kycResultKnownBy(),
 	},
-	opPayoutsGetConfiguration: {
-		name: "Payouts.GetConfiguration", method: http.MethodGet, path: posBase + "/payout/configuration",
-		safety: SafetyRead, result: configurationKnownBy(),
+	opKYCUpdateDocumentInfo: {
+		name: "KYC.UpdateDocumentInfo", method: http.MethodPatch, path: cmsBase + "/kyc/update-document-info",
+		safety: SafetyCreateOnce, creates: "the document update", result: kycResultKnownBy(),
 	},
-	opPayinsGetConfiguration: {
-		name: "Payins.GetConfiguration", method: http.MethodGet, path: pisBase + "/payin/configuration",
-		safety: SafetyRead, result: configurationKnownBy(),
+	opKYCUpdateSelfie: {
+		name: "KYC.UpdateSelfie", method: http.MethodPatch, path: cmsBase + "/kyc/update-selfie-info",
+		safety: SafetyCreateOnce, creates: "the selfie update", result: kycResultKnownBy(),
 	},
-	opPayoutsGetLimits: {
-		name: "Payouts.GetLimits", method: http.MethodGet, path: renBase + "/payout/limits/{customer_id}",
-		safety: SafetyRead, result: limitsKnownBy(),
-	},
-	opPayinsGetLimits: {
-		name: "Payins.GetLimits", method: http.MethodGet, path: renBase + "/payin/limits/{customer_id}",
-		safety: SafetyRead, result: limitsKnownBy(),
-	},
-	opPayoutsSaveEDD: {
-		name: "Payouts.SaveEDD", method: http.MethodPost, path: renBase + "/payout/edd/save",
-		// A repeat after a lost answer is refused "EDD not required" once
-		// the first is PROCESSING: create-once, so that it ends unknown.
-		safety: SafetyCreateOnce, result: eddKnownBy(),
-	},
-	opPayinsSaveEDD: {
-		name: "Payins.SaveEDD", method: http.MethodPost, path: renBase + "/payin/edd/save",
-		// A repeat after a lost answer is refused "EDD not required" once
-		// the first is PROCESSING: create-once, so that it ends unknown.
-		safety: SafetyCreateOnce, result: eddKnownBy(),
-	},
-	// Payout quotations and history.
-	opPayoutsCreateQuotation: {
-		name: "Payouts.CreateQuotation", method: http.MethodPost, path: posBase + "/payout/quotation",
-		safety: SafetyCreate, result: payoutQuotationKnownBy(),
-	},
-	opPayoutsGetQuotation: {
-		name: "Payouts.GetQuotation", method: http.MethodGet, path: posBase + "/payout/quotation/{quotation_id}",
-		safety: SafetyRead, result: payoutQuotationKnownBy(),
-	},
-	opPayoutsLinkTransfer: {
-		name: "Payouts.LinkTransfer", method: http.MethodPatch, path: posBase + "/payout/update-transfer-id",
-		safety: SafetyUpdate,
-		result: requires(
-			need("exchange_order_id", func(l *types.TransferLink) bool { return l.ExchangeOrderID == "" }),
-			need("exchange_transfer_id", func(l *types.TransferLink) bool { return l.ExchangeTransferID == "" })),
-	},
-	opPayoutsList: {
-		name: "Payouts.List", method: http.MethodGet, path: posBase + "/payout/history",
-		safety: SafetyRead, helpers: []string{"All", "ListPage"},
-		// results may be [] but must be there: a page without it cannot
-		// say "no payouts".
-		result: requires(need("results", func(p *types.PayoutPage) bool { return p.Results == nil })),
-	},
-	// Bank accounts and the organization's webhook URL.
-	opCustomersAddBankAccount: {
-		name: "Customers.AddBankAccount", method: http.MethodPost, path: cmsBase + "/bank/create",
-		// A repeat cannot add a second account: the service refuses an
-		// account number or VPA already in use, so it is retried. A retry
-		// after a lost answer may read as that refusal: create-once, so
-		// that such a call ends unknown (the method guards it).
-		safety: SafetyCreateOnce,
-		// The same result type as GetBankAccount's, known by the same member.
-		result: requires(need("id", func(b *types.BankAccount) bool { return b.ID == uuid.Nil })),
+	opKYCUpdateTaxInfo: {
+		name: "KYC.UpdateTaxInfo", method: http.MethodPatch, path: cmsBase + "/kyc/update-tax-info",
+		safety: SafetyCreateOnce, creates: "the tax info update", result: kycResultKnownBy(),
 	},
 	opOrganizationSetWebhookURL: {
 		name: "Organization.SetWebhookURL", method: http.MethodPost, path: orgBase + "/organizations/api-webhooks",
 		safety: SafetyUpdate,
 		result: requires(need("webhook_url", func(u *types.WebhookURL) bool { return *u == "" })),
 	},
-	// Payins after the quotation.
-	opPayinsInitiate: {
-		name: "Payins.Initiate", method: http.MethodPost, path: pisBase + "/payin/initiate",
-		safety: SafetyCreateOnce, result: payinKnownBy(),
-	},
-	opPayinsGet: {
-		name: "Payins.Get", method: http.MethodGet, path: pisBase + "/payin/{payin_id}",
-		safety: SafetyRead, result: payinKnownBy(),
-	},
-	opPayinsList: {
-		name: "Payins.List", method: http.MethodGet, path: pisBase + "/payin/history",
-		safety: SafetyRead, helpers: []string{"All", "ListPage"},
-		// A page without results cannot say "no payins".
-		result: requires(need("results", func(p *types.PayinPage) bool { return p.Results == nil })),
-	},
-	opPayinsLinkTransfer: {
-		name: "Payins.LinkTransfer", method: http.MethodPatch, path: pisBase + "/payin/update-transfer-id",
-		safety: SafetyUpdate,
-		result: requires(need("payin_id", func(l *types.PayinTransferLink) bool { return l.PayinID == uuid.Nil })),
-	},
-	// Customers and KYC. Every call that changes a customer is create-once:
-	// a repeated create or KYC submission is refused as a duplicate after
-	// the first acted, and each update uses up one of the customer's three.
-	opCustomersCreate: {
-		name: "Customers.Create", method: http.MethodPost, path: cmsBase + "/customer/create",
-		safety: SafetyCreateOnce, result: customerKnownBy(),
-	},
-	opCustomersGet: {
-		name: "Customers.Get", method: http.MethodGet, path: cmsBase + "/customer/{customer_id}",
-		safety: SafetyRead, result: customerKnownBy(),
-	},
-	opCustomersList: {
-		name: "Customers.List", method: http.MethodGet, path: cmsBase + "/customer/list",
-		safety: SafetyRead, helpers: []string{"All", "ListPage"},
-		result: requires(need("results", func(p *types.CustomerPage) bool { return p.Results == nil })),
-	},
-	opKYCAddData: {
-		name: "KYC.AddData", method: http.MethodPost, path: cmsBase + "/kyc/add-kyc-data",
-		safety: SafetyCreateOnce, result: kycResultKnownBy(),
-	},
-	opKYCUpdateTaxInfo: {
-		name: "KYC.UpdateTaxInfo", method: http.MethodPatch, path: cmsBase + "/kyc/update-tax-info",
-		safety: SafetyCreateOnce, result: kycResultKnownBy(),
-	},
-	opKYCUpdateDocumentInfo: {
-		name: "KYC.UpdateDocumentInfo", method: http.MethodPatch, path: cmsBase + "/kyc/update-document-info",
-		safety: SafetyCreateOnce, result: kycResultKnownBy(),
-	},
-	opKYCUpdateSelfie: {
-		name: "KYC.UpdateSelfie", method: http.MethodPatch, path: cmsBase + "/kyc/update-selfie-info",
-		safety: SafetyCreateOnce, result: kycResultKnownBy(),
-	},
-	opKYCUpdateAdditionalInfo: {
-		name: "KYC.UpdateAdditionalInfo", method: http.MethodPatch, path: cmsBase + "/kyc/update-additional-info",
-		safety: SafetyCreateOnce, result: kycResultKnownBy(),
-	},
-	opKYCReset: {
-		name: "KYC.Reset", method: http.MethodPost, path: cmsBase + "/kyc/reset-kyc",
-		safety: SafetyCreateOnce, result: kycResultKnownBy(),
-	},
-	// The hosted KYC link and the hosted widget.
-	opKYCGenerateLink: {
-		name: "KYC.GenerateLink", method: http.MethodPost, path: cmsBase + "/kyc/generate-link",
-		// A spare link does no harm: the customer follows one of them.
-		safety: SafetyCreate,
-		result: requires(need("url", func(l *types.KYCLink) bool { return l.URL == "" })),
-	},
 	opWidgetInitialize: {
 		name: "Widget.Initialize", method: http.MethodPost, path: "/widget/initialize",
 		// A spare session expires unused after 30 minutes.
-		safety: SafetyCreate,
+		safety: SafetyCreate, creates: "the widget session",
 		result: requires(need("widget_link", func(w *types.Widget) bool { return w.WidgetLink == "" })),
 	},
 }

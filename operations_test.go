@@ -1,6 +1,7 @@
 package fiatramp_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"go/ast"
@@ -22,8 +23,8 @@ import (
 )
 
 // This file checks the index of operations (operations.go) against what
-// must agree with it: the services' methods, their doc lines, README's
-// Operations table and the names Client.Do gives the paths it knows. Each
+// must agree with it: the services' methods, their doc lines,
+// docs/operations.md's table and the names Client.Do gives the paths it knows. Each
 // failure names the operation.
 
 // serviceAPIs are the services' method sets, by the Client field they are
@@ -111,10 +112,127 @@ func TestOperationsRows(t *testing.T) {
 	assert.NotEqual(t, "changed", fiatramp.Operations()[0].Name, "Operations returns a copy")
 }
 
-// serviceDocs returns the doc comment of every exported method of the
-// services' types (PayoutsService...), by "Service.Method", read from the
-// package's Go source.
-func serviceDocs(t *testing.T) map[string]string {
+// services returns the services in the Client's order: the names of its
+// fields that hold a service.
+func services(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	client := reflect.TypeFor[fiatramp.Client]()
+	for i := range client.NumField() {
+		f := client.Field(i)
+		if f.IsExported() && f.Type.Kind() == reflect.Pointer && f.Type.Elem().Name() == f.Name+"Service" {
+			out = append(out, f.Name)
+		}
+	}
+	require.Len(t, out, len(serviceAPIs), "the Client's service fields and serviceAPIs disagree")
+	return out
+}
+
+// TestOperationsOrder: the index is ordered by service, in the Client's
+// order, then by path, then by HTTP method, so that a new row has one
+// place and a reader finds a resource's operations together.
+func TestOperationsOrder(t *testing.T) {
+	rank := make(map[string]int)
+	for i, s := range services(t) {
+		rank[s] = i
+	}
+	ops := fiatramp.Operations()
+	byServiceAndPath := func(a, b fiatramp.OperationInfo) int {
+		return cmp.Or(cmp.Compare(rank[a.Service], rank[b.Service]), cmp.Compare(a.Path, b.Path), cmp.Compare(a.HTTPMethod, b.HTTPMethod))
+	}
+	if !slices.IsSortedFunc(ops, byServiceAndPath) {
+		want := slices.Clone(ops)
+		slices.SortStableFunc(want, byServiceAndPath)
+		for i := range ops {
+			if ops[i].Name != want[i].Name {
+				t.Errorf("row %d of the index is %s; by service and path it is %s", i, ops[i].Name, want[i].Name)
+			}
+		}
+	}
+}
+
+// indexSequence is the methods of the index in its order, "Service.Method",
+// each row followed by its helpers.
+func indexSequence() []string {
+	var out []string
+	for _, row := range fiatramp.Operations() {
+		out = append(out, row.Name)
+		for _, h := range row.Helpers {
+			out = append(out, row.Service+"."+h)
+		}
+	}
+	return out
+}
+
+// TestOperationsTableOrder: docs/operations.md lists the operations in the
+// index's order (an operation's helpers after it), Client.Do last.
+func TestOperationsTableOrder(t *testing.T) {
+	var listed []string
+	for _, r := range tableOperations(t) {
+		listed = append(listed, r.name)
+	}
+	listed = slices.Compact(listed) // two rows of one method are one place
+	require.NotEmpty(t, listed)
+	assert.Equal(t, "Do", listed[len(listed)-1], "%s: Client.Do is the last row", operationsDoc)
+	assert.Equal(t, indexSequence(), listed[:len(listed)-1], "%s: the rows are not in the index's order", operationsDoc)
+}
+
+// TestServiceInterfacesFollowTheIndex: each service's interface
+// (PayoutsAPI...) declares its operations in the index's order, each
+// followed by its helpers, and then the methods that make no call of the
+// index.
+func TestServiceInterfacesFollowTheIndex(t *testing.T) {
+	pkg := packageDoc(t)
+	seq := indexSequence()
+	for service, api := range serviceAPIs {
+		var typ *doc.Type
+		for _, ty := range pkg.Types {
+			if ty.Name == api.Name() {
+				typ = ty
+			}
+		}
+		require.NotNil(t, typ, "no type %s in the package's source", api.Name())
+		iface, ok := typ.Decl.Specs[0].(*ast.TypeSpec).Type.(*ast.InterfaceType)
+		require.True(t, ok, "%s is not an interface", api.Name())
+		var declared []string
+		for _, m := range iface.Methods.List {
+			for _, n := range m.Names {
+				declared = append(declared, service+"."+n.Name)
+			}
+		}
+		var want, rest []string
+		for _, name := range seq {
+			if slices.Contains(declared, name) {
+				want = append(want, name)
+			}
+		}
+		for _, name := range declared {
+			if !slices.Contains(seq, name) {
+				rest = append(rest, name)
+			}
+		}
+		assert.Equal(t, append(want, rest...), declared, "%s declares its methods out of the index's order", api.Name())
+	}
+}
+
+// TestOperationsNameWhatTheyCreate: a create or create-once row names what
+// it creates, for the message of an *OutcomeUnknownError; a read or an
+// update names nothing.
+func TestOperationsNameWhatTheyCreate(t *testing.T) {
+	for _, row := range fiatramp.Operations() {
+		creates, ok := fiatramp.OperationCreates(row.Name)
+		require.True(t, ok, row.Name)
+		switch row.Safety {
+		case fiatramp.SafetyCreate, fiatramp.SafetyCreateOnce:
+			assert.Regexp(t, `^the [a-zA-Z ]+$`, creates, "%s: what it creates", row.Name)
+		default:
+			assert.Empty(t, creates, "%s: a %s creates nothing", row.Name, row.Safety)
+		}
+	}
+}
+
+// packageDoc reads the package's Go source (its test files aside).
+func packageDoc(t *testing.T) *doc.Package {
 	t.Helper()
 	fset := token.NewFileSet()
 	entries, err := os.ReadDir(".")
@@ -131,6 +249,15 @@ func serviceDocs(t *testing.T) map[string]string {
 	}
 	pkg, err := doc.NewFromFiles(fset, files, "github.com/fiatramp/fiatramp-go")
 	require.NoError(t, err)
+	return pkg
+}
+
+// serviceDocs returns the doc comment of every exported method of the
+// services' types (PayoutsService...), by "Service.Method", read from the
+// package's Go source.
+func serviceDocs(t *testing.T) map[string]string {
+	t.Helper()
+	pkg := packageDoc(t)
 	docs := make(map[string]string)
 	for _, typ := range pkg.Types {
 		service, ok := strings.CutSuffix(typ.Name, "Service")
@@ -169,24 +296,25 @@ func TestOperationsDocLines(t *testing.T) {
 	}
 }
 
-// readmeOperation is one row of README's Operations table.
-type readmeOperation struct {
+// tableOperation is one row of docs/operations.md's table.
+type tableOperation struct {
 	name string // "Payouts.Create", from `client.Payouts.Create`
 	http string // the HTTP cell
 }
 
-// readmeOperations reads README.md's "## Operations" table, whose rows are
-// | Operation | Method | HTTP | Refusals |, the Method cell like
+// operationsDoc is the document whose table lists the operations.
+const operationsDoc = "docs/operations.md"
+
+// tableOperations reads the first table of docs/operations.md, whose rows
+// are | Operation | Method | HTTP | Refusals |, the Method cell like
 // `client.Payouts.Create` and the HTTP cell like `POST /path`.
-func readmeOperations(t *testing.T) []readmeOperation {
+func tableOperations(t *testing.T) []tableOperation {
 	t.Helper()
-	readme, err := os.ReadFile("README.md")
+	text, err := os.ReadFile(operationsDoc)
 	require.NoError(t, err)
-	_, section, found := strings.Cut(string(readme), "\n## Operations\n")
-	require.True(t, found, "README.md has no ## Operations section")
-	var out []readmeOperation
+	var out []tableOperation
 	header := false
-	for _, line := range strings.Split(section, "\n") {
+	for _, line := range strings.Split(string(text), "\n") {
 		line = strings.TrimSpace(line)
 		if !strings.HasPrefix(line, "|") {
 			if header {
@@ -199,9 +327,9 @@ func readmeOperations(t *testing.T) []readmeOperation {
 			cells[i] = strings.TrimSpace(cells[i])
 		}
 		if !header {
-			require.GreaterOrEqual(t, len(cells), 4, "README Operations table header: %s", line)
-			require.Equal(t, []string{"Operation", "Method", "HTTP"}, cells[:3], "README Operations table header")
-			require.True(t, strings.HasPrefix(cells[3], "Refusals"), "README Operations table header: %s", line)
+			require.GreaterOrEqual(t, len(cells), 4, "%s: table header: %s", operationsDoc, line)
+			require.Equal(t, []string{"Operation", "Method", "HTTP"}, cells[:3], "%s: table header", operationsDoc)
+			require.True(t, strings.HasPrefix(cells[3], "Refusals"), "%s: table header: %s", operationsDoc, line)
 			header = true
 			continue
 		}
@@ -209,46 +337,46 @@ func readmeOperations(t *testing.T) []readmeOperation {
 			continue // the delimiter row
 		}
 		name, ok := strings.CutPrefix(strings.Trim(cells[1], "`"), "client.")
-		require.True(t, ok, "README Operations row %q: Method cell %q is not `client.Service.Method`", cells[0], cells[1])
-		out = append(out, readmeOperation{name: name, http: cells[2]})
+		require.True(t, ok, "%s: row %q: Method cell %q is not `client.Service.Method`", operationsDoc, cells[0], cells[1])
+		out = append(out, tableOperation{name: name, http: cells[2]})
 	}
-	require.NotEmpty(t, out, "README.md's Operations table has no rows")
+	require.NotEmpty(t, out, "%s's table has no rows", operationsDoc)
 	return out
 }
 
-// httpLine is the first `METHOD /path` of a README HTTP cell.
+// httpLine is the first `METHOD /path` of a table's HTTP cell.
 var httpLine = regexp.MustCompile("`([A-Z]+ /[^`\\s]*)`")
 
-// TestOperationsReadmeTable: README's Operations table and the index agree
+// TestOperationsTable: docs/operations.md's table and the index agree
 // both ways: every row of the index and every helper has a row of the
 // table, and every method the table names (but Client.Do) is in the index,
 // with the HTTP line of its row where the table gives one. An operation's
 // own row must give it.
-func TestOperationsReadmeTable(t *testing.T) {
+func TestOperationsTable(t *testing.T) {
 	rows := indexRows(t)
 	listed := make(map[string]bool)
-	for _, r := range readmeOperations(t) {
+	for _, r := range tableOperations(t) {
 		if r.name == "Do" {
 			continue
 		}
 		listed[r.name] = true
 		row, ok := rows[r.name]
 		if !ok {
-			t.Errorf("README's Operations table lists client.%s, which the index of operations does not have", r.name)
+			t.Errorf("%s lists client.%s, which the index of operations does not have", operationsDoc, r.name)
 			continue
 		}
 		m := httpLine.FindStringSubmatch(r.http)
 		if m == nil {
 			if row.Name == r.name {
-				t.Errorf("README's row of client.%s gives no `%s %s`", r.name, row.HTTPMethod, row.Path)
+				t.Errorf("%s: the row of client.%s gives no `%s %s`", operationsDoc, r.name, row.HTTPMethod, row.Path)
 			}
 			continue
 		}
-		assert.Equal(t, row.HTTPMethod+" "+row.Path, m[1], "README's row of client.%s disagrees with the index", r.name)
+		assert.Equal(t, row.HTTPMethod+" "+row.Path, m[1], "%s: the row of client.%s disagrees with the index", operationsDoc, r.name)
 	}
 	for name := range rows {
 		if !listed[name] {
-			t.Errorf("%s is in the index of operations but not in README's Operations table", name)
+			t.Errorf("%s is in the index of operations but not in %s", name, operationsDoc)
 		}
 	}
 }
@@ -335,18 +463,18 @@ func ExampleOperations() {
 		fmt.Println(op.Name, op.HTTPMethod, op.Path, op.Safety, op.Required, op.Helpers)
 	}
 	// Output:
+	// Payouts.GetBalance GET /pos/api/v1/payout/balance read [available_balance] []
+	// Payouts.GetConfiguration GET /pos/api/v1/payout/configuration read [supported_assets] []
+	// Payouts.GetRate GET /pos/api/v1/payout/fetch-rate read [rate] []
+	// Payouts.List GET /pos/api/v1/payout/history read [results] [All ListPage]
 	// Payouts.Create POST /pos/api/v1/payout/initiate create-once [id status] []
+	// Payouts.SimulateStatus PATCH /pos/api/v1/payout/mock-payout-status update [payout_id payout_status] []
+	// Payouts.CreateQuotation POST /pos/api/v1/payout/quotation create [id] []
+	// Payouts.GetQuotation GET /pos/api/v1/payout/quotation/{quotation_id} read [id] [Reconcile ReconcileOutcome]
+	// Payouts.LinkTransfer PATCH /pos/api/v1/payout/update-transfer-id update [exchange_order_id exchange_transfer_id] []
+	// Payouts.Get GET /pos/api/v1/payout/{payout_id} read [id status] [Wait]
 	// Payouts.CreatePrefunded POST /pos/api/v1/prefunded/payout/initiate create-once [id status] []
 	// Payouts.CreateRemittance POST /pos/api/v1/remittance-payout/initiate create-once [id] []
-	// Payouts.Get GET /pos/api/v1/payout/{payout_id} read [id status] [Wait]
-	// Payouts.SimulateStatus PATCH /pos/api/v1/payout/mock-payout-status update [payout_id payout_status] []
-	// Payouts.GetBalance GET /pos/api/v1/payout/balance read [available_balance] []
-	// Payouts.GetRate GET /pos/api/v1/payout/fetch-rate read [rate] []
-	// Payouts.GetConfiguration GET /pos/api/v1/payout/configuration read [supported_assets] []
-	// Payouts.GetLimits GET /ren/api/v1/payout/limits/{customer_id} read [available_limit] []
 	// Payouts.SaveEDD POST /ren/api/v1/payout/edd/save create-once [id status] []
-	// Payouts.CreateQuotation POST /pos/api/v1/payout/quotation create [id] []
-	// Payouts.GetQuotation GET /pos/api/v1/payout/quotation/{quotation_id} read [id] []
-	// Payouts.LinkTransfer PATCH /pos/api/v1/payout/update-transfer-id update [exchange_order_id exchange_transfer_id] []
-	// Payouts.List GET /pos/api/v1/payout/history read [results] [All ListPage]
+	// Payouts.GetLimits GET /ren/api/v1/payout/limits/{customer_id} read [available_limit] []
 }

@@ -16,20 +16,22 @@ import (
 // Methods may be added in minor versions: embed PayinsAPI in the fake's
 // struct so that it keeps compiling.
 type PayinsAPI interface {
-	CreateQuotation(ctx context.Context, req types.CreatePayinQuotationRequest, opts ...RequestOption) (*types.PayinQuotation, error)
-	GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayinQuotation, error)
-	SimulateStatus(ctx context.Context, payinID uuid.UUID, status types.PayinStatus, opts ...RequestOption) (*types.PayinStatusSimulation, error)
-	Initiate(ctx context.Context, req types.InitiatePayinRequest, opts ...RequestOption) (*types.Payin, error)
-	Get(ctx context.Context, payinID uuid.UUID, opts ...RequestOption) (*types.Payin, error)
-	LinkTransfer(ctx context.Context, req types.LinkPayinTransferRequest, opts ...RequestOption) (*types.PayinTransferLink, error)
+	GetConfiguration(ctx context.Context, opts ...RequestOption) (*types.Configuration, error)
+	// Configuration, rates, limits and EDD.
+	GetRate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error)
 	List(ctx context.Context, q types.PayinListFilter, opts ...RequestOption) (*types.PayinPage, error)
 	All(ctx context.Context, q types.PayinListFilter, opts ...RequestOption) iter.Seq2[types.Payin, error]
 	ListPage(ctx context.Context, next string, opts ...RequestOption) (*types.PayinPage, error)
-	// Configuration, rates, limits and EDD.
-	GetRate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error)
-	GetConfiguration(ctx context.Context, opts ...RequestOption) (*types.Configuration, error)
-	GetLimits(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.Limits, error)
+	Initiate(ctx context.Context, req types.InitiatePayinRequest, opts ...RequestOption) (*types.Payin, error)
+	SimulateStatus(ctx context.Context, payinID uuid.UUID, status types.PayinStatus, opts ...RequestOption) (*types.PayinStatusSimulation, error)
+	CreateQuotation(ctx context.Context, req types.CreatePayinQuotationRequest, opts ...RequestOption) (*types.PayinQuotation, error)
+	GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayinQuotation, error)
+	Reconcile(ctx context.Context, a PayinAttempt, opts ...RequestOption) (*PayinReconciliation, error)
+	ReconcileOutcome(ctx context.Context, err error, opts ...RequestOption) (*PayinReconciliation, error)
+	LinkTransfer(ctx context.Context, req types.LinkPayinTransferRequest, opts ...RequestOption) (*types.PayinTransferLink, error)
+	Get(ctx context.Context, payinID uuid.UUID, opts ...RequestOption) (*types.Payin, error)
 	SaveEDD(ctx context.Context, req types.SavePayinEDDRequest, opts ...RequestOption) (*types.EDD, error)
+	GetLimits(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.Limits, error)
 }
 
 var _ PayinsAPI = (*PayinsService)(nil)
@@ -142,7 +144,7 @@ func (s *PayinsService) SimulateStatus(ctx context.Context, payinID uuid.UUID, s
 // all but certainly recorded the payin (ProbablyCreated). Settle it by reading:
 // the payin history of the customer over the attempt's dates, matched on
 // the UTR or the reference; or repeat the same call, which either records
-// the payin or is refused as a duplicate (Client.ReconcilePayin reads for
+// the payin or is refused as a duplicate (Payins.Reconcile reads for
 // you; WithReconcile makes the call do so before it returns: the payin,
 // a *NotCreatedError, or the *OutcomeUnknownError with Unsettled saying
 // why). Never initiate again with another UTR or reference.

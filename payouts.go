@@ -16,23 +16,25 @@ import (
 // Methods may be added in minor versions: a fake that embeds PayoutsAPI in
 // a struct and overrides only the methods a test uses keeps compiling.
 type PayoutsAPI interface {
-	Create(ctx context.Context, req types.CreatePayoutRequest, opts ...RequestOption) (*types.Payout, error)
-	CreatePrefunded(ctx context.Context, req types.CreatePrefundedPayoutRequest, opts ...RequestOption) (*types.PrefundedPayout, error)
-	CreateRemittance(ctx context.Context, req types.CreateRemittancePayoutRequest, opts ...RequestOption) (*types.RemittancePayout, error)
-	Get(ctx context.Context, payoutID uuid.UUID, opts ...RequestOption) (*types.Payout, error)
-	SimulateStatus(ctx context.Context, payoutID uuid.UUID, status types.PayoutStatus, opts ...RequestOption) (*types.PayoutStatusSimulation, error)
 	GetBalance(ctx context.Context, opts ...RequestOption) (*types.Balance, error)
-	Wait(ctx context.Context, payoutID uuid.UUID, opts ...WaitOption) (*types.Payout, error)
-	GetRate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error)
 	GetConfiguration(ctx context.Context, opts ...RequestOption) (*types.Configuration, error)
-	GetLimits(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.Limits, error)
-	SaveEDD(ctx context.Context, req types.SavePayoutEDDRequest, opts ...RequestOption) (*types.EDD, error)
-	CreateQuotation(ctx context.Context, req types.CreatePayoutQuotationRequest, opts ...RequestOption) (*types.PayoutQuotation, error)
-	GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayoutQuotation, error)
-	LinkTransfer(ctx context.Context, req types.LinkTransferRequest, opts ...RequestOption) (*types.TransferLink, error)
+	GetRate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error)
 	List(ctx context.Context, filter types.PayoutListFilter, opts ...RequestOption) (*types.PayoutPage, error)
 	All(ctx context.Context, filter types.PayoutListFilter, opts ...RequestOption) iter.Seq2[types.Payout, error]
 	ListPage(ctx context.Context, next string, opts ...RequestOption) (*types.PayoutPage, error)
+	Create(ctx context.Context, req types.CreatePayoutRequest, opts ...RequestOption) (*types.Payout, error)
+	SimulateStatus(ctx context.Context, payoutID uuid.UUID, status types.PayoutStatus, opts ...RequestOption) (*types.PayoutStatusSimulation, error)
+	CreateQuotation(ctx context.Context, req types.CreatePayoutQuotationRequest, opts ...RequestOption) (*types.PayoutQuotation, error)
+	GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayoutQuotation, error)
+	Reconcile(ctx context.Context, a PayoutAttempt, opts ...RequestOption) (*PayoutReconciliation, error)
+	ReconcileOutcome(ctx context.Context, err error, opts ...RequestOption) (*PayoutReconciliation, error)
+	LinkTransfer(ctx context.Context, req types.LinkTransferRequest, opts ...RequestOption) (*types.TransferLink, error)
+	Get(ctx context.Context, payoutID uuid.UUID, opts ...RequestOption) (*types.Payout, error)
+	Wait(ctx context.Context, payoutID uuid.UUID, opts ...WaitOption) (*types.Payout, error)
+	CreatePrefunded(ctx context.Context, req types.CreatePrefundedPayoutRequest, opts ...RequestOption) (*types.PrefundedPayout, error)
+	CreateRemittance(ctx context.Context, req types.CreateRemittancePayoutRequest, opts ...RequestOption) (*types.RemittancePayout, error)
+	SaveEDD(ctx context.Context, req types.SavePayoutEDDRequest, opts ...RequestOption) (*types.EDD, error)
+	GetLimits(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.Limits, error)
 }
 
 var _ PayoutsAPI = (*PayoutsService)(nil)
@@ -65,7 +67,7 @@ type PayoutsService struct{ client *Client }
 // outcome (its Err matches ErrMalformedResponse), never a payout with
 // uuid.Nil for its ID. With WithReconcile the call settles such an
 // outcome itself, with reads only, before it returns (see
-// Client.ReconcilePayout): the payout the lost attempt created, a
+// Payouts.Reconcile): the payout the lost attempt created, a
 // *NotCreatedError (ErrNotCreated: nothing holds the reference; create
 // again with the same one), or the *OutcomeUnknownError with Unsettled
 // saying why.

@@ -426,27 +426,9 @@ func (s stopped) final(err error) error {
 		Started: s.started, Ended: s.ended,
 	}
 	if row := s.op.row; row != nil {
-		ou.operation, ou.created = row.name, createdBy(row)
+		ou.operation, ou.created = row.name, row.creates
 	}
 	return ou
-}
-
-// createdBy names what the operation of row creates, for an
-// *OutcomeUnknownError's message.
-func createdBy(row *opRow) string {
-	switch row {
-	case &operations[opPayoutsCreate], &operations[opPayoutsCreatePrefunded], &operations[opPayoutsCreateRemittance]:
-		return "the payout"
-	case &operations[opPayinsInitiate]:
-		return "the payin"
-	case &operations[opPayoutsSaveEDD], &operations[opPayinsSaveEDD]:
-		return "the EDD"
-	case &operations[opCustomersAddBankAccount]:
-		return "the bank account"
-	case &operations[opCustomersCreate]:
-		return "the customer"
-	}
-	return "what " + row.name + " creates"
 }
 
 // attemptResult is what one attempt got: a response (status != 0), or a

@@ -1,12 +1,12 @@
 module github.com/fiatramp/fiatramp-go/browsertest
 
-go 1.23
+go 1.23.0
 
 replace github.com/fiatramp/fiatramp-go => ../
 
 require (
 	github.com/chromedp/chromedp v0.13.6
-	github.com/fiatramp/fiatramp-go v0.0.0-00010101000000-000000000000
+	github.com/fiatramp/fiatramp-go v0.1.0
 	github.com/shopspring/decimal v1.6.0
 )
 

@@ -5,7 +5,7 @@ go 1.23.0
 replace github.com/fiatramp/fiatramp-go => ../
 
 require (
-	github.com/fiatramp/fiatramp-go v0.0.0-00010101000000-000000000000
+	github.com/fiatramp/fiatramp-go v0.1.0
 	github.com/google/uuid v1.6.0
 	go.opentelemetry.io/otel v1.38.0
 	go.opentelemetry.io/otel/metric v1.38.0

@@ -5,7 +5,7 @@ go 1.23.0
 replace github.com/fiatramp/fiatramp-go => ../
 
 require (
-	github.com/fiatramp/fiatramp-go v0.0.0-00010101000000-000000000000
+	github.com/fiatramp/fiatramp-go v0.1.0
 	github.com/jackc/pgx/v5 v5.7.6
 	github.com/shopspring/decimal v1.6.0
 	github.com/stretchr/testify v1.12.1

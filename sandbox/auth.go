@@ -58,8 +58,8 @@ func (s *Sandbox) authenticate(r *http.Request, now time.Time) (*org, credential
 		}
 	}
 	key, stamp, sig := r.Header.Get("X-API-KEY"), r.Header.Get("X-TIMESTAMP"), r.Header.Get("X-SIGNATURE")
-	o, ok := s.keys[key]
-	if !ok {
+	o := s.st.orgByKey(key)
+	if o == nil {
 		return nil, credentials{}, unauthorized(CodeUnauthorized, "Invalid API key.")
 	}
 	// Plain decimal digits only: the signature covers the header as sent,

@@ -169,7 +169,7 @@ func TestAuthSignedByHand(t *testing.T) {
 
 	body := `{"customer_id":"` + e.cust.ID.String() + `","wallet_address":"TAuth1"}`
 	r = authSend(t, e, authWallet(body))
-	authOK(t, r, http.StatusCreated)
+	authOK(t, r, http.StatusOK)
 	assert.Contains(t, string(r.body.Data), `"wallet_address":"TAuth1"`)
 }
 
@@ -340,11 +340,7 @@ func TestAuthAcceptsSignPy(t *testing.T) {
 			if cases[i].body != "" {
 				rq.body = []byte(cases[i].body)
 			}
-			want := http.StatusOK
-			if c.method == http.MethodPost {
-				want = http.StatusCreated
-			}
-			authOK(t, authSend(t, e, rq), want)
+			authOK(t, authSend(t, e, rq), http.StatusOK)
 
 			// Python's signature under another organization's secret.
 			rq.secret, rq.sig = "", ""
@@ -553,7 +549,7 @@ func TestAuthBodyNotCanonical(t *testing.T) {
 	// The canonical form of the same content passes, and the escaped
 	// non-ASCII arrives as the character.
 	r := authSend(t, e, authWallet(`{"customer_id":"`+id+`","wallet_address":"TNc5\u00e9"}`))
-	authOK(t, r, http.StatusCreated)
+	authOK(t, r, http.StatusOK)
 	var w struct {
 		WalletAddress string `json:"wallet_address"`
 	}
@@ -641,13 +637,13 @@ func TestAuthErrorsThroughClient(t *testing.T) {
 			assert.Equal(t, before+1, e.sb.Stats().Requests, "one request, no retry")
 
 			// A POST is refused the same way, and has no effect: the same
-			// wallet, added properly, is new (201, not "Wallet already
-			// added").
+			// wallet, added properly, is new ("Wallet added successfully",
+			// not "Wallet already added").
 			addr := "TUnauth-" + strings.ReplaceAll(name, " ", "-")
 			_, err = c.Customers.AddWallet(ctx(t), authWalletReq(e.cust.ID, addr))
 			assert.True(t, errors.Is(err, fiatramp.ErrUnauthorized), "%v", err)
 			r := authSend(t, e, authWallet(`{"customer_id":"`+e.cust.ID.String()+`","wallet_address":"`+addr+`"}`))
-			authOK(t, r, http.StatusCreated)
+			authOK(t, r, http.StatusOK)
 			assert.Equal(t, "Wallet added successfully", r.body.Message)
 		})
 	}
@@ -777,7 +773,7 @@ func TestContentTypeMustBeJSON(t *testing.T) {
 
 	rq = authWallet(body)
 	rq.contentType = "application/json; charset=utf-8"
-	authOK(t, authSend(t, e, rq), http.StatusCreated)
+	authOK(t, authSend(t, e, rq), http.StatusOK)
 }
 
 // TestAuthSignatureIsItsOwn: no non-test file of the sandbox calls the

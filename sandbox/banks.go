@@ -129,14 +129,8 @@ func (s *Sandbox) listBankAccounts(rq *request) reply {
 	if !ok {
 		return invalidPage()
 	}
-	var banks []*bankAccount
-	for _, id := range c.banks {
-		if b, ok := s.banks[id]; ok && b.CustomerID == c.ID {
-			banks = append(banks, b)
-		}
-	}
 	// The links carry no other parameter: the bank list has no filter.
-	data, ok := pageOf(s, rq.r, nil, page, banks, newBankListItem)
+	data, ok := pageOf(s, rq.r, nil, page, c.banks, newBankListItem)
 	if !ok {
 		return invalidPage()
 	}
@@ -200,8 +194,8 @@ func (s *Sandbox) getBankAccount(rq *request) reply {
 	if !ok {
 		return rule(msgBankNotFound)
 	}
-	b, ok := s.banks[id]
-	if !ok || b.CustomerID != c.ID {
+	b := rq.org.banks[id]
+	if b == nil || b.CustomerID != c.ID {
 		return rule(msgBankNotFound)
 	}
 	data := bankData{
@@ -262,8 +256,8 @@ func (s *Sandbox) simulateBankVerification(rq *request) reply {
 	if c == nil {
 		return rule(msgCustomerNotFound)
 	}
-	b, found := s.banks[bankID]
-	if !found || b.CustomerID != c.ID {
+	b := rq.org.banks[bankID]
+	if b == nil || b.CustomerID != c.ID {
 		return rule(msgBankNotFound)
 	}
 	answer := success(http.StatusOK, "Bank verification status updated successfully", struct {
@@ -290,7 +284,6 @@ func (s *Sandbox) simulateBankVerification(rq *request) reply {
 // latter with failure_reason why) and sends the BANK webhook.
 func (s *Sandbox) settleBank(rq *request, b *bankAccount, to types.BankAccountStatus, why string) {
 	b.Status = to
-	b.settleAt = time.Time{}
 	b.FailureReason = nil
 	meta := map[string]any{}
 	if to == types.BankAccountFailed {
@@ -356,17 +349,15 @@ func (s *Sandbox) addBankAccountOp(rq *request) reply {
 	number, vpa = strings.TrimSpace(number), strings.TrimSpace(vpa)
 	// Unique across customers, found through the index in constant time.
 	key := bankKey(typ, number, vpa)
-	if id, ok := s.bankKeys[key]; ok {
-		if b, ok := s.banks[id]; ok && bankKey(b.Type, b.AccountNumber, b.VPA) == key {
-			if typ == types.BankAccountTypeVPA {
-				return rule(msgVPAInUse)
-			}
-			return rule(msgAccountInUse)
+	if s.st.bankByKey(key) != nil {
+		if typ == types.BankAccountTypeVPA {
+			return rule(msgVPAInUse)
 		}
+		return rule(msgAccountInUse)
 	}
 	held := 0
-	for _, id := range c.banks {
-		if b, ok := s.banks[id]; ok && b.Type == typ {
+	for _, b := range c.banks {
+		if b.Type == typ {
 			held++
 		}
 	}
@@ -383,20 +374,20 @@ func (s *Sandbox) addBankAccountOp(rq *request) reply {
 	if b.AccountName == "" {
 		b.AccountName = c.Name
 	}
-	s.banks[b.ID] = b
-	s.indexBank(b)
-	c.banks = append(c.banks, b.ID)
+	s.addBank(rq.org, c, b)
 	if delay := s.settings.BankVerificationDelay; delay > 0 {
-		b.settleAt = rq.now.Add(delay)
-		// A running clock reaches settleAt in real time; Advance and
-		// SetTime settle what they move the clock past.
-		time.AfterFunc(delay, func() {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			s.settleDueBanks()
+		o := rq.org
+		s.schedule(rq.now.Add(delay), jobBank, 0, func(at time.Time) {
+			// Gone with its organization, or moved by the simulation
+			// meanwhile: nothing to verify.
+			if s.st.orgs[o.ID] != o || b.Status != types.BankAccountProcessing {
+				return
+			}
+			to, why := autoBankOutcome(b)
+			s.settleBank(&request{org: o, now: at}, b, to, why)
 		})
 	}
-	return success(http.StatusCreated, "Bank account added successfully", newBankListItem(b))
+	return success(http.StatusOK, "Bank account added successfully", newBankListItem(b))
 }
 
 // autoBankOutcome is how an account verifies itself: a VPA, and an
@@ -409,43 +400,6 @@ func autoBankOutcome(b *bankAccount) (types.BankAccountStatus, string) {
 	return types.BankAccountVerified, ""
 }
 
-// settleDueBanks verifies every PROCESSING account whose settleAt the
-// sandbox clock has reached, in the order they fell due, each event
-// stamped with its settleAt; s.mu is held. It does nothing unless
-// Settings.BankVerificationDelay is positive.
-func (s *Sandbox) settleDueBanks() {
-	if s.settings.BankVerificationDelay <= 0 {
-		return
-	}
-	now := s.now()
-	var due []*bankAccount
-	for _, b := range s.banks {
-		if !b.settleAt.IsZero() && !now.Before(b.settleAt) {
-			due = append(due, b)
-		}
-	}
-	slices.SortFunc(due, func(a, b *bankAccount) int {
-		if c := a.settleAt.Compare(b.settleAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID.String(), b.ID.String())
-	})
-	for _, b := range due {
-		at := b.settleAt
-		b.settleAt = time.Time{}
-		c, ok := s.customers[b.CustomerID]
-		if !ok || b.Status != types.BankAccountProcessing {
-			continue
-		}
-		o, ok := s.orgs[c.OrganizationID]
-		if !ok {
-			continue
-		}
-		to, why := autoBankOutcome(b)
-		s.settleBank(&request{org: o, now: at}, b, to, why)
-	}
-}
-
 // bankKey is what makes a bank account unique across customers: its
 // account number, or its VPA in lower case.
 func bankKey(typ types.BankAccountType, number, vpa string) string {
@@ -455,12 +409,10 @@ func bankKey(typ types.BankAccountType, number, vpa string) string {
 	return "account:" + number
 }
 
-// indexBank records b in the index of bank keys; s.mu is held. An entry
-// whose account was removed since (Load undone) is told by its lookup,
-// which checks the account it names.
-func (s *Sandbox) indexBank(b *bankAccount) {
-	if s.bankKeys == nil {
-		s.bankKeys = map[string]uuid.UUID{}
-	}
-	s.bankKeys[bankKey(b.Type, b.AccountNumber, b.VPA)] = b.ID
+// addBank files b, customer c's, in o's table and in the index of bank
+// keys; s.mu is held.
+func (s *Sandbox) addBank(o *org, c *customer, b *bankAccount) {
+	o.banks[b.ID] = b
+	c.banks = append(c.banks, b)
+	s.st.index.banks[bankKey(b.Type, b.AccountNumber, b.VPA)] = bankRef{o.ID, b.ID}
 }

@@ -120,7 +120,7 @@ func newControl(sb *Sandbox, token string, next http.Handler, writeTimeout time.
 		}
 	}
 	sb.mu.Lock()
-	for _, o := range sb.orgs {
+	for _, o := range sb.st.orgs {
 		if subtle.ConstantTimeCompare([]byte(o.APISecret), []byte(token)) == 1 {
 			sb.mu.Unlock()
 			return nil, "", errors.New("sandbox: control token: is an organization's API secret; the admin token must be its own")

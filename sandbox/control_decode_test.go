@@ -24,7 +24,7 @@ func TestControlRefusals(t *testing.T) {
 		{"POST", "/_sandbox/faults", `{"Kind":"rate_limit"}`, 400, "Kind", `names are case-sensitive: "kind"`},
 		{"POST", "/_sandbox/faults", `{"kind":"teapot"}`, 400, "kind", "want one of [rate_limit"},
 		{"POST", "/_sandbox/faults", `{"kind":"delay"}`, 400, "delay_seconds", "positive delay_seconds"},
-		{"POST", "/_sandbox/faults", `{"kind":"unavailable","delay_seconds":1}`, 400, "delay_seconds", "only a delay fault"},
+		{"POST", "/_sandbox/faults", `{"kind":"unavailable","delay_seconds":1}`, 400, "delay_seconds", "kind unavailable takes no delay_seconds"},
 		{"POST", "/_sandbox/faults", `{"kind":"unavailable","retry_after_seconds":1}`, 400, "retry_after_seconds", "only a rate_limit fault"},
 		{"POST", "/_sandbox/faults", `{"kind":"unavailable","count":-1}`, 400, "count", "negative"},
 		{"POST", "/_sandbox/faults", `{"kind":"unavailable","count":1.5}`, 400, "count", "cannot read a JSON number"},

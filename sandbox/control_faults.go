@@ -25,8 +25,8 @@ type faultJSON struct {
 
 // checkRule checks what request and delivery fault rules share, naming
 // the JSON members: a known kind, count and fraction, and delay_seconds
-// given to (and only to) the kind that delays. It returns the delay.
-func checkRule[K ~string](present map[string]bool, kind K, kinds []K, delayKind K, count int, fraction, delaySeconds float64) (time.Duration, error) {
+// given to (and only to) the kinds that delay. It returns the delay.
+func checkRule[K ~string](present map[string]bool, kind K, kinds []K, delays func(K) bool, count int, fraction, delaySeconds float64) (time.Duration, error) {
 	if err := require(present, "kind"); err != nil {
 		return 0, err
 	}
@@ -43,10 +43,10 @@ func checkRule[K ~string](present map[string]bool, kind K, kinds []K, delayKind 
 	switch {
 	case err != nil:
 		return 0, err
-	case kind == delayKind && delay <= 0:
-		return 0, badField("delay_seconds", "a delay fault needs a positive delay_seconds")
-	case kind != delayKind && present["delay_seconds"]:
-		return 0, badField("delay_seconds", "only a delay fault takes delay_seconds")
+	case delays(kind) && delay <= 0:
+		return 0, badField("delay_seconds", "kind %s needs a positive delay_seconds", kind)
+	case !delays(kind) && present["delay_seconds"]:
+		return 0, badField("delay_seconds", "kind %s takes no delay_seconds", kind)
 	}
 	return delay, nil
 }
@@ -58,7 +58,7 @@ func (c *control) injectFault(_ *http.Request, _ []string, body []byte) (int, an
 		return 0, nil, err
 	}
 	f := Fault{Kind: in.Kind, Method: in.Method, Path: in.Path, Count: in.Count, Fraction: in.Fraction}
-	if f.Delay, err = checkRule(present, f.Kind, f.Kind.Values(), FaultDelay, in.Count, in.Fraction, in.DelaySeconds); err != nil {
+	if f.Delay, err = checkRule(present, f.Kind, f.Kind.Values(), FaultKind.delays, in.Count, in.Fraction, in.DelaySeconds); err != nil {
 		return 0, nil, err
 	}
 	if f.RetryAfter, err = seconds("retry_after_seconds", in.RetryAfterSeconds, false); err != nil {
@@ -96,7 +96,7 @@ func (c *control) injectDeliveryFault(_ *http.Request, _ []string, body []byte) 
 		return 0, nil, err
 	}
 	f := DeliveryFault{Kind: in.Kind, Type: in.Type, Event: in.Event, Count: in.Count, Fraction: in.Fraction}
-	if f.Delay, err = checkRule(present, f.Kind, f.Kind.Values(), DeliveryFaultDelay, in.Count, in.Fraction, in.DelaySeconds); err != nil {
+	if f.Delay, err = checkRule(present, f.Kind, f.Kind.Values(), func(k DeliveryFaultKind) bool { return k == DeliveryFaultDelay }, in.Count, in.Fraction, in.DelaySeconds); err != nil {
 		return 0, nil, err
 	}
 	if err := c.sb.InjectDeliveryFault(f); err != nil {

@@ -23,7 +23,7 @@ func TestControlRequestFaultsEveryKind(t *testing.T) {
 	plain := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 	for _, k := range sandbox.FaultKind("").Values() {
 		body := fmt.Sprintf(`{"kind":%q,"method":"GET","path":"/pos/api/v1/payout/*","count":1}`, k)
-		if k == sandbox.FaultDelay {
+		if k == sandbox.FaultDelay || k == sandbox.FaultDelayAfter {
 			body = fmt.Sprintf(`{"kind":%q,"path":"/pos/api/v1/payout/balance","count":1,"delay_seconds":0.01}`, k)
 		}
 		if k == sandbox.FaultRateLimit {

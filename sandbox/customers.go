@@ -8,7 +8,6 @@ package sandbox
 import (
 	"encoding/json"
 	"net/http"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -38,11 +37,7 @@ func idFromPath(s string) (uuid.UUID, bool) {
 // orgCustomer returns customer id of the request's organization, or nil
 // when it is absent or another organization's (treated alike).
 func (s *Sandbox) orgCustomer(rq *request, id uuid.UUID) *customer {
-	c, ok := s.customers[id]
-	if !ok || c.OrganizationID != rq.org.ID {
-		return nil
-	}
-	return c
+	return rq.org.customers.byID[id]
 }
 
 // pathCustomer is orgCustomer for a path parameter: a malformed id is
@@ -119,41 +114,14 @@ type profile struct {
 	kyc                                   kycRecord
 }
 
-// orgIndex is one organization's customers: in creation order (the list),
-// and by each value that must be unique.
-type orgIndex struct {
-	order                             []*customer
-	emails, phones, refs, taxes, docs map[string]uuid.UUID
-}
-
-// index returns the index of organization id, creating it; s.mu is held.
-func (s *Sandbox) index(id uuid.UUID) *orgIndex {
-	if s.people == nil {
-		s.people = &people{orgs: map[uuid.UUID]*orgIndex{}}
-	}
-	ix := s.people.orgs[id]
-	if ix == nil {
-		ix = &orgIndex{
-			emails: map[string]uuid.UUID{}, phones: map[string]uuid.UUID{}, refs: map[string]uuid.UUID{},
-			taxes: map[string]uuid.UUID{}, docs: map[string]uuid.UUID{},
-		}
-		s.people.orgs[id] = ix
-	}
-	return ix
-}
-
-// indexCustomer adds c to its organization's list, in order of creation
-// time (a clock moved backwards inserts it where its time belongs); s.mu is
-// held.
-func (s *Sandbox) indexCustomer(c *customer, now time.Time) {
+// addCustomer files c in o's customer table at time now; s.mu is held.
+func addCustomer(o *org, c *customer, now time.Time) {
 	c.profile.created = now
-	ix := s.index(c.OrganizationID)
-	i := len(ix.order)
-	if i > 0 && ix.order[i-1].profile.created.After(now) {
-		i = sort.Search(len(ix.order), func(k int) bool { return ix.order[k].profile.created.After(now) })
-	}
-	ix.order = slices.Insert(ix.order, i, c)
+	o.customers.add(c.ID, c, customerCreated)
 }
+
+// customerCreated is when c was created, the order of the customer list.
+func customerCreated(c *customer) time.Time { return c.profile.created }
 
 // threeLetters reports whether code is three ASCII letters.
 func threeLetters(code string) bool {
@@ -199,27 +167,26 @@ func (s *Sandbox) createCustomer(rq *request) reply {
 	if countryOK && !threeLetters(country) || hasResidence && !threeLetters(residence) {
 		return coded(CodeInvalidCountry, msgInvalidCountry)
 	}
-	ix := s.index(rq.org.ID)
+	o := rq.org
 	switch {
-	case ix.emails[strings.ToLower(email)] != uuid.Nil:
+	case o.emails[strings.ToLower(email)] != uuid.Nil:
 		return coded(CodeDuplicateContact, msgEmailInUse)
-	case ix.phones[phone] != uuid.Nil:
+	case o.phones[phone] != uuid.Nil:
 		return coded(CodeDuplicateContact, msgPhoneInUse)
-	case hasRef && ix.refs[ref] != uuid.Nil:
+	case hasRef && o.customerRefs[ref] != uuid.Nil:
 		return rule(msgReferenceExists)
 	}
-	c := &customer{Customer: Customer{ID: uuid.New(), OrganizationID: rq.org.ID, Name: name, KYCStatus: types.KYCUnverified}}
+	c := &customer{Customer: Customer{ID: uuid.New(), OrganizationID: rq.org.ID, Name: name, Email: email, Phone: phone, KYCStatus: types.KYCUnverified}}
 	c.profile = profile{
 		email: email, phone: phone, ref: ref, country: strings.ToUpper(country),
 		residence: strings.ToUpper(residence), nonResident: nonResident,
 	}
-	s.customers[c.ID] = c
-	s.indexCustomer(c, rq.now)
-	ix.emails[strings.ToLower(email)], ix.phones[phone] = c.ID, c.ID
+	addCustomer(o, c, rq.now)
+	o.emails[strings.ToLower(email)], o.phones[phone] = c.ID, c.ID
 	if hasRef {
-		ix.refs[ref] = c.ID
+		o.customerRefs[ref] = c.ID
 	}
-	return success(http.StatusCreated, "Customer created successfully", newCustomerJSON(c))
+	return success(http.StatusOK, "Customer created successfully", newCustomerJSON(c))
 }
 
 // customerJSON is a customer as create answers it; customerFetchJSON adds
@@ -273,7 +240,6 @@ func newCustomerFetchJSON(c *customer) customerFetchJSON {
 // getCustomer is GET /cms/api/v1/customer/{customer_id}; an absent or
 // foreign customer is refused "Customer not found or access denied".
 func (s *Sandbox) getCustomer(rq *request) reply {
-	s.settleKYCLocked(rq.now)
 	c := s.pathCustomer(rq, rq.params[0])
 	if c == nil {
 		return rule(msgCustomerNotFound)
@@ -297,13 +263,12 @@ const (
 // the number of customers: the list is kept in creation order, so the
 // date bounds are found by binary search and the page is a slice of it.
 func (s *Sandbox) listCustomers(rq *request) reply {
-	s.settleKYCLocked(rq.now)
 	q := rq.r.URL.Query()
 	page, ok := pageParam(q)
 	if !ok {
 		return invalidPage()
 	}
-	order := s.index(rq.org.ID).order
+	order := rq.org.customers.order
 	errs := map[string][]string{}
 	if v := q.Get(customerListFrom); v != "" {
 		day, err := time.Parse(dateLayout, v)

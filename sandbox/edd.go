@@ -5,7 +5,6 @@ package sandbox
 // plane) and its webhooks.
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -50,8 +49,8 @@ type edd struct {
 // eddLifted reports whether a VERIFIED EDD lifts customer's limits in
 // direction dir: a payout EDD lifts the payout limits, a payin EDD both;
 // s.mu is held.
-func (s *Sandbox) eddLifted(customer uuid.UUID, dir limitDirection) bool {
-	for _, e := range s.renState().edds {
+func eddLifted(o *org, customer uuid.UUID, dir limitDirection) bool {
+	for _, e := range o.limits.edds {
 		if e.CustomerID == customer && e.Status == types.EDDVerified && (e.dir == dir || e.dir == limitPayin) {
 			return true
 		}
@@ -113,8 +112,8 @@ func (s *Sandbox) saveEDD(rq *request, dir limitDirection) reply {
 	if c == nil || c.KYCStatus != types.KYCVerified {
 		return rule(msgCustomerUnverified)
 	}
-	required := s.eddRequired(c.ID, dir, rq.now) || (dir == limitPayin && c.EDDRequired)
-	for _, e := range s.renState().edds {
+	required := s.eddRequired(rq.org, c.ID, dir, rq.now) || (dir == limitPayin && c.EDDRequired)
+	for _, e := range rq.org.limits.edds {
 		if e.CustomerID == c.ID && e.dir == dir && (e.Status == types.EDDProcessing || e.Status == types.EDDVerified) {
 			required = false
 		}
@@ -124,7 +123,7 @@ func (s *Sandbox) saveEDD(rq *request, dir limitDirection) reply {
 	}
 	e := &edd{EDD: EDD{ID: uuid.New(), OrganizationID: rq.org.ID, CustomerID: c.ID, Type: eddType(dir),
 		Status: types.EDDProcessing, CreatedAt: rq.now, UpdatedAt: rq.now}, dir: dir}
-	s.renState().edds[e.ID] = e
+	rq.org.limits.edds[e.ID] = e
 	return success(http.StatusOK, "EDD saved successfully", map[string]any{"id": e.ID, "status": e.Status})
 }
 
@@ -196,16 +195,19 @@ func (s *Sandbox) SetEDDStatus(id uuid.UUID, status types.EDDStatus) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e, ok := s.renState().edds[id]
-	if !ok {
+	var o *org
+	var e *edd
+	for _, oo := range s.st.orgs {
+		if e = oo.limits.edds[id]; e != nil {
+			o = oo
+			break
+		}
+	}
+	if e == nil {
 		return fmt.Errorf("sandbox: no EDD %s", id)
 	}
 	if e.Status != types.EDDProcessing {
 		return fmt.Errorf("sandbox: EDD %s is %s: only a PROCESSING EDD is reviewed", id, e.Status)
-	}
-	o, ok := s.orgs[e.OrganizationID]
-	if !ok {
-		return errors.New("sandbox: the EDD's organization is gone")
 	}
 	now := s.now()
 	e.Status, e.UpdatedAt = status, now
@@ -219,7 +221,11 @@ func (s *Sandbox) EDDs(customerID uuid.UUID) []EDD {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []EDD
-	for _, e := range s.renState().edds {
+	o, _ := s.st.customer(customerID)
+	if o == nil {
+		return nil
+	}
+	for _, e := range o.limits.edds {
 		if e.CustomerID == customerID {
 			out = append(out, e.EDD)
 		}

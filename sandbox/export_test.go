@@ -39,13 +39,13 @@ func ServedRoutes(sb *Sandbox) []Route {
 	return out
 }
 
-// StorePayout stores a bare payout of organization orgID as the payout
-// operations do, and returns its id.
+// StorePayout stores a bare payout of organization orgID, which must
+// exist, as the payout operations do, and returns its id.
 func StorePayout(sb *Sandbox, orgID uuid.UUID) uuid.UUID {
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
-	p := &payout{Payout: Payout{ID: uuid.New(), OrganizationID: orgID}}
-	sb.storePayout(p)
+	p := &payout{Payout: Payout{ID: uuid.New(), OrganizationID: orgID, CreatedAt: sb.now()}}
+	sb.storePayout(sb.st.orgs[orgID], p)
 	return p.ID
 }
 
@@ -57,5 +57,12 @@ func RemoveOrganizations(sb *Sandbox, orgs []Organization) { sb.removeOrganizati
 func StoredPayouts(sb *Sandbox) int {
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
-	return len(sb.payouts)
+	n := 0
+	for _, o := range sb.st.orgs {
+		n += len(o.payouts.byID)
+	}
+	return n
 }
+
+// Timers returns how many timers the sandbox's scheduler has set.
+func Timers(sb *Sandbox) int { return sb.sched.timers() }

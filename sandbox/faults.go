@@ -33,11 +33,23 @@ const (
 	// FaultDelay waits Fault.Delay (or until the caller gives up) and then
 	// serves the request normally.
 	FaultDelay FaultKind = "delay"
+	// FaultDelayAfter runs the operation at once (a payout is stored, a
+	// balance reserved) and holds its answer for Fault.Delay: the service
+	// committed, then answered late. A caller whose timeout is shorter
+	// gives up without an answer, although the operation took effect,
+	// the commonest way an outcome becomes unknown; a patient caller gets
+	// the answer.
+	FaultDelayAfter FaultKind = "delay_after"
 )
 
 // Values returns every fault kind.
 func (FaultKind) Values() []FaultKind {
-	return []FaultKind{FaultRateLimit, FaultInternalError, FaultUnavailable, FaultDropBefore, FaultDropAfter, FaultDelay}
+	return []FaultKind{FaultRateLimit, FaultInternalError, FaultUnavailable, FaultDropBefore, FaultDropAfter, FaultDelay, FaultDelayAfter}
+}
+
+// delays reports whether faults of kind k wait Fault.Delay.
+func (k FaultKind) delays() bool {
+	return k == FaultDelay || k == FaultDelayAfter
 }
 
 // Fault is a rule for answering some requests badly. A request meets at
@@ -61,7 +73,8 @@ type Fault struct {
 	// RetryAfter is the Retry-After of a FaultRateLimit, in whole seconds
 	// (default Settings.RetryAfter).
 	RetryAfter time.Duration `json:"retry_after,omitempty"`
-	// Delay is how long a FaultDelay waits.
+	// Delay is how long a FaultDelay waits before the operation, or a
+	// FaultDelayAfter after it, before answering.
 	Delay time.Duration `json:"delay,omitempty"`
 }
 
@@ -83,7 +96,7 @@ type Stats struct {
 func (s *Sandbox) InjectFault(f Fault) error {
 	switch f.Kind {
 	case FaultRateLimit, FaultInternalError, FaultUnavailable, FaultDropBefore, FaultDropAfter:
-	case FaultDelay:
+	case FaultDelay, FaultDelayAfter:
 		if f.Delay <= 0 {
 			return fmt.Errorf("sandbox: fault: a %s fault needs a positive Delay", f.Kind)
 		}
@@ -99,7 +112,7 @@ func (s *Sandbox) InjectFault(f Fault) error {
 	f.Method = strings.ToUpper(f.Method)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.faults = append(s.faults, &faultRule{Fault: f, left: f.Count})
+	s.st.faults = append(s.st.faults, &faultRule{Fault: f, left: f.Count})
 	return nil
 }
 
@@ -107,15 +120,15 @@ func (s *Sandbox) InjectFault(f Fault) error {
 func (s *Sandbox) ClearFaults() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.faults = nil
+	s.st.faults = nil
 }
 
 // Stats returns what the sandbox has served so far.
 func (s *Sandbox) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := Stats{Requests: s.stats.Requests, Faults: make(map[FaultKind]int, len(s.stats.Faults))}
-	for k, v := range s.stats.Faults {
+	out := Stats{Requests: s.st.stats.Requests, Faults: make(map[FaultKind]int, len(s.st.stats.Faults))}
+	for k, v := range s.st.stats.Faults {
 		out.Faults[k] = v
 	}
 	return out
@@ -124,7 +137,7 @@ func (s *Sandbox) Stats() Stats {
 // matchFault picks the fault for a request, if any, and counts it; s.mu is
 // held.
 func (s *Sandbox) matchFault(method, path string) (Fault, bool) {
-	for i, rule := range s.faults {
+	for i, rule := range s.st.faults {
 		if rule.Method != "" && rule.Method != method {
 			continue
 		}
@@ -142,12 +155,12 @@ func (s *Sandbox) matchFault(method, path string) (Fault, bool) {
 			continue
 		}
 		if spent {
-			s.faults = append(s.faults[:i:i], s.faults[i+1:]...)
+			s.st.faults = append(s.st.faults[:i:i], s.st.faults[i+1:]...)
 		}
-		if s.stats.Faults == nil {
-			s.stats.Faults = map[FaultKind]int{}
+		if s.st.stats.Faults == nil {
+			s.st.stats.Faults = map[FaultKind]int{}
 		}
-		s.stats.Faults[rule.Kind]++
+		s.st.stats.Faults[rule.Kind]++
 		return rule.Fault, true
 	}
 	return Fault{}, false
@@ -179,26 +192,31 @@ func (s *Sandbox) draw(count int, fraction float64, left *int) (hit, spent bool)
 	return true, false
 }
 
+// holdAnswer waits d, or until the caller gives up; it reports whether the
+// caller is still there. The wait is the fault, not the answer's slowness:
+// served by a Server, the answer gets its whole WriteTimeout from its end.
+func holdAnswer(w http.ResponseWriter, r *http.Request, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.Context().Done():
+		return false
+	}
+	if wt, ok := r.Context().Value(writeTimeoutKey{}).(time.Duration); ok {
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(wt))
+	}
+	return true
+}
+
 // applyFault acts out f before the operation. It reports whether the
 // request is finished (answered or dropped); false lets it run.
 func (s *Sandbox) applyFault(w http.ResponseWriter, r *http.Request, f Fault) bool {
 	var rep reply
 	switch f.Kind {
 	case FaultDelay:
-		t := time.NewTimer(f.Delay)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			return true
-		}
-		// The delay is the fault, not the answer's slowness: served by a
-		// Server, the answer gets its whole WriteTimeout from here.
-		if d, ok := r.Context().Value(writeTimeoutKey{}).(time.Duration); ok {
-			_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(d))
-		}
-		return false
-	case FaultDropAfter:
+		return !holdAnswer(w, r, f.Delay)
+	case FaultDropAfter, FaultDelayAfter:
 		return false
 	case FaultDropBefore:
 		panic(http.ErrAbortHandler)

@@ -237,6 +237,43 @@ func TestFaultDelay(t *testing.T) {
 	assert.Equal(t, 3, e.sb.Stats().Faults[sandbox.FaultDelay])
 }
 
+// A payout create that took effect and was answered after the caller's
+// timeout: the caller ends in an *OutcomeUnknownError, the payout exists
+// from the first instant, and reconciling the error finds it. A caller
+// that waits longer than the delay gets the answer.
+func TestFaultDelayAfter(t *testing.T) {
+	e := newEnv(t)
+	q := e.quotation()
+	faultInject(t, e.sb, sandbox.Fault{Kind: sandbox.FaultDelayAfter, Path: "/pos/api/v1/payout/initiate", Delay: 400 * time.Millisecond, Count: 1})
+	impatient := e.clientFor(e.org, fiatramp.WithTimeout(50*time.Millisecond))
+	start := time.Now()
+	_, err := faultPayout(t, e, impatient, q, "late-1")
+	assert.Less(t, time.Since(start), 350*time.Millisecond, "the caller gave up before the answer")
+	assert.True(t, errors.Is(unknownOutcome(t, err), context.DeadlineExceeded), "%v", err)
+	stored, found := e.sb.PayoutByReference(e.org.ID, "late-1")
+	require.True(t, found, "the payout was stored before the late answer")
+	assert.Equal(t, q.ID, stored.QuotationID)
+
+	var unknown *fiatramp.OutcomeUnknownError
+	require.ErrorAs(t, err, &unknown)
+	rec, err := e.client.ReconcilePayoutOutcome(ctx(t), unknown)
+	require.NoError(t, err)
+	assert.Equal(t, fiatramp.ReconcileCreated, rec.Verdict, rec.Reason)
+	require.NotNil(t, rec.Payout)
+	assert.Equal(t, stored.ID, rec.Payout.ID)
+
+	q2 := e.quotation()
+	faultInject(t, e.sb, sandbox.Fault{Kind: sandbox.FaultDelayAfter, Path: "/pos/api/v1/payout/initiate", Delay: 200 * time.Millisecond, Count: 1})
+	start = time.Now()
+	p, err := faultPayout(t, e, e.client, q2, "late-2")
+	require.NoError(t, err, "a patient caller gets the late answer")
+	assert.GreaterOrEqual(t, time.Since(start), 200*time.Millisecond)
+	stored, found = e.sb.PayoutByReference(e.org.ID, "late-2")
+	require.True(t, found)
+	assert.Equal(t, stored.ID, p.ID)
+	assert.Equal(t, 2, e.sb.Stats().Faults[sandbox.FaultDelayAfter])
+}
+
 // Count spoils exactly Count requests, then the rule is gone.
 func TestFaultCount(t *testing.T) {
 	e := newEnv(t)
@@ -458,14 +495,15 @@ func TestFaultInjectValidation(t *testing.T) {
 	}
 	// Nothing was added: every request is served.
 	assert.Empty(t, sb.Stats().Faults)
+	assert.EqualError(t, sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDelayAfter}), "sandbox: fault: a delay_after fault needs a positive Delay")
 	for _, k := range sandbox.FaultKind("").Values() {
 		f := sandbox.Fault{Kind: k}
-		if k == sandbox.FaultDelay {
+		if k == sandbox.FaultDelay || k == sandbox.FaultDelayAfter {
 			f.Delay = time.Millisecond
 		}
 		assert.NoError(t, sb.InjectFault(f), k)
 	}
-	assert.Len(t, sandbox.FaultKind("").Values(), 6)
+	assert.Len(t, sandbox.FaultKind("").Values(), 7)
 }
 
 // Every fault kind through the client, on a POST (a dropped POST is never
@@ -478,7 +516,7 @@ func TestFaultEveryKindThroughClient(t *testing.T) {
 			e := newEnv(t)
 			q := e.quotation()
 			f := sandbox.Fault{Kind: k, Count: 1}
-			if k == sandbox.FaultDelay {
+			if k == sandbox.FaultDelay || k == sandbox.FaultDelayAfter {
 				f.Delay = 50 * time.Millisecond
 			}
 			faultInject(t, e.sb, f)
@@ -493,10 +531,10 @@ func TestFaultEveryKindThroughClient(t *testing.T) {
 				assert.True(t, errors.Is(unknownOutcome(t, err), fiatramp.ErrUnavailable), "%v", err)
 			case sandbox.FaultDropBefore, sandbox.FaultDropAfter:
 				faultTransportError(t, unknownOutcome(t, err))
-			case sandbox.FaultDelay:
+			case sandbox.FaultDelay, sandbox.FaultDelayAfter:
 				assert.NoError(t, err)
 			}
-			assert.Equal(t, k == sandbox.FaultDropAfter || k == sandbox.FaultDelay, stored, "payout stored")
+			assert.Equal(t, k == sandbox.FaultDropAfter || k == sandbox.FaultDelay || k == sandbox.FaultDelayAfter, stored, "payout stored")
 			assert.Equal(t, 1, e.sb.Stats().Faults[k])
 		})
 	}

@@ -1,11 +1,10 @@
 package sandbox
 
 import (
-	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"slices"
+	"hash/fnv"
 	"strings"
 	"time"
 
@@ -60,6 +59,12 @@ type Customer struct {
 	ID             uuid.UUID `json:"id"`
 	OrganizationID uuid.UUID `json:"organization_id"`
 	Name           string    `json:"name,omitempty"`
+	// Email and Phone are the contact details a created customer must
+	// have, unique within the organization. Each defaults to one made
+	// from the customer's id (customer-<id>@example.com; +91 and ten
+	// digits).
+	Email string `json:"email,omitempty"`
+	Phone string `json:"phone,omitempty"`
 	// KYCStatus defaults to VERIFIED.
 	KYCStatus types.KYCStatus `json:"kyc_status,omitempty"`
 	CustomerFlags
@@ -212,7 +217,7 @@ func (s *Sandbox) AddOrganization(o Organization) (Organization, error) {
 	if o.ID == uuid.Nil {
 		o.ID = uuid.New()
 	}
-	if _, dup := s.orgs[o.ID]; dup {
+	if _, dup := s.st.orgs[o.ID]; dup {
 		return Organization{}, fixtureError("organization", "id %s already exists", o.ID)
 	}
 	if o.APIKey == "" {
@@ -221,7 +226,7 @@ func (s *Sandbox) AddOrganization(o Organization) (Organization, error) {
 	if o.APISecret == "" {
 		o.APISecret = "sbx_secret_" + randomToken(24)
 	}
-	if _, dup := s.keys[o.APIKey]; dup {
+	if s.st.orgByKey(o.APIKey) != nil {
 		return Organization{}, fixtureError("organization", "API key %q already in use", o.APIKey)
 	}
 	if o.WebhookURL != "" {
@@ -237,9 +242,9 @@ func (s *Sandbox) AddOrganization(o Organization) (Organization, error) {
 		balances[strings.ToUpper(asset)] = amount
 	}
 	o.Balances = nil // the state keeps one balance map: st.balances
-	st := &org{Organization: o, refs: map[string]uuid.UUID{}, balances: balances}
-	s.orgs[o.ID] = st
-	s.keys[o.APIKey] = st
+	st := newOrg(o, balances)
+	s.st.orgs[o.ID] = st
+	s.st.index.keys[o.APIKey] = st
 	return s.orgSnapshot(st), nil
 }
 
@@ -259,7 +264,7 @@ func (s *Sandbox) orgSnapshot(o *org) Organization {
 func (s *Sandbox) Organization(id uuid.UUID) (Organization, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	o, ok := s.orgs[id]
+	o, ok := s.st.orgs[id]
 	if !ok {
 		return Organization{}, false
 	}
@@ -271,7 +276,7 @@ func (s *Sandbox) Organization(id uuid.UUID) (Organization, bool) {
 func (s *Sandbox) Balance(orgID uuid.UUID, asset string) decimal.Decimal {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if o, ok := s.orgs[orgID]; ok {
+	if o, ok := s.st.orgs[orgID]; ok {
 		return o.balances[strings.ToUpper(asset)]
 	}
 	return decimal.Zero
@@ -281,7 +286,7 @@ func (s *Sandbox) Balance(orgID uuid.UUID, asset string) decimal.Decimal {
 func (s *Sandbox) SetBalance(orgID uuid.UUID, asset string, amount decimal.Decimal) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	o, ok := s.orgs[orgID]
+	o, ok := s.st.orgs[orgID]
 	if !ok {
 		return fixtureError("balance", "no organization %s", orgID)
 	}
@@ -297,7 +302,7 @@ func (s *Sandbox) SetBalance(orgID uuid.UUID, asset string, amount decimal.Decim
 func (s *Sandbox) SetWebhookURL(orgID uuid.UUID, webhookURL string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	o, ok := s.orgs[orgID]
+	o, ok := s.st.orgs[orgID]
 	if !ok {
 		return fixtureError("webhook URL", "no organization %s", orgID)
 	}
@@ -314,13 +319,14 @@ func (s *Sandbox) SetWebhookURL(orgID uuid.UUID, webhookURL string) error {
 func (s *Sandbox) AddCustomer(c Customer) (Customer, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.orgs[c.OrganizationID]; !ok {
+	o, ok := s.st.orgs[c.OrganizationID]
+	if !ok {
 		return Customer{}, fixtureError("customer", "no organization %s", c.OrganizationID)
 	}
 	if c.ID == uuid.Nil {
 		c.ID = uuid.New()
 	}
-	if _, dup := s.customers[c.ID]; dup {
+	if _, dup := s.st.customer(c.ID); dup != nil {
 		return Customer{}, fixtureError("customer", "id %s already exists", c.ID)
 	}
 	if c.KYCStatus == "" {
@@ -329,9 +335,28 @@ func (s *Sandbox) AddCustomer(c Customer) (Customer, error) {
 	if !c.KYCStatus.IsKnown() {
 		return Customer{}, fixtureError("customer", "unknown KYC status %q", c.KYCStatus)
 	}
+	if c.Email == "" {
+		c.Email = "customer-" + c.ID.String() + "@example.com"
+	}
+	if c.Phone == "" {
+		h := fnv.New64a()
+		_, _ = h.Write(c.ID[:])
+		for n := h.Sum64() % 1e9; c.Phone == "" || o.phones[c.Phone] != uuid.Nil; n = (n + 1) % 1e9 {
+			c.Phone = fmt.Sprintf("+919%09d", n)
+		}
+	}
+	switch {
+	case !validEmail(c.Email):
+		return Customer{}, fixtureError("customer", "email %q is not a valid address", c.Email)
+	case o.emails[strings.ToLower(c.Email)] != uuid.Nil:
+		return Customer{}, fixtureError("customer", "email %q is another customer's", c.Email)
+	case o.phones[c.Phone] != uuid.Nil:
+		return Customer{}, fixtureError("customer", "phone %q is another customer's", c.Phone)
+	}
 	cust := &customer{Customer: c}
-	s.customers[c.ID] = cust
-	s.indexCustomer(cust, s.now())
+	cust.profile.email, cust.profile.phone = c.Email, c.Phone
+	addCustomer(o, cust, s.now())
+	o.emails[strings.ToLower(c.Email)], o.phones[c.Phone] = c.ID, c.ID
 	return c, nil
 }
 
@@ -340,8 +365,8 @@ func (s *Sandbox) AddCustomer(c Customer) (Customer, error) {
 func (s *Sandbox) Customer(id uuid.UUID) (Customer, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, ok := s.customers[id]
-	if !ok {
+	_, c := s.st.customer(id)
+	if c == nil {
 		return Customer{}, false
 	}
 	return c.Customer, true
@@ -351,8 +376,8 @@ func (s *Sandbox) Customer(id uuid.UUID) (Customer, bool) {
 func (s *Sandbox) SetCustomerFlags(id uuid.UUID, f CustomerFlags) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, ok := s.customers[id]
-	if !ok {
+	_, c := s.st.customer(id)
+	if c == nil {
 		return fixtureError("customer flags", "no customer %s", id)
 	}
 	c.CustomerFlags = f
@@ -364,8 +389,8 @@ func (s *Sandbox) SetCustomerFlags(id uuid.UUID, f CustomerFlags) error {
 func (s *Sandbox) SetKYCStatus(id uuid.UUID, status types.KYCStatus) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, ok := s.customers[id]
-	if !ok {
+	_, c := s.st.customer(id)
+	if c == nil {
 		return fixtureError("KYC status", "no customer %s", id)
 	}
 	if !status.IsKnown() {
@@ -379,14 +404,14 @@ func (s *Sandbox) SetKYCStatus(id uuid.UUID, status types.KYCStatus) error {
 func (s *Sandbox) AddBankAccount(b BankAccount) (BankAccount, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, ok := s.customers[b.CustomerID]
-	if !ok {
+	o, c := s.st.customer(b.CustomerID)
+	if c == nil {
 		return BankAccount{}, fixtureError("bank account", "no customer %s", b.CustomerID)
 	}
 	if b.ID == uuid.Nil {
 		b.ID = uuid.New()
 	}
-	if _, dup := s.banks[b.ID]; dup {
+	if s.st.anyOrg(func(o *org) bool { return o.banks[b.ID] != nil }) {
 		return BankAccount{}, fixtureError("bank account", "id %s already exists", b.ID)
 	}
 	if b.Type == "" {
@@ -424,9 +449,7 @@ func (s *Sandbox) AddBankAccount(b BankAccount) (BankAccount, error) {
 	}
 	stored := b
 	stored.FailureReason = clonePtr(b.FailureReason)
-	s.banks[b.ID] = &bankAccount{BankAccount: stored}
-	s.indexBank(s.banks[b.ID])
-	c.banks = append(c.banks, b.ID)
+	s.addBank(o, c, &bankAccount{BankAccount: stored})
 	return b, nil
 }
 
@@ -434,7 +457,8 @@ func (s *Sandbox) AddBankAccount(b BankAccount) (BankAccount, error) {
 func (s *Sandbox) AddWallet(w Wallet) (Wallet, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.customers[w.CustomerID]; !ok {
+	o, c := s.st.customer(w.CustomerID)
+	if c == nil {
 		return Wallet{}, fixtureError("wallet", "no customer %s", w.CustomerID)
 	}
 	if w.WalletAddress == "" {
@@ -443,14 +467,15 @@ func (s *Sandbox) AddWallet(w Wallet) (Wallet, error) {
 	if w.Status != "" && !w.Status.IsKnown() {
 		return Wallet{}, fixtureError("wallet", "unknown status %q", w.Status)
 	}
-	if _, dup := s.wallets[w.ID]; dup && w.ID != uuid.Nil {
+	if w.ID != uuid.Nil && s.st.anyOrg(func(o *org) bool { return o.wallets[w.ID] != nil }) {
 		return Wallet{}, fixtureError("wallet", "id %s already exists", w.ID)
 	}
-	return s.addWallet(w), nil
+	return s.addWallet(o, c, w), nil
 }
 
-// addWallet stores w, generating its id and status; s.mu is held.
-func (s *Sandbox) addWallet(w Wallet) Wallet {
+// addWallet stores w, customer c's of organization o, generating its id
+// and status; s.mu is held.
+func (s *Sandbox) addWallet(o *org, c *customer, w Wallet) Wallet {
 	if w.ID == uuid.Nil {
 		w.ID = uuid.New()
 	}
@@ -459,7 +484,8 @@ func (s *Sandbox) addWallet(w Wallet) Wallet {
 	}
 	stored := w
 	stored.FailureReason = clonePtr(w.FailureReason)
-	s.wallets[w.ID] = &stored
+	o.wallets[w.ID] = &stored
+	c.wallets = append(c.wallets, &stored)
 	return w
 }
 
@@ -467,23 +493,23 @@ func (s *Sandbox) addWallet(w Wallet) Wallet {
 func (s *Sandbox) AddQuotation(q Quotation) (Quotation, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, ok := s.customers[q.CustomerID]
-	if !ok {
+	o, c := s.st.customer(q.CustomerID)
+	if c == nil {
 		return Quotation{}, fixtureError("quotation", "no customer %s", q.CustomerID)
 	}
 	if q.ID == uuid.Nil {
 		q.ID = uuid.New()
 	}
-	if _, dup := s.quotations[q.ID]; dup {
+	if s.st.anyOrg(func(o *org) bool { return o.quotations[q.ID] != nil }) {
 		return Quotation{}, fixtureError("quotation", "id %s already exists", q.ID)
 	}
 	if q.BankID == uuid.Nil {
 		if len(c.banks) == 0 {
 			return Quotation{}, fixtureError("quotation", "customer %s has no bank account to pay to", c.ID)
 		}
-		q.BankID = c.banks[0]
+		q.BankID = c.banks[0].ID
 	}
-	if b, ok := s.banks[q.BankID]; !ok || b.CustomerID != c.ID {
+	if b, ok := o.banks[q.BankID]; !ok || b.CustomerID != c.ID {
 		return Quotation{}, fixtureError("quotation", "bank account %s is not customer %s's", q.BankID, c.ID)
 	}
 	if q.Asset == "" {
@@ -521,7 +547,7 @@ func (s *Sandbox) AddQuotation(q Quotation) (Quotation, error) {
 	if q.ExpiresAt.IsZero() {
 		q.ExpiresAt = s.now().Add(s.settings.PayoutQuotationValidity)
 	}
-	s.quotations[q.ID] = &quotation{Quotation: q, organizationID: c.OrganizationID}
+	o.quotations[q.ID] = &quotation{Quotation: q}
 	return q, nil
 }
 
@@ -529,17 +555,18 @@ func (s *Sandbox) AddQuotation(q Quotation) (Quotation, error) {
 func (s *Sandbox) AddRemitter(r Remitter) (Remitter, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.orgs[r.OrganizationID]; !ok {
+	o, ok := s.st.orgs[r.OrganizationID]
+	if !ok {
 		return Remitter{}, fixtureError("remitter", "no organization %s", r.OrganizationID)
 	}
 	if r.ID == uuid.Nil {
 		r.ID = uuid.New()
 	}
-	if _, dup := s.remitters[r.ID]; dup {
+	if s.st.anyOrg(func(o *org) bool { return o.remitters[r.ID] != nil }) {
 		return Remitter{}, fixtureError("remitter", "id %s already exists", r.ID)
 	}
 	stored := r
-	s.remitters[r.ID] = &stored
+	o.remitters[r.ID] = &stored
 	return r, nil
 }
 
@@ -547,8 +574,8 @@ func (s *Sandbox) AddRemitter(r Remitter) (Remitter, error) {
 func (s *Sandbox) Payout(id uuid.UUID) (Payout, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p, ok := s.payouts[id]
-	if !ok {
+	p := s.st.payout(id)
+	if p == nil {
 		return Payout{}, false
 	}
 	return p.snapshot(), true
@@ -559,15 +586,12 @@ func (s *Sandbox) Payout(id uuid.UUID) (Payout, bool) {
 func (s *Sandbox) Payouts(orgID uuid.UUID) []Payout {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var own []*payout
-	for _, p := range s.payouts {
-		if p.OrganizationID == orgID {
-			own = append(own, p)
-		}
+	o := s.st.orgs[orgID]
+	if o == nil {
+		return nil
 	}
-	slices.SortFunc(own, func(a, b *payout) int { return cmp.Compare(a.seq, b.seq) })
 	var out []Payout
-	for _, p := range own {
+	for _, p := range o.payouts.order {
 		out = append(out, p.snapshot())
 	}
 	return out
@@ -578,7 +602,7 @@ func (s *Sandbox) Payouts(orgID uuid.UUID) []Payout {
 func (s *Sandbox) PayoutByReference(orgID uuid.UUID, ref string) (Payout, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	o, ok := s.orgs[orgID]
+	o, ok := s.st.orgs[orgID]
 	if !ok {
 		return Payout{}, false
 	}
@@ -586,7 +610,7 @@ func (s *Sandbox) PayoutByReference(orgID uuid.UUID, ref string) (Payout, bool) 
 	if !ok {
 		return Payout{}, false
 	}
-	return s.payouts[id].snapshot(), true
+	return o.payouts.byID[id].snapshot(), true
 }
 
 // snapshot is p's Payout sharing nothing with the state: a caller writing

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -122,7 +123,11 @@ func TestFixtureAddCustomer(t *testing.T) {
 	flags := sandbox.CustomerFlags{AMLFailed: true, EDDRequired: true}
 	c2, err := sb.AddCustomer(sandbox.Customer{ID: id, OrganizationID: o.ID, Name: "N", KYCStatus: types.KYCFailed, CustomerFlags: flags})
 	require.NoError(t, err)
-	assert.Equal(t, sandbox.Customer{ID: id, OrganizationID: o.ID, Name: "N", KYCStatus: types.KYCFailed, CustomerFlags: flags}, c2)
+	assert.Regexp(t, `^\+919\d{9}$`, c2.Phone, "a phone made from the id")
+	assert.Equal(t, sandbox.Customer{
+		ID: id, OrganizationID: o.ID, Name: "N", Email: "customer-" + id.String() + "@example.com", Phone: c2.Phone,
+		KYCStatus: types.KYCFailed, CustomerFlags: flags,
+	}, c2)
 	got, ok := sb.Customer(id)
 	require.True(t, ok)
 	assert.Equal(t, c2, got)
@@ -139,6 +144,9 @@ func TestFixtureAddCustomer(t *testing.T) {
 		{sandbox.Customer{ID: id, OrganizationID: o.ID}, "sandbox: customer: id " + id.String() + " already exists"},
 		{sandbox.Customer{OrganizationID: o.ID, KYCStatus: "verified"}, `sandbox: customer: unknown KYC status "verified"`},
 		{sandbox.Customer{OrganizationID: o.ID, KYCStatus: "ACCOUNT_DETAILS"}, `sandbox: customer: unknown KYC status "ACCOUNT_DETAILS"`},
+		{sandbox.Customer{OrganizationID: o.ID, Email: "nobody"}, `sandbox: customer: email "nobody" is not a valid address`},
+		{sandbox.Customer{OrganizationID: o.ID, Email: strings.ToUpper(c2.Email)}, `sandbox: customer: email "` + strings.ToUpper(c2.Email) + `" is another customer's`},
+		{sandbox.Customer{OrganizationID: o.ID, Phone: c2.Phone}, `sandbox: customer: phone "` + c2.Phone + `" is another customer's`},
 	} {
 		_, err := sb.AddCustomer(tc.c)
 		assert.EqualError(t, err, tc.msg)

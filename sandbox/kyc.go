@@ -5,7 +5,6 @@ package sandbox
 // and the KYC submissions (below).
 
 import (
-	"container/heap"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -185,34 +184,6 @@ type kycRecord struct {
 	decision uint32
 }
 
-// people is the sandbox's customer indexes and the queue of automatic KYC
-// decisions.
-type people struct {
-	orgs  map[uuid.UUID]*orgIndex
-	due   kycDueHeap  // automatic decisions, by due time on the sandbox clock
-	alarm *time.Timer // settles due decisions while the clock runs; nil when none
-}
-
-// kycDue is one pending automatic decision.
-type kycDue struct {
-	at       time.Time
-	customer uuid.UUID
-	decision uint32
-}
-
-type kycDueHeap []kycDue
-
-func (h kycDueHeap) Len() int           { return len(h) }
-func (h kycDueHeap) Less(i, j int) bool { return h[i].at.Before(h[j].at) }
-func (h kycDueHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *kycDueHeap) Push(x any)        { *h = append(*h, x.(kycDue)) }
-func (h *kycDueHeap) Pop() any {
-	old := *h
-	d := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return d
-}
-
 // validURL is the REST framework's URLField in short: an absolute http or
 // https URL with a host and no white space.
 func validURL(raw string) bool {
@@ -359,47 +330,52 @@ func (s *Sandbox) addKYCData(rq *request) reply {
 	if c.profile.kyc.filed {
 		return rule(msgKYCExists)
 	}
-	ix := s.index(rq.org.ID)
-	if inUse(ix.taxes, tax, c.ID) || inUse(ix.docs, docNo, c.ID) {
+	o := rq.org
+	if inUse(o.taxes, tax, c.ID) || inUse(o.docs, docNo, c.ID) {
 		return coded(CodeKYCInUse, msgKYCInUse)
 	}
 	c.profile.kyc = kycRecord{filed: true, taxNumber: strings.ToUpper(tax), docNo: strings.ToUpper(docNo), docType: docType,
 		decision: c.profile.kyc.decision}
-	ix.taxes[c.profile.kyc.taxNumber], ix.docs[c.profile.kyc.docNo] = c.ID, c.ID
-	s.submitted(rq.now, c, types.KYCProcessing)
+	o.taxes[c.profile.kyc.taxNumber], o.docs[c.profile.kyc.docNo] = c.ID, c.ID
+	s.submitted(rq, c, types.KYCProcessing)
 	return kycAnswer("KYC data added successfully", c)
 }
 
-// submitted moves c to status after a submission and, with
-// Settings.KYCAutoDecision, schedules its decision; s.mu is held.
-func (s *Sandbox) submitted(now time.Time, c *customer, status types.KYCStatus) {
+// submitted moves c, of the request's organization, to status after a
+// submission and, with Settings.KYCAutoDecision, schedules its decision;
+// s.mu is held.
+func (s *Sandbox) submitted(rq *request, c *customer, status types.KYCStatus) {
 	c.KYCStatus = status
 	c.profile.kyc.failure = ""
 	c.profile.kyc.decision++
 	if s.settings.KYCAutoDecision <= 0 {
 		return
 	}
-	if s.people == nil {
-		s.index(c.OrganizationID)
-	}
-	heap.Push(&s.people.due, kycDue{at: now.Add(s.settings.KYCAutoDecision), customer: c.ID, decision: c.profile.kyc.decision})
-	s.armKYCAlarm()
+	o, decision := rq.org, c.profile.kyc.decision
+	s.schedule(rq.now.Add(s.settings.KYCAutoDecision), jobKYC, 0, func(at time.Time) {
+		// Gone with its organization, or decided, submitted again or
+		// moved by the simulation meanwhile: this decision is stale.
+		if s.st.orgs[o.ID] != o || c.profile.kyc.decision != decision || !awaitingDecision(c) {
+			return
+		}
+		s.decide(o, at, c, s.settings.KYCAutoFailureReason)
+	})
 }
 
 // update runs one KYC update of c: the limit of three, then change (which
 // may refuse), then the move to status; s.mu is held.
-func (s *Sandbox) update(rq *request, c *customer, limitMsg string, status types.KYCStatus, change func(ix *orgIndex) *reply) reply {
+func (s *Sandbox) update(rq *request, c *customer, limitMsg string, status types.KYCStatus, change func(o *org) *reply) reply {
 	if !c.profile.kyc.filed {
 		return rule(msgKYCNotFound)
 	}
 	if c.profile.kyc.updates >= maxKYCUpdates {
 		return rule(limitMsg)
 	}
-	if rep := change(s.index(rq.org.ID)); rep != nil {
+	if rep := change(rq.org); rep != nil {
 		return *rep
 	}
 	c.profile.kyc.updates++
-	s.submitted(rq.now, c, status)
+	s.submitted(rq, c, status)
 	return kycAnswer("KYC updated successfully", c)
 }
 
@@ -411,14 +387,14 @@ func (s *Sandbox) updateTaxInfo(rq *request) reply {
 	if rep != nil {
 		return *rep
 	}
-	return s.update(rq, c, msgLimitExceeded, types.KYCUnverified, func(ix *orgIndex) *reply {
-		if inUse(ix.taxes, tax, c.ID) {
+	return s.update(rq, c, msgLimitExceeded, types.KYCUnverified, func(o *org) *reply {
+		if inUse(o.taxes, tax, c.ID) {
 			r := coded(CodeKYCInUse, msgKYCInUse)
 			return &r
 		}
-		delete(ix.taxes, c.profile.kyc.taxNumber)
+		delete(o.taxes, c.profile.kyc.taxNumber)
 		c.profile.kyc.taxNumber = strings.ToUpper(tax)
-		ix.taxes[c.profile.kyc.taxNumber] = c.ID
+		o.taxes[c.profile.kyc.taxNumber] = c.ID
 		return nil
 	})
 }
@@ -437,14 +413,14 @@ func (s *Sandbox) updateDocumentInfo(rq *request) reply {
 	if rep != nil {
 		return *rep
 	}
-	return s.update(rq, c, msgLimitExceeded, types.KYCUnverified, func(ix *orgIndex) *reply {
-		if inUse(ix.docs, docNo, c.ID) {
+	return s.update(rq, c, msgLimitExceeded, types.KYCUnverified, func(o *org) *reply {
+		if inUse(o.docs, docNo, c.ID) {
 			r := coded(CodeKYCInUse, msgKYCInUse)
 			return &r
 		}
-		delete(ix.docs, c.profile.kyc.docNo)
+		delete(o.docs, c.profile.kyc.docNo)
 		c.profile.kyc.docNo, c.profile.kyc.docType = strings.ToUpper(docNo), docType
-		ix.docs[c.profile.kyc.docNo] = c.ID
+		o.docs[c.profile.kyc.docNo] = c.ID
 		return nil
 	})
 }
@@ -458,7 +434,7 @@ func (s *Sandbox) updateSelfie(rq *request) reply {
 	if rep != nil {
 		return *rep
 	}
-	return s.update(rq, c, msgSelfieLimit, types.KYCProcessing, func(*orgIndex) *reply { return nil })
+	return s.update(rq, c, msgSelfieLimit, types.KYCProcessing, func(*org) *reply { return nil })
 }
 
 // updateAdditionalInfo is PATCH /cms/api/v1/kyc/update-additional-info
@@ -471,7 +447,7 @@ func (s *Sandbox) updateAdditionalInfo(rq *request) reply {
 	if rep != nil {
 		return *rep
 	}
-	return s.update(rq, c, msgLimitExceeded, types.KYCUnverified, func(*orgIndex) *reply { return nil })
+	return s.update(rq, c, msgLimitExceeded, types.KYCUnverified, func(*org) *reply { return nil })
 }
 
 // resetKYC is POST /cms/api/v1/kyc/reset-kyc {customer_id}: a VERIFIED
@@ -486,10 +462,9 @@ func (s *Sandbox) resetKYC(rq *request) reply {
 	if c.KYCStatus != types.KYCVerified {
 		return rule(msgResetNotVerified)
 	}
-	ix := s.index(rq.org.ID)
 	if k := c.profile.kyc; k.filed {
-		delete(ix.taxes, k.taxNumber)
-		delete(ix.docs, k.docNo)
+		delete(rq.org.taxes, k.taxNumber)
+		delete(rq.org.docs, k.docNo)
 	}
 	c.profile.kyc = kycRecord{decision: c.profile.kyc.decision + 1}
 	c.KYCStatus = types.KYCUnverified
@@ -502,69 +477,16 @@ func awaitingDecision(c *customer) bool {
 	return c.KYCStatus == types.KYCProcessing || c.KYCStatus == types.KYCUnverified && c.profile.kyc.filed
 }
 
-// decide ends c's KYC check: VERIFIED, or FAILED with reason; it sends the
-// CUSTOMER webhook; s.mu is held.
-func (s *Sandbox) decide(now time.Time, c *customer, reason types.KYCFailureReason) {
-	o := s.orgs[c.OrganizationID]
+// decide ends the KYC check of c, of organization o: VERIFIED, or FAILED
+// with reason; it sends the CUSTOMER webhook stamped now; s.mu is held.
+func (s *Sandbox) decide(o *org, now time.Time, c *customer, reason types.KYCFailureReason) {
+	rq := &request{org: o, now: now}
 	c.profile.kyc.decision++
 	if reason == "" {
 		c.KYCStatus, c.profile.kyc.failure = types.KYCVerified, ""
-		if o != nil {
-			s.emit(&request{org: o, now: now}, EventTypeCustomer, c.ID.String(), string(types.KYCVerified), map[string]any{})
-		}
+		s.emit(rq, EventTypeCustomer, c.ID.String(), string(types.KYCVerified), map[string]any{})
 		return
 	}
 	c.KYCStatus, c.profile.kyc.failure = types.KYCFailed, reason
-	if o != nil {
-		s.emit(&request{org: o, now: now}, EventTypeCustomer, c.ID.String(), string(types.KYCFailed), map[string]any{"failure_reason": string(reason)})
-	}
-}
-
-// settleKYCLocked decides every automatic decision due by now; s.mu is
-// held.
-func (s *Sandbox) settleKYCLocked(now time.Time) {
-	if s.people == nil {
-		return
-	}
-	due := &s.people.due
-	for due.Len() > 0 && !(*due)[0].at.After(now) {
-		d := heap.Pop(due).(kycDue)
-		c := s.customers[d.customer]
-		if c == nil || c.profile.kyc.decision != d.decision || !awaitingDecision(c) {
-			continue
-		}
-		s.decide(d.at, c, s.settings.KYCAutoFailureReason)
-	}
-	s.armKYCAlarm()
-}
-
-// settleKYC is settleKYCLocked at the sandbox clock's time: after the
-// clock moves and when the alarm goes off.
-func (s *Sandbox) settleKYC() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settleKYCLocked(s.now())
-}
-
-// armKYCAlarm sets the alarm for the earliest pending decision while the
-// clock runs with real time (a stopped clock moves only by Advance and
-// SetTime, which settle themselves); s.mu is held.
-func (s *Sandbox) armKYCAlarm() {
-	p := s.people
-	if p.alarm != nil {
-		p.alarm.Stop()
-		p.alarm = nil
-	}
-	if s.frozen || p.due.Len() == 0 {
-		return
-	}
-	p.alarm = time.AfterFunc(max(p.due[0].at.Sub(s.now()), 0), s.settleKYC)
-}
-
-// stopKYC drops every pending automatic decision; s.mu is held.
-func (s *Sandbox) stopKYC() {
-	if s.people != nil && s.people.alarm != nil {
-		s.people.alarm.Stop()
-	}
-	s.people = nil
+	s.emit(rq, EventTypeCustomer, c.ID.String(), string(types.KYCFailed), map[string]any{"failure_reason": string(reason)})
 }

@@ -83,8 +83,9 @@ const (
 	limitPayin
 )
 
-// renState is what the limits and the EDDs hold; s.mu guards it.
-type renState struct {
+// limitState is what an organization's limits and EDDs hold; s.mu guards
+// it.
+type limitState struct {
 	used     map[usageKey]decimal.Decimal // consumed, per customer, direction, day and method
 	exceeded map[dayKey]bool              // a consumption was refused that day
 	edds     map[uuid.UUID]*edd
@@ -103,13 +104,9 @@ type dayKey struct {
 	day      string
 }
 
-// renState returns the sandbox's limits and EDD state, made on first use;
-// s.mu is held.
-func (s *Sandbox) renState() *renState {
-	if s.ren == nil {
-		s.ren = &renState{used: map[usageKey]decimal.Decimal{}, exceeded: map[dayKey]bool{}, edds: map[uuid.UUID]*edd{}}
-	}
-	return s.ren
+// newLimitState returns an empty limitState.
+func newLimitState() limitState {
+	return limitState{used: map[usageKey]decimal.Decimal{}, exceeded: map[dayKey]bool{}, edds: map[uuid.UUID]*edd{}}
 }
 
 // utcDay is the UTC day of t, yyyy-mm-dd.
@@ -128,12 +125,12 @@ type customerLimits struct {
 
 // limitsOf works out customer's limits of dir on the UTC day of at; s.mu
 // is held.
-func (s *Sandbox) limitsOf(customer uuid.UUID, dir limitDirection, at time.Time) customerLimits {
+func (s *Sandbox) limitsOf(o *org, customer uuid.UUID, dir limitDirection, at time.Time) customerLimits {
 	base := s.settings.PayoutLimits
 	if dir == limitPayin {
 		base = s.settings.PayinLimits
 	}
-	cl := customerLimits{lifted: s.eddLifted(customer, dir), daily: base.Daily,
+	cl := customerLimits{lifted: eddLifted(o, customer, dir), daily: base.Daily,
 		perMethod: map[types.PaymentMethod]decimal.Decimal{}, perTransaction: base.PerTransaction,
 		used: map[types.PaymentMethod]decimal.Decimal{}}
 	mult := decimal.NewFromInt(1)
@@ -146,7 +143,7 @@ func (s *Sandbox) limitsOf(customer uuid.UUID, dir limitDirection, at time.Time)
 			cl.perMethod[m] = v.Mul(mult)
 		}
 	}
-	st, day := s.renState(), utcDay(at)
+	st, day := &o.limits, utcDay(at)
 	for _, m := range types.PaymentMethod("").Values() {
 		u := st.used[usageKey{customer, dir, day, m}]
 		cl.used[m] = u
@@ -190,13 +187,13 @@ func (cl customerLimits) availableBy(m types.PaymentMethod) decimal.Decimal {
 // stores what it creates: what it takes is not given back (a payout that
 // later fails keeps its share of the day, as a quotation that expires
 // unused does).
-func (s *Sandbox) consumeLimit(customer uuid.UUID, dir limitDirection, method types.PaymentMethod, amount decimal.Decimal, at time.Time) *reply {
-	cl := s.limitsOf(customer, dir, at)
+func (s *Sandbox) consumeLimit(o *org, customer uuid.UUID, dir limitDirection, method types.PaymentMethod, amount decimal.Decimal, at time.Time) *reply {
+	cl := s.limitsOf(o, customer, dir, at)
 	if ceiling, ok := cl.perTransaction[method]; ok && ceiling.IsPositive() && amount.GreaterThan(ceiling) {
 		return refuseRule(msgAboveMaximum)
 	}
 	if amount.GreaterThan(cl.availableBy(method)) {
-		st := s.renState()
+		st := &o.limits
 		switch {
 		case !cl.lifted:
 			st.exceeded[dayKey{customer, dir, utcDay(at)}] = true
@@ -208,7 +205,7 @@ func (s *Sandbox) consumeLimit(customer uuid.UUID, dir limitDirection, method ty
 		}
 	}
 	k := usageKey{customer, dir, utcDay(at), method}
-	st := s.renState()
+	st := &o.limits
 	st.used[k] = st.used[k].Add(amount)
 	return nil
 }
@@ -216,12 +213,12 @@ func (s *Sandbox) consumeLimit(customer uuid.UUID, dir limitDirection, method ty
 // eddRequired reports whether customer must complete an EDD before moving
 // more in direction dir on the UTC day of at: not lifted yet, and the
 // day's limit refused a transaction or is used up; s.mu is held.
-func (s *Sandbox) eddRequired(customer uuid.UUID, dir limitDirection, at time.Time) bool {
-	cl := s.limitsOf(customer, dir, at)
+func (s *Sandbox) eddRequired(o *org, customer uuid.UUID, dir limitDirection, at time.Time) bool {
+	cl := s.limitsOf(o, customer, dir, at)
 	if cl.lifted {
 		return false
 	}
-	return s.renState().exceeded[dayKey{customer, dir, utcDay(at)}] || !cl.available().IsPositive()
+	return o.limits.exceeded[dayKey{customer, dir, utcDay(at)}] || !cl.available().IsPositive()
 }
 
 // getPayoutLimits is GET /ren/api/v1/payout/limits/{customer_id}.
@@ -244,7 +241,7 @@ func (s *Sandbox) limitsReply(rq *request, dir limitDirection) reply {
 	if c == nil {
 		return rule(msgCustomerNotFound)
 	}
-	cl := s.limitsOf(c.ID, dir, rq.now)
+	cl := s.limitsOf(rq.org, c.ID, dir, rq.now)
 	perTx, total := map[string]any{}, map[string]any{}
 	for _, m := range types.PaymentMethod("").Values() {
 		ceiling := cl.daily
@@ -259,7 +256,7 @@ func (s *Sandbox) limitsReply(rq *request, dir limitDirection) reply {
 	}
 	now := rq.now.UTC()
 	reset := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC)
-	required := s.eddRequired(c.ID, dir, rq.now) || (dir == limitPayin && c.EDDRequired && !cl.lifted)
+	required := s.eddRequired(rq.org, c.ID, dir, rq.now) || (dir == limitPayin && c.EDDRequired && !cl.lifted)
 	return success(http.StatusOK, "Limits fetched successfully", map[string]any{
 		"daily_limit":     num(cl.daily),
 		"available_limit": num(cl.available()),

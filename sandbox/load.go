@@ -267,62 +267,13 @@ func parent(id *uuid.UUID, want uuid.UUID, field, what string) error {
 }
 
 // removeOrganizations deletes orgs and everything they own, undoing a
-// failed Load.
+// failed Load: one deletion each, since an organization holds all it
+// owns. The entries of the cross-organization index they leave are told
+// by its lookups.
 func (s *Sandbox) removeOrganizations(orgs []Organization) {
-	if len(orgs) == 0 {
-		return
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	gone := make(map[uuid.UUID]bool, len(orgs))
 	for _, o := range orgs {
-		gone[o.ID] = true
-		delete(s.orgs, o.ID)
-		delete(s.keys, o.APIKey)
-		if s.people != nil {
-			delete(s.people.orgs, o.ID) // the customer list and its indexes
-		}
-	}
-	goneCustomers := map[uuid.UUID]bool{}
-	for id, c := range s.customers {
-		if gone[c.OrganizationID] {
-			goneCustomers[id] = true
-			delete(s.customers, id)
-		}
-	}
-	for id, b := range s.banks {
-		if goneCustomers[b.CustomerID] {
-			delete(s.banks, id)
-		}
-	}
-	for id, w := range s.wallets {
-		if goneCustomers[w.CustomerID] {
-			delete(s.wallets, id)
-		}
-	}
-	for id, q := range s.quotations {
-		if gone[q.organizationID] {
-			delete(s.quotations, id)
-		}
-	}
-	for id, r := range s.remitters {
-		if gone[r.OrganizationID] {
-			delete(s.remitters, id)
-		}
-	}
-	for id, p := range s.payouts {
-		if gone[p.OrganizationID] {
-			delete(s.payouts, id)
-		}
-	}
-	for id, q := range s.payinQuotations {
-		if gone[q.organizationID] {
-			delete(s.payinQuotations, id)
-		}
-	}
-	for id, p := range s.payins {
-		if gone[p.organizationID] {
-			delete(s.payins, id)
-		}
+		delete(s.st.orgs, o.ID)
 	}
 }

@@ -48,19 +48,11 @@ func kycFailureReasons() []string {
 	return []string{"DOCUMENT_VERIFICATION_FAILED", "TAX_VERIFICATION_FAILED", "SELFIE_VERIFICATION_FAILED", "KYC_FAILED"}
 }
 
-// hostedState holds the tokens of the hosted pages; s.mu guards it. The
-// zero value is empty.
-type hostedState struct {
-	kycLinks map[string]*kycLink
-	widgets  map[string]*widgetSession
-	widgetN  int // numbers widget sessions in creation order
-}
-
 // kycLink is a hosted KYC link's state.
 type kycLink struct {
-	orgID, customerID uuid.UUID
-	redirectURL       string
-	decided           types.KYCStatus // "" until a tester decides
+	customer    *customer
+	redirectURL string
+	decided     types.KYCStatus // "" until a tester decides
 }
 
 // newPageToken returns an unguessable token for a hosted page.
@@ -105,11 +97,8 @@ func (s *Sandbox) generateKYCLink(rq *request) reply {
 	if c == nil {
 		return rule(msgCustomerNotFound)
 	}
-	if s.hosted.kycLinks == nil {
-		s.hosted.kycLinks = map[string]*kycLink{}
-	}
 	token := newPageToken()
-	s.hosted.kycLinks[token] = &kycLink{orgID: rq.org.ID, customerID: c.ID, redirectURL: redirect}
+	s.st.index.pages[token] = pageRef{org: rq.org.ID, kyc: &kycLink{customer: c, redirectURL: redirect}}
 	return success(http.StatusOK, "KYC link generated successfully", struct {
 		CustomerID uuid.UUID `json:"customer_id"`
 		URL        string    `json:"url"`
@@ -153,6 +142,7 @@ func (s *Sandbox) serveHosted(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
+	s.runDueLocked(false)
 	now := s.now()
 	var p page
 	if kind == "kyc" {
@@ -210,15 +200,12 @@ type kycPageData struct {
 // (simulateKYCStatus, with its transitions and webhooks) and redirects to
 // the link's redirect_url; a link is decided once.
 func (s *Sandbox) kycPage(r *http.Request, token string, now time.Time) page {
-	l := s.hosted.kycLinks[token]
-	if l == nil {
+	o, ref := s.st.page(token)
+	l := ref.kyc
+	if o == nil || l == nil {
 		return page{status: http.StatusNotFound, body: errorPage("Link not found", "This KYC link is not known to the sandbox.")}
 	}
-	o := s.orgs[l.orgID]
-	c := s.customers[l.customerID]
-	if o == nil || c == nil || c.OrganizationID != o.ID {
-		return page{status: http.StatusNotFound, body: errorPage("Link not found", "This KYC link's customer no longer exists.")}
-	}
+	c := l.customer
 	data := kycPageData{Token: token, CustomerID: c.ID, Name: c.Name, Status: c.KYCStatus, Decided: l.decided, RedirectURL: l.redirectURL}
 	if l.decided == "" {
 		data.CanApprove = kycSimulationAllows(c, types.KYCVerified)

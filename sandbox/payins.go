@@ -102,7 +102,7 @@ func (s *Sandbox) createPayinQuotation(rq *request) reply {
 		return rule(msgAMLFailed)
 	}
 	// A VERIFIED payin EDD lifts the customer's flag, as the limits show.
-	if c.EDDRequired && !s.eddLifted(c.ID, limitPayin) || suspicious || lawEnforcement {
+	if c.EDDRequired && !eddLifted(rq.org, c.ID, limitPayin) || suspicious || lawEnforcement {
 		return rule(msgEDDRequired)
 	}
 	day := rq.now.UTC().Format("2006-01-02")
@@ -110,7 +110,7 @@ func (s *Sandbox) createPayinQuotation(rq *request) reply {
 	if c.DailyLimitExhausted || limit.IsPositive() && c.quoted[day].Add(amount).GreaterThan(limit) {
 		return rule(msgDailyLimit)
 	}
-	if bad := s.consumeLimit(c.ID, limitPayin, method, amount, rq.now); bad != nil {
+	if bad := s.consumeLimit(rq.org, c.ID, limitPayin, method, amount, rq.now); bad != nil {
 		return *bad
 	}
 
@@ -122,28 +122,22 @@ func (s *Sandbox) createPayinQuotation(rq *request) reply {
 		asset: asset, fiat: fiat, method: method,
 		sending: amount, rate: rate, receiving: receiving, fee: fee, gst: gst,
 		createdAt: rq.now, expiresAt: rq.now.Add(s.settings.PayinQuotationValidity),
-		status:         types.PayinProcessing,
-		organizationID: rq.org.ID,
+		status: types.PayinProcessing,
 	}
 	if c.quoted == nil {
 		c.quoted = map[string]decimal.Decimal{}
 	}
 	c.quoted[day] = c.quoted[day].Add(amount)
-	s.payinQuotations[q.id] = q
-	return success(http.StatusCreated, "Quotation created successfully", s.payinQuotationData(q, false))
+	rq.org.payinQuotations[q.id] = q
+	return success(http.StatusOK, "Quotation created successfully", s.payinQuotationData(q, false))
 }
 
 // payinBankProblem says why bank bankID cannot back customer c's payin by
 // method, or "" when it can. Another organization's account is absent.
 func (s *Sandbox) payinBankProblem(rq *request, c *customer, bankID uuid.UUID, method types.PaymentMethod) string {
-	b, ok := s.banks[bankID]
-	if ok {
-		if owner, found := s.customers[b.CustomerID]; !found || owner.OrganizationID != rq.org.ID {
-			ok = false
-		}
-	}
+	b := rq.org.banks[bankID]
 	switch want := payinBankTypes[method]; {
-	case !ok:
+	case b == nil:
 		return "Bank account not found."
 	case b.CustomerID != c.ID:
 		return "Bank account is linked to another customer."
@@ -167,8 +161,8 @@ func (s *Sandbox) getPayinQuotation(rq *request) reply {
 	if !ok {
 		return fieldRefusal(map[string][]string{"quotation_id": {"Quotation ID is invalid"}})
 	}
-	q, ok := s.payinQuotations[id]
-	if !ok || q.organizationID != rq.org.ID {
+	q := rq.org.payinQuotations[id]
+	if q == nil {
 		return rule(msgPayinNotFound)
 	}
 	data := s.payinQuotationData(q, true)

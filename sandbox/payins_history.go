@@ -4,7 +4,6 @@ package sandbox
 
 import (
 	"net/http"
-	"slices"
 
 	"github.com/fiatramp/fiatramp-go/types"
 )
@@ -29,18 +28,11 @@ func (s *Sandbox) listPayinHistory(rq *request) reply {
 		return refused
 	}
 	status := types.PayinStatus(query.Get("payin_status"))
-	var match []*payin
-	for _, p := range s.payins {
-		switch {
-		case p.organizationID != rq.org.ID:
-		case status != "" && p.status != status:
-		case !hq.customer(p.quotation.customerID):
-		case !hq.covers(p.createdAt):
-		default:
-			match = append(match, p)
-		}
+	match := historyOf(rq.org.payins.order, rq.org.customers.byID, hq, payinCreated,
+		func(c *customer) []*payin { return c.payins })
+	if status != "" {
+		match = filtered(match, func(p *payin) bool { return p.status == status })
 	}
-	slices.SortFunc(match, func(a, b *payin) int { return a.seq - b.seq })
 	data, ok := pageOf(s, rq.r, query, hq.page, match, payinFetchedOf)
 	if !ok {
 		return invalidPage()

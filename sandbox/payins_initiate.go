@@ -40,18 +40,33 @@ const utrLength = 12
 // payin is a payin's state: the quotation it was initiated against, the
 // UTR and reference it was initiated with, and what moved since.
 type payin struct {
-	id, organizationID uuid.UUID
-	quotation          *payinQuotation
-	utr                string
-	clientReference    *string
-	status             types.PayinStatus
-	failureReason      *string
-	refundReason       *string
-	transferID         *string
-	createdAt          time.Time
-	updatedAt          time.Time
-	seq                int // creation order among all payins
+	id              uuid.UUID
+	quotation       *payinQuotation
+	utr             string
+	clientReference *string
+	status          types.PayinStatus
+	failureReason   *string
+	refundReason    *string
+	transferID      string // "" until linked, as the service shows it
+	createdAt       time.Time
+	updatedAt       time.Time
 }
+
+// storePayin files a new payin in o's table, its customer's list and the
+// indexes of UTRs and references; s.mu is held.
+func storePayin(o *org, p *payin) {
+	o.payins.add(p.id, p, payinCreated)
+	if c := o.customers.byID[p.quotation.customerID]; c != nil {
+		c.payins = insertByTime(c.payins, p, payinCreated)
+	}
+	o.utrs[p.utr] = p
+	if p.clientReference != nil {
+		o.payinRefs[*p.clientReference] = p
+	}
+}
+
+// payinCreated is when p was initiated, the order of the payin list.
+func payinCreated(p *payin) time.Time { return p.createdAt }
 
 // validUTR reports whether utr is 12 ASCII letters or digits.
 func validUTR(utr string) bool {
@@ -88,23 +103,19 @@ func (s *Sandbox) initiatePayin(rq *request) reply {
 		return refusal(http.StatusBadRequest, "", msgUTRFormat,
 			map[string][]string{"utr": {"UTR must be 12 letters or digits."}})
 	}
-	q, ok := s.payinQuotations[quotationID]
-	if !ok || q.organizationID != rq.org.ID {
+	o := rq.org
+	q := o.payinQuotations[quotationID]
+	if q == nil {
 		return rule(msgPayinNotFound)
 	}
 	if q.customerID != customerID {
 		return rule(msgPayinCustomer)
 	}
-	for _, p := range s.payins {
-		if p.organizationID != rq.org.ID {
-			continue
-		}
-		if p.utr == utr {
-			return rule(msgUTRLinked)
-		}
-		if ref != nil && p.clientReference != nil && *p.clientReference == *ref {
-			return rule(msgPayinRefExists)
-		}
+	if o.utrs[utr] != nil {
+		return rule(msgUTRLinked)
+	}
+	if ref != nil && o.payinRefs[*ref] != nil {
+		return rule(msgPayinRefExists)
 	}
 	if q.payin != nil {
 		return rule(msgPayinLinked)
@@ -112,14 +123,13 @@ func (s *Sandbox) initiatePayin(rq *request) reply {
 	if !rq.now.Before(q.expiresAt) {
 		return rule(msgPayinExpired)
 	}
-	s.payinsCreated++
 	p := &payin{
-		id: uuid.New(), organizationID: rq.org.ID, quotation: q,
+		id: uuid.New(), quotation: q,
 		utr: utr, clientReference: ref, status: types.PayinProcessing,
-		createdAt: rq.now, updatedAt: rq.now, seq: s.payinsCreated,
+		createdAt: rq.now, updatedAt: rq.now,
 	}
 	q.payin, q.status = p, types.PayinProcessing
-	s.payins[p.id] = p
+	storePayin(o, p)
 	return success(http.StatusCreated, msgPayinInitiated, payinInitiatedOf(s, p))
 }
 
@@ -185,7 +195,7 @@ type payinFetchedJSON struct {
 	ReceiveingAmount   string            `json:"receiveing_amount"`
 	Fees               feeNumbers        `json:"fees"`
 	UTR                string            `json:"utr"`
-	ExchangeTransferID *string           `json:"exchange_transfer_id"`
+	ExchangeTransferID string            `json:"exchange_transfer_id"`
 	Status             types.PayinStatus `json:"status"`
 	FailureReason      *string           `json:"failure_reason"`
 	RefundReason       *string           `json:"refund_reason"`
@@ -208,11 +218,7 @@ func payinFetchedOf(p *payin) payinFetchedJSON {
 
 // orgPayin returns the payin id of rq's organization, or nil.
 func (s *Sandbox) orgPayin(rq *request, id uuid.UUID) *payin {
-	p, ok := s.payins[id]
-	if !ok || p.organizationID != rq.org.ID {
-		return nil
-	}
-	return p
+	return rq.org.payins.byID[id]
 }
 
 // getPayin is GET /pis/api/v1/payin/{payin_id}: a missing id is refused
@@ -249,7 +255,7 @@ func (s *Sandbox) linkPayinTransfer(rq *request) reply {
 	if p == nil {
 		return rule(msgPayinAbsent)
 	}
-	p.transferID, p.updatedAt = &transfer, rq.now
+	p.transferID, p.updatedAt = transfer, rq.now
 	return success(http.StatusOK, msgPayinTransferSaved, struct {
 		PayinID            uuid.UUID `json:"payin_id"`
 		ExchangeTransferID string    `json:"exchange_transfer_id"`

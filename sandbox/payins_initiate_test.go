@@ -40,7 +40,7 @@ func TestInitiatePayin(t *testing.T) {
 	assert.Equal(t, types.PayinProcessing, got.Status)
 	assert.True(t, q.ReceivingAmount.Equal(got.ReceivingAmount))
 	assert.Contains(t, string(got.Raw), `"receiveing_amount":"`, "fetch answers strings, spelled as the service does")
-	assert.Contains(t, string(got.Raw), `"exchange_transfer_id":null`)
+	assert.Contains(t, string(got.Raw), `"exchange_transfer_id":""`, "empty until linked, as a payout's")
 	assert.Equal(t, epoch, got.CreatedAt)
 
 	fetchedQ, err := e.client.Payins.GetQuotation(ctx(t), q.ID)

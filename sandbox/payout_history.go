@@ -4,7 +4,6 @@ package sandbox
 
 import (
 	"net/http"
-	"slices"
 
 	"github.com/fiatramp/fiatramp-go/types"
 )
@@ -29,18 +28,11 @@ func (s *Sandbox) payoutHistory(rq *request) reply {
 		return refused
 	}
 	status := types.PayoutStatus(query.Get("payout_status"))
-	var match []*payout
-	for _, p := range s.payouts {
-		switch {
-		case p.OrganizationID != rq.org.ID:
-		case status != "" && p.Status != status:
-		case !hq.customer(p.CustomerID):
-		case !hq.covers(p.CreatedAt):
-		default:
-			match = append(match, p)
-		}
+	match := historyOf(rq.org.payouts.order, rq.org.customers.byID, hq, payoutCreatedAt,
+		func(c *customer) []*payout { return c.payouts })
+	if status != "" {
+		match = filtered(match, func(p *payout) bool { return p.Status == status })
 	}
-	slices.SortFunc(match, func(a, b *payout) int { return a.seq - b.seq })
 	data, ok := pageOf(s, rq.r, query, hq.page, match, payoutFetchedOf)
 	if !ok {
 		return invalidPage()

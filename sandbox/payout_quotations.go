@@ -67,9 +67,9 @@ func (s *Sandbox) createPayoutQuotation(rq *request) reply {
 	if c == nil || c.KYCStatus != types.KYCVerified {
 		return rule(msgCustomerUnverified)
 	}
-	b, ok := s.banks[bankID]
+	b := rq.org.banks[bankID]
 	switch {
-	case !ok || b.CustomerID != c.ID:
+	case b == nil || b.CustomerID != c.ID:
 		return refusal(http.StatusBadRequest, "", msgBankUnverified, map[string][]string{"bank_id": {"Bank account not found."}})
 	case b.Status != types.BankAccountVerified:
 		return refusal(http.StatusBadRequest, "", msgBankUnverified, map[string][]string{"bank_id": {
@@ -101,16 +101,15 @@ func (s *Sandbox) createPayoutQuotation(rq *request) reply {
 			Fees:      Fees{ServiceFee: fee, ServiceGST: gst, GrossEffectiveExchangeRate: receiving.DivRound(amount, 4)},
 			ExpiresAt: rq.now.Add(s.settings.PayoutQuotationLifetime),
 		},
-		organizationID: rq.org.ID,
-		orderID:        uuid.New(),
-		createdAt:      rq.now,
+		orderID:   uuid.New(),
+		createdAt: rq.now,
 	}
 	if network != nil {
 		q.Network = strings.ToUpper(*network)
 		q.WalletAddress = "T" + randomToken(16)
 	}
-	s.quotations[q.ID] = q
-	return success(http.StatusCreated, poqMsgCreated, s.payoutQuotationData(q, rq.now, false))
+	rq.org.quotations[q.ID] = q
+	return success(http.StatusOK, poqMsgCreated, s.payoutQuotationData(q, rq.now, false))
 }
 
 // getPayoutQuotation is GET /pos/api/v1/payout/quotation/{quotation_id};
@@ -126,8 +125,8 @@ func (s *Sandbox) getPayoutQuotation(rq *request) reply {
 	if !ok {
 		return fieldRefusal(map[string][]string{"quotation_id": {poqMsgIDInvalid}})
 	}
-	q, ok := s.quotations[id]
-	if !ok || q.organizationID != rq.org.ID {
+	q := rq.org.quotations[id]
+	if q == nil {
 		return rule(poMsgQuotationNotFound)
 	}
 	return success(http.StatusOK, poqMsgFetched, s.payoutQuotationData(q, rq.now, true))
@@ -207,15 +206,11 @@ func (s *Sandbox) linkTransfer(rq *request) reply {
 	if bad := f.refused(); bad != nil {
 		return *bad
 	}
-	var p *payout
-	for _, c := range s.payouts {
-		if c.OrganizationID == rq.org.ID && c.ExchangeOrderID == order && (p == nil || c.seq > p.seq) {
-			p = c
-		}
-	}
-	if p == nil {
+	held := rq.org.orders[order]
+	if len(held) == 0 {
 		return rule(poMsgPayoutNotFound)
 	}
+	p := held[len(held)-1]
 	p.ExchangeTransferID = transfer
 	p.UpdatedAt = rq.now
 	return success(http.StatusOK, poqMsgTransferLinked, struct {

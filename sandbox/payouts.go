@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
@@ -61,7 +62,7 @@ func (s *Sandbox) createPayout(rq *request) reply {
 		bad = refuseRule(poMsgOrderInUse)
 	}
 	if bad == nil {
-		bad = s.consumeLimit(q.CustomerID, limitPayout, types.PaymentMethodIMPS, q.ReceivingAmount, rq.now)
+		bad = s.consumeLimit(rq.org, q.CustomerID, limitPayout, types.PaymentMethodIMPS, q.ReceivingAmount, rq.now)
 	}
 	if bad != nil {
 		return *bad
@@ -96,7 +97,7 @@ func (s *Sandbox) createPrefundedPayout(rq *request) reply {
 		bad = lacksBalance(rq.org, q)
 	}
 	if bad == nil {
-		bad = s.consumeLimit(q.CustomerID, limitPayout, types.PaymentMethodIMPS, q.ReceivingAmount, rq.now)
+		bad = s.consumeLimit(rq.org, q.CustomerID, limitPayout, types.PaymentMethodIMPS, q.ReceivingAmount, rq.now)
 	}
 	if bad != nil {
 		return *bad
@@ -135,7 +136,7 @@ func (s *Sandbox) createRemittancePayout(rq *request) reply {
 		return *bad
 	}
 	q, bad := s.claimable(rq, ref, qid, cid, func() *reply {
-		if r, ok := s.remitters[rid]; !ok || r.OrganizationID != rq.org.ID {
+		if rq.org.remitters[rid] == nil {
 			return refuseRule(poMsgRemitterNotFound)
 		}
 		return nil
@@ -144,7 +145,7 @@ func (s *Sandbox) createRemittancePayout(rq *request) reply {
 		bad = lacksBalance(rq.org, q)
 	}
 	if bad == nil {
-		bad = s.consumeLimit(q.CustomerID, limitPayout, types.PaymentMethodIMPS, q.ReceivingAmount, rq.now)
+		bad = s.consumeLimit(rq.org, q.CustomerID, limitPayout, types.PaymentMethodIMPS, q.ReceivingAmount, rq.now)
 	}
 	if bad != nil {
 		return *bad
@@ -199,7 +200,7 @@ func (s *Sandbox) simulatePayoutStatus(rq *request) reply {
 	if bad := f.refused(); bad != nil {
 		return *bad
 	}
-	p, found := s.payouts[id]
+	p := rq.org.payouts.byID[id]
 	answer := func() reply {
 		return success(http.StatusOK, "Payout status updated successfully", struct {
 			PayoutID     uuid.UUID          `json:"payout_id"`
@@ -207,7 +208,7 @@ func (s *Sandbox) simulatePayoutStatus(rq *request) reply {
 		}{p.ID, p.Status})
 	}
 	switch {
-	case !found || p.OrganizationID != rq.org.ID:
+	case p == nil:
 		return rule(poMsgPayoutNotFound)
 	case p.Status == types.PayoutStatus(to) && p.Status != types.PayoutProcessing:
 		// A repeat of the move just made (a retry after a lost answer)
@@ -232,7 +233,7 @@ func (s *Sandbox) simulatePayoutStatus(rq *request) reply {
 		p.FailureReason = &reason
 	}
 	if p.Status == types.PayoutRefunded && !p.Reserved.IsZero() {
-		o := s.orgs[p.OrganizationID]
+		o := rq.org
 		o.balances[p.Asset] = o.balances[p.Asset].Add(p.Reserved)
 		p.Reserved = decimal.Zero
 	}
@@ -261,8 +262,8 @@ func (s *Sandbox) getPayout(rq *request) reply {
 	if err != nil || len(raw) != 36 {
 		return fieldRefusal(map[string][]string{"payout_id": {poMsgPayoutIDInvalid}})
 	}
-	p, found := s.payouts[id]
-	if !found || p.OrganizationID != rq.org.ID {
+	p := rq.org.payouts.byID[id]
+	if p == nil {
 		return rule(poMsgPayoutNotFound)
 	}
 	return success(http.StatusOK, "Payout fetched successfully", payoutFetchedOf(p))
@@ -300,9 +301,9 @@ func (s *Sandbox) claimable(rq *request, ref *string, qid, customerID uuid.UUID,
 			return nil, refuseRule(poMsgReferenceExists)
 		}
 	}
-	q, ok := s.quotations[qid]
+	q := rq.org.quotations[qid]
 	switch {
-	case !ok || q.organizationID != rq.org.ID:
+	case q == nil:
 		return nil, refuseRule(poMsgQuotationNotFound)
 	case customerID != q.CustomerID:
 		return nil, refuseRule(poMsgCustomerMismatch)
@@ -324,9 +325,8 @@ func (s *Sandbox) claimable(rq *request, ref *string, qid, customerID uuid.UUID,
 // orderInUse reports whether an exchange order id is held by a PROCESSING
 // or SUCCESS payout of o; a failed or refunded payout frees it.
 func (s *Sandbox) orderInUse(o *org, order string) bool {
-	for _, p := range s.payouts {
-		if p.OrganizationID == o.ID && p.ExchangeOrderID == order &&
-			(p.Status == types.PayoutProcessing || p.Status == types.PayoutSuccess) {
+	for _, p := range o.orders[order] {
+		if p.Status == types.PayoutProcessing || p.Status == types.PayoutSuccess {
 			return true
 		}
 	}
@@ -378,7 +378,7 @@ func (s *Sandbox) newPayout(rq *request, kind PayoutKind, q *quotation, ref, ord
 		CreatedAt:         rq.now,
 		UpdatedAt:         rq.now,
 	}}
-	s.storePayout(p)
+	s.storePayout(rq.org, p)
 	q.payoutID = p.ID
 	if ref != nil {
 		rq.org.refs[*ref] = p.ID
@@ -560,10 +560,17 @@ func feesJSON(f Fees) feeNumbers {
 	}
 }
 
-// storePayout stores a new payout, numbered in creation order. Payouts are
-// kept in the map alone, so that removing one removes it everywhere.
-func (s *Sandbox) storePayout(p *payout) {
-	s.payoutsCreated++
-	p.seq = s.payoutsCreated
-	s.payouts[p.ID] = p
+// storePayout files a new payout in o's table, its customer's list and
+// the index of exchange orders; s.mu is held.
+func (s *Sandbox) storePayout(o *org, p *payout) {
+	o.payouts.add(p.ID, p, payoutCreatedAt)
+	if c := o.customers.byID[p.CustomerID]; c != nil {
+		c.payouts = insertByTime(c.payouts, p, payoutCreatedAt)
+	}
+	if p.ExchangeOrderID != "" {
+		o.orders[p.ExchangeOrderID] = append(o.orders[p.ExchangeOrderID], p)
+	}
 }
+
+// payoutCreatedAt is when p was created, the order of the payout lists.
+func payoutCreatedAt(p *payout) time.Time { return p.CreatedAt }

@@ -1116,6 +1116,10 @@ func TestPayoutGetRefusals(t *testing.T) {
 func TestPayoutsOneStore(t *testing.T) {
 	s := sandbox.New()
 	gone, kept := sandbox.Organization{ID: uuid.New(), APIKey: "gone"}, sandbox.Organization{ID: uuid.New(), APIKey: "kept"}
+	for _, o := range []sandbox.Organization{gone, kept} {
+		_, err := s.AddOrganization(o)
+		require.NoError(t, err)
+	}
 	var ids []uuid.UUID
 	for _, org := range []uuid.UUID{kept.ID, gone.ID, kept.ID, gone.ID, kept.ID} {
 		ids = append(ids, sandbox.StorePayout(s, org))

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
 	"github.com/fiatramp/fiatramp-go/types"
@@ -218,36 +217,13 @@ type Sandbox struct {
 	// each request's body parsing, which holds no lock.
 	parseHook func(*http.Request)
 
-	mu sync.Mutex // guards everything below
+	mu sync.Mutex // guards st and rng
 
-	frozen bool          // clock stopped at at
-	at     time.Time     // frozen time
-	offset time.Duration // added to the real time when not frozen
-
+	st  *state // the clock, the organizations and all they own (state.go)
 	rng *rand.Rand
 
-	orgs            map[uuid.UUID]*org
-	keys            map[string]*org
-	customers       map[uuid.UUID]*customer
-	banks           map[uuid.UUID]*bankAccount
-	bankKeys        map[string]uuid.UUID // bankKey -> account, checked against banks on use
-	wallets         map[uuid.UUID]*Wallet
-	quotations      map[uuid.UUID]*quotation
-	remitters       map[uuid.UUID]*Remitter
-	payouts         map[uuid.UUID]*payout
-	payoutsCreated  int // numbers payouts in creation order, for Payouts
-	payinQuotations map[uuid.UUID]*payinQuotation
-	payins          map[uuid.UUID]*payin // by the payin's own id
-	payinsCreated   int                  // numbers payins in creation order
-	hosted          hostedState          // the hosted pages' tokens (pages.go)
-
-	faults []*faultRule
-	stats  Stats
-
 	deliveries *deliverer // webhook queue, with its own lock
-
-	ren    *renState // limits used and EDDs; nil until first needed
-	people *people   // customer indexes and automatic KYC decisions; nil until the first customer
+	sched      scheduler  // the work waiting on the sandbox clock, with its own lock
 }
 
 // New returns an empty Sandbox with DefaultSettings changed by opts. Add
@@ -299,20 +275,12 @@ func New(opts ...Option) *Sandbox {
 		seed = rand.Uint64()
 	}
 	sb := &Sandbox{
-		settings:        st,
-		rng:             rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
-		orgs:            map[uuid.UUID]*org{},
-		keys:            map[string]*org{},
-		customers:       map[uuid.UUID]*customer{},
-		banks:           map[uuid.UUID]*bankAccount{},
-		wallets:         map[uuid.UUID]*Wallet{},
-		quotations:      map[uuid.UUID]*quotation{},
-		remitters:       map[uuid.UUID]*Remitter{},
-		payouts:         map[uuid.UUID]*payout{},
-		payinQuotations: map[uuid.UUID]*payinQuotation{},
-		payins:          map[uuid.UUID]*payin{},
-		deliveries:      newDeliverer(st),
+		settings:   st,
+		st:         newState(),
+		rng:        rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		deliveries: newDeliverer(st),
 	}
+	sb.sched.wake = sb.runDue
 	sb.routes = compileRoutes(st.RemittancePayoutPath)
 	return sb
 }
@@ -337,10 +305,10 @@ func (s *Sandbox) Now() time.Time {
 
 // now is Now with s.mu held.
 func (s *Sandbox) now() time.Time {
-	if s.frozen {
-		return s.at
+	if s.st.frozen {
+		return s.st.at
 	}
-	return time.Now().Add(s.offset)
+	return time.Now().Add(s.st.offset)
 }
 
 // clockReading is the sandbox clock read at one moment: its time, and
@@ -359,7 +327,7 @@ func (s *Sandbox) readClock() clockReading {
 
 // readClockLocked is readClock with s.mu held.
 func (s *Sandbox) readClockLocked() clockReading {
-	return clockReading{s.now(), !s.frozen}
+	return clockReading{s.now(), !s.st.frozen}
 }
 
 // SetTime stops the sandbox clock at t; it moves again only through
@@ -367,11 +335,9 @@ func (s *Sandbox) readClockLocked() clockReading {
 // are released at once (DeliverDue waits for their attempts).
 func (s *Sandbox) SetTime(t time.Time) {
 	s.mu.Lock()
-	s.frozen, s.at = true, t
-	s.settleDueBanks()
+	s.st.frozen, s.st.at = true, t
+	s.runDueLocked(true)
 	s.mu.Unlock()
-	s.settleKYC()
-	s.wakeDeliveries()
 }
 
 // Advance moves the sandbox clock forward by d (backward when d is
@@ -380,15 +346,13 @@ func (s *Sandbox) SetTime(t time.Time) {
 // attempts).
 func (s *Sandbox) Advance(d time.Duration) {
 	s.mu.Lock()
-	if s.frozen {
-		s.at = s.at.Add(d)
+	if s.st.frozen {
+		s.st.at = s.st.at.Add(d)
 	} else {
-		s.offset += d
+		s.st.offset += d
 	}
-	s.settleDueBanks()
+	s.runDueLocked(true)
 	s.mu.Unlock()
-	s.settleKYC()
-	s.wakeDeliveries()
 }
 
 // publicURL parses settings.PublicURL, or returns nil when it is empty.
@@ -403,64 +367,6 @@ func (s *Sandbox) publicURL() *url.URL {
 	return u
 }
 
-// org is an organization's state.
-type org struct {
-	Organization                            // Balances unused: see balances
-	refs         map[string]uuid.UUID       // client_reference_id -> payout id
-	balances     map[string]decimal.Decimal // the prefunded balance now, per upper-case asset
-}
-
-// customer is a customer's state.
-type customer struct {
-	Customer
-	banks []uuid.UUID // in creation order, for the bank list
-	// quoted is the payin amount quoted per UTC day (yyyy-mm-dd), for the
-	// daily onramp limit.
-	quoted  map[string]decimal.Decimal
-	profile profile // what the customer operations keep (customers.go)
-}
-
-// bankAccount is a bank account's state.
-type bankAccount struct {
-	BankAccount
-	// settleAt is when it verifies itself (Settings.BankVerificationDelay);
-	// zero when it does not.
-	settleAt time.Time
-}
-
-// quotation is a payout quotation's state.
-type quotation struct {
-	Quotation
-	organizationID uuid.UUID
-	payoutID       uuid.UUID // uuid.Nil until a payout is linked
-	// orderID and createdAt are set for a quotation created through the
-	// API; a fixture's are derived when it is fetched.
-	orderID   uuid.UUID
-	createdAt time.Time
-}
-
-// payinQuotation is a payin quotation's state.
-type payinQuotation struct {
-	id, orderID, customerID, bankID uuid.UUID
-	asset, fiat                     string
-	method                          types.PaymentMethod
-	sending, rate, receiving        decimal.Decimal
-	fee, gst                        decimal.Decimal
-	createdAt, expiresAt            time.Time
-	organizationID                  uuid.UUID
-	// status is the payin's status, shown as the fetched quotation's
-	// status and moved by the payin status simulation.
-	status types.PayinStatus
-	// payin is the payin initiated against the quotation; nil before.
-	payin *payin
-}
-
-// payout is a payout's state.
-type payout struct {
-	Payout
-	seq int // creation order among all payouts
-}
-
 // Reset empties the sandbox as if it were new: every organization and all
 // it owns (customers, bank accounts, wallets, quotations, remitters,
 // payouts, payin quotations, payins), every fault and delivery fault rule, the
@@ -469,32 +375,14 @@ type payout struct {
 // finishes but is not logged. The settings stay.
 func (s *Sandbox) Reset() {
 	s.mu.Lock()
-	s.frozen, s.at, s.offset = false, time.Time{}, 0
-	s.orgs = map[uuid.UUID]*org{}
-	s.keys = map[string]*org{}
-	s.customers = map[uuid.UUID]*customer{}
-	s.banks = map[uuid.UUID]*bankAccount{}
-	s.bankKeys = nil
-	s.wallets = map[uuid.UUID]*Wallet{}
-	s.quotations = map[uuid.UUID]*quotation{}
-	s.remitters = map[uuid.UUID]*Remitter{}
-	s.payouts = map[uuid.UUID]*payout{}
-	s.payoutsCreated = 0
-	s.payinQuotations = map[uuid.UUID]*payinQuotation{}
-	s.payins, s.payinsCreated = map[uuid.UUID]*payin{}, 0
-	s.hosted = hostedState{}
-	s.faults = nil
-	s.stats = Stats{}
-	s.ren = nil
-	s.stopKYC()
+	s.st = newState()
+	s.sched.clear()
 	s.mu.Unlock()
 
 	d := s.deliveries
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.epoch++
-	d.stopAlarm()
-	d.due = nil
 	d.log, d.queues, d.ready, d.pending, d.faults = nil, map[string][]*delivery{}, nil, 0, nil
 	d.resetCounts()
 }

@@ -13,11 +13,20 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
 	fiatramp "github.com/fiatramp/fiatramp-go"
 )
 
 // maxRequestBody caps what the sandbox reads of a request body.
 const maxRequestBody = 1 << 20
+
+// RequestIDHeader is the response header that carries the id the sandbox
+// gives each request, on every answer it writes (refusals, injected
+// faults and hosted pages included), so that a client's
+// APIError.RequestID can be quoted and tested. The service documents no
+// name for it; X-Request-ID is the common one.
+const RequestIDHeader = "X-Request-ID"
 
 // request is what a handler gets: the authenticated organization, the
 // sandbox time of the request, the path parameters and the body.
@@ -36,14 +45,16 @@ type handlerFunc func(s *Sandbox, rq *request) reply
 // then authentication (X-API-KEY, X-TIMESTAMP within the window,
 // X-SIGNATURE over the canonical body), then the operation. A path under
 // HostedPrefix is a hosted page instead, reached by its token alone.
+// Every answer carries a new id in RequestIDHeader.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set(RequestIDHeader, "req_"+uuid.NewString())
 	if strings.HasPrefix(r.URL.Path, HostedPrefix) {
 		s.serveHosted(w, r) // the hosted pages (pages.go): HTML, by token
 		return
 	}
 	s.mu.Lock()
 	now := s.now()
-	s.stats.Requests++
+	s.st.stats.Requests++
 	fault, faulted := s.matchFault(r.Method, r.URL.Path)
 	s.mu.Unlock()
 	w.Header().Set("Date", now.UTC().Format(http.TimeFormat))
@@ -67,8 +78,11 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	rep := s.serve(r, raw)
-	if faulted && fault.Kind == FaultDropAfter {
+	switch {
+	case faulted && fault.Kind == FaultDropAfter:
 		panic(http.ErrAbortHandler) // the effect happened; the caller never hears
+	case faulted && fault.Kind == FaultDelayAfter && !holdAnswer(w, r, fault.Delay):
+		return // the effect happened; the caller gave up before the answer
 	}
 	for k, v := range rep.header {
 		w.Header()[k] = v
@@ -116,9 +130,10 @@ func (s *Sandbox) serve(r *http.Request, raw []byte) reply {
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.keys[cred.key] != o { // removed meanwhile (a failed Load undone)
+	if s.st.orgByKey(cred.key) != o { // removed meanwhile (a failed Load undone, or Reset)
 		return unauthorized(CodeUnauthorized, "Invalid API key.")
 	}
+	s.runDueLocked(false) // what came due on a running clock, before the timer
 	rq := &request{r: r, org: o, now: s.now(), params: params, body: newFields(in.body)}
 	return rt.handle(s, rq)
 }

@@ -379,3 +379,40 @@ func TestHostileParseOtherOrgWait(t *testing.T) {
 	// TestHostileParseHoldsNoLock pins the behaviour itself without timing.
 	assert.Less(t, waits[len(waits)/2], 1500*time.Millisecond, "org B waited on org A's parse")
 }
+
+// Every answer carries its own request id in X-Request-ID: a success, a
+// refusal (which the client keeps as APIError.RequestID), an injected
+// fault, a 401, an unknown path and a hosted page.
+func TestServeRequestID(t *testing.T) {
+	e := newEnv(t)
+	seen := map[string]bool{}
+	check := func(name string, h http.Header) string {
+		t.Helper()
+		id := h.Get(sandbox.RequestIDHeader)
+		assert.Regexp(t, `^req_[0-9a-f-]{36}$`, id, name)
+		assert.False(t, seen[id], "%s: the id %q was given before", name, id)
+		seen[id] = true
+		return id
+	}
+
+	var resp fiatramp.Response
+	_, err := e.client.KYC.GetConfiguration(ctx(t), e.cust.ID, fiatramp.CaptureResponse(&resp))
+	require.NoError(t, err)
+	check("success", resp.Header)
+
+	_, err = e.client.Payouts.Get(ctx(t), uuid.New(), fiatramp.CaptureResponse(&resp))
+	var apiErr *fiatramp.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, check("refusal", resp.Header), apiErr.RequestID, "the client keeps the refusal's id")
+
+	faultInject(t, e.sb, sandbox.Fault{Kind: sandbox.FaultUnavailable, Count: 1})
+	_, err = e.client.KYC.GetConfiguration(ctx(t), e.cust.ID, fiatramp.CaptureResponse(&resp))
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, check("fault", resp.Header), apiErr.RequestID)
+
+	for _, path := range []string{"/cms/api/v1/kyc/configuration/" + e.cust.ID.String(), "/nowhere", sandbox.HostedPrefix + "kyc/unknown"} {
+		status, h, _, err := faultRaw(t, e, http.MethodGet, path)
+		require.NoError(t, err)
+		check(fmt.Sprintf("%d %s", status, path), h)
+	}
+}

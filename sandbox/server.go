@@ -45,7 +45,7 @@ type ServerSettings struct {
 	ReadTimeout time.Duration
 	// WriteTimeout is how long a request may take from the end of its
 	// headers to the end of the answer (default 60 seconds). The wait of a
-	// FaultDelay does not count against it.
+	// FaultDelay or FaultDelayAfter does not count against it.
 	WriteTimeout time.Duration
 	// IdleTimeout is how long a kept-alive connection may wait for its next
 	// request before it is closed (default 120 seconds).
@@ -188,7 +188,8 @@ func Listen(sb *Sandbox, addr string, opts ...ServerOption) (*Server, error) {
 type writeTimeoutKey struct{}
 
 // writeTimeoutHandler tells the sandbox the server's WriteTimeout, so a
-// FaultDelay can give the answer its full time after the delay.
+// FaultDelay or FaultDelayAfter can give the answer its full time after
+// the delay.
 type writeTimeoutHandler struct {
 	sb *Sandbox
 	d  time.Duration

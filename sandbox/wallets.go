@@ -29,8 +29,9 @@ func newWalletData(w *Wallet) walletData {
 
 // addWalletOp is POST /cms/api/v1/wallet/add with {customer_id,
 // wallet_address}. Adding an address the customer already has answers that
-// wallet with 200 instead of storing a second one (the service does not
-// say; the sandbox's choice); a new wallet answers 201.
+// wallet ("Wallet already added") instead of storing a second one (the
+// service does not say; the sandbox's choice). Both answer 200: only the
+// initiates answer 201.
 func (s *Sandbox) addWalletOp(rq *request) reply {
 	f := rq.body
 	customerID := f.uuid("customer_id")
@@ -42,11 +43,11 @@ func (s *Sandbox) addWalletOp(rq *request) reply {
 	if c == nil {
 		return rule(msgCustomerNotFound)
 	}
-	for _, w := range s.wallets {
-		if w.CustomerID == c.ID && w.WalletAddress == address {
+	for _, w := range c.wallets {
+		if w.WalletAddress == address {
 			return success(http.StatusOK, "Wallet already added", newWalletData(w))
 		}
 	}
-	w := s.addWallet(Wallet{CustomerID: c.ID, WalletAddress: address})
-	return success(http.StatusCreated, "Wallet added successfully", newWalletData(&w))
+	w := s.addWallet(rq.org, c, Wallet{CustomerID: c.ID, WalletAddress: address})
+	return success(http.StatusOK, "Wallet added successfully", newWalletData(&w))
 }

@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -21,7 +22,8 @@ func TestCustomersAddWallet(t *testing.T) {
 	var resp fiatramp.Response
 	w, err := c.Customers.AddWallet(ctx(t), types.AddWalletRequest{CustomerID: e.cust.ID, WalletAddress: addr}, fiatramp.CaptureResponse(&resp))
 	require.NoError(t, err)
-	assert.Equal(t, http.StatusCreated, resp.StatusCode)
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "only the initiates answer 201")
+	assert.Equal(t, "Wallet added successfully", rawMessage(t, resp.Body))
 	assert.NotEqual(t, uuid.Nil, w.ID)
 	assert.Equal(t, e.cust.ID, w.CustomerID)
 	assert.Equal(t, addr, w.WalletAddress)
@@ -31,21 +33,22 @@ func TestCustomersAddWallet(t *testing.T) {
 	assert.JSONEq(t, "null", string(data["failure_reason"]))
 	assert.Len(t, data, 5)
 
-	// The same address again is the same wallet, answered 200.
+	// The same address again is the same wallet.
 	again, err := c.Customers.AddWallet(ctx(t), types.AddWalletRequest{CustomerID: e.cust.ID, WalletAddress: addr}, fiatramp.CaptureResponse(&resp))
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "Wallet already added", rawMessage(t, resp.Body))
 	assert.Equal(t, w.ID, again.ID)
 
 	// Another address, or the same address for another customer, is new.
 	other, err := c.Customers.AddWallet(ctx(t), types.AddWalletRequest{CustomerID: e.cust.ID, WalletAddress: addr + "x"}, fiatramp.CaptureResponse(&resp))
 	require.NoError(t, err)
-	assert.Equal(t, http.StatusCreated, resp.StatusCode)
+	assert.Equal(t, "Wallet added successfully", rawMessage(t, resp.Body))
 	assert.NotEqual(t, w.ID, other.ID)
 	cust2 := e.customer(e.org, sandbox.Customer{Name: "Second"})
 	w2, err := c.Customers.AddWallet(ctx(t), types.AddWalletRequest{CustomerID: cust2.ID, WalletAddress: addr}, fiatramp.CaptureResponse(&resp))
 	require.NoError(t, err)
-	assert.Equal(t, http.StatusCreated, resp.StatusCode)
+	assert.Equal(t, "Wallet added successfully", rawMessage(t, resp.Body))
 	assert.NotEqual(t, w.ID, w2.ID)
 	assert.Equal(t, cust2.ID, w2.CustomerID)
 }
@@ -77,4 +80,14 @@ func TestCustomersAddWalletRefusals(t *testing.T) {
 		"customer_id":    {"Must be a valid UUID."},
 		"wallet_address": {"This field may not be blank."},
 	}, apiErr.FieldErrors)
+}
+
+// rawMessage is the envelope's message of a success body.
+func rawMessage(t testing.TB, body []byte) string {
+	t.Helper()
+	var env struct {
+		Message string `json:"message"`
+	}
+	require.NoError(t, json.Unmarshal(body, &env), string(body))
+	return env.Message
 }

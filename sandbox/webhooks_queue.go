@@ -4,7 +4,6 @@ package sandbox
 // backoff on the sandbox clock, and Close.
 
 import (
-	"container/heap"
 	"context"
 	"net/http"
 	"sync"
@@ -26,11 +25,9 @@ type delivery struct {
 // holding Sandbox.mu may take it (never the other way round).
 //
 // Waits (a failed attempt's backoff, a delay fault) run on the sandbox
-// clock: an object whose head must wait is in due with the clock time it
-// may go at. Every move of the clock (Advance, SetTime) releases what has
-// come due; while the clock runs with real time, alarm wakes the queue at
-// the earliest due time. due is a heap, so that thousands of objects
-// waiting at once cost a logarithm each, not a scan.
+// clock: an object whose head must wait is a job of the sandbox's
+// scheduler (scheduler.go), which makes it ready when the clock reaches
+// its time.
 type deliverer struct {
 	mu      sync.Mutex
 	log     []*delivery // the newest deliveries, at most size, oldest first
@@ -38,9 +35,6 @@ type deliverer struct {
 	counts  DeliveryCounts
 	queues  map[string][]*delivery // pending deliveries per object, oldest first
 	ready   []string               // objects whose head may be attempted now
-	due     dueHeap                // objects whose head waits, and until when (sandbox clock)
-	alarm   *time.Timer            // wakes the queue at alarmAt; nil when none is set
-	alarmAt time.Time
 	workers int
 	busy    int // attempts under way
 	pending int
@@ -52,7 +46,7 @@ type deliverer struct {
 
 	ctx    context.Context // ends on Close
 	cancel context.CancelFunc
-	wg     sync.WaitGroup // workers and the alarm
+	wg     sync.WaitGroup // workers
 	client *http.Client
 	own    *http.Transport // closed on Close; nil for Settings.WebhookClient
 }
@@ -97,7 +91,7 @@ func (s *Sandbox) WaitDeliveries(ctx context.Context) error {
 //	sb.Advance(time.Second) // past the first backoff
 //	err := sb.DeliverDue(ctx)
 func (s *Sandbox) DeliverDue(ctx context.Context) error {
-	s.wakeDeliveries()
+	s.runDue()
 	return s.waitQueue(ctx, func(d *deliverer) bool { return len(d.ready) == 0 && d.busy == 0 })
 }
 
@@ -106,13 +100,7 @@ func (s *Sandbox) DeliverDue(ctx context.Context) error {
 // due, and false when none waits: advancing the clock to it, then
 // DeliverDue, attempts that delivery.
 func (s *Sandbox) NextDeliveryDue() (time.Time, bool) {
-	d := s.deliveries
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if len(d.due) == 0 {
-		return time.Time{}, false
-	}
-	return d.due[0].at, true
+	return s.sched.next(jobDelivery)
 }
 
 // waitQueue polls until done holds, with d.mu held, or ctx ends.
@@ -135,17 +123,20 @@ func (s *Sandbox) waitQueue(ctx context.Context, done func(*deliverer) bool) err
 	}
 }
 
-// Close stops webhook deliveries for good: an attempt under way is
-// cancelled, pending deliveries become DeliveryAbandoned, and later events
-// are logged as abandoned too. It returns when every delivery goroutine
-// has ended. Server.Close calls it. Serving requests is not affected.
+// Close stops everything that waits or works in the background, for good:
+// webhook deliveries (an attempt under way is cancelled, pending
+// deliveries become DeliveryAbandoned, and later events are logged as
+// abandoned too) and the work waiting on the sandbox clock (automatic KYC
+// decisions and bank verifications are dropped, and none is scheduled
+// after). It returns when every goroutine and timer of the sandbox has
+// ended. Server.Close calls it. Serving requests is not affected.
 func (s *Sandbox) Close() error {
+	s.sched.close()
 	d := s.deliveries
 	d.mu.Lock()
 	if !d.closed {
 		d.closed = true
 		d.cancel()
-		d.stopAlarm()
 		for _, q := range d.queues {
 			for _, dv := range q {
 				if dv.State == DeliveryPending { // not one delivered whose duplicate is still due
@@ -153,10 +144,11 @@ func (s *Sandbox) Close() error {
 				}
 			}
 		}
-		d.queues, d.ready, d.due, d.pending = nil, nil, nil, 0
+		d.queues, d.ready, d.pending = nil, nil, 0
 	}
 	d.mu.Unlock()
 	d.wg.Wait()
+	s.sched.close() // a worker's last wake may have come after the first
 	if d.own != nil {
 		d.own.CloseIdleConnections()
 	}
@@ -171,7 +163,7 @@ func (s *Sandbox) startHead(d *deliverer, key string, now clockReading) bool {
 	if head.delay > 0 {
 		delay := head.delay
 		head.delay = 0
-		s.schedule(d, key, now, delay)
+		s.scheduleDelivery(d, key, now, delay)
 		return true
 	}
 	s.makeReady(d, key)
@@ -189,89 +181,18 @@ func (s *Sandbox) makeReady(d *deliverer, key string) {
 	}
 }
 
-// schedule makes object key ready once the sandbox clock, read as now,
-// has moved on by wait; d.mu is held.
-func (s *Sandbox) schedule(d *deliverer, key string, now clockReading, wait time.Duration) {
-	heap.Push(&d.due, waiting{key: key, at: now.at.Add(wait), seq: d.queues[key][0].Seq})
-	if d.alarm == nil || d.due[0].at.Before(d.alarmAt) {
-		s.setAlarm(d, now) // an alarm set for an earlier time stays
-	}
-}
-
-// waiting is an object whose head waits until at on the sandbox clock;
-// seq is the head's Seq.
-type waiting struct {
-	key string
-	at  time.Time
-	seq int
-}
-
-// dueHeap orders the waiting objects by due time, then by the order of
-// their events: the same moves of the clock give the same order of
-// attempts.
-type dueHeap []waiting
-
-func (h dueHeap) Len() int { return len(h) }
-
-func (h dueHeap) Less(i, j int) bool {
-	if c := h[i].at.Compare(h[j].at); c != 0 {
-		return c < 0
-	}
-	return h[i].seq < h[j].seq
-}
-
-func (h dueHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-
-func (h *dueHeap) Push(x any) { *h = append(*h, x.(waiting)) }
-
-func (h *dueHeap) Pop() any {
-	old := *h
-	w := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return w
-}
-
-// wakeDeliveries reads the sandbox clock and makes ready every object
-// whose wait is over by it. It runs after each move of the clock and when
-// the alarm goes off; s.mu must not be held.
-func (s *Sandbox) wakeDeliveries() {
-	now := s.readClock()
-	d := s.deliveries
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.closed {
-		return
-	}
-	for len(d.due) > 0 && !d.due[0].at.After(now.at) {
-		s.makeReady(d, heap.Pop(&d.due).(waiting).key)
-	}
-	s.setAlarm(d, now)
-}
-
-// setAlarm sets the alarm afresh for the earliest due time, when the
-// sandbox clock (read as now) runs with real time; a stopped clock moves
-// only by Advance and SetTime, which wake the queue themselves. d.mu is
-// held.
-func (s *Sandbox) setAlarm(d *deliverer, now clockReading) {
-	d.stopAlarm()
-	if !now.running || len(d.due) == 0 {
-		return
-	}
-	next := d.due[0].at
-	d.wg.Add(1)
-	d.alarmAt = next
-	d.alarm = time.AfterFunc(max(next.Sub(now.at), 0), func() {
-		defer d.wg.Done()
-		s.wakeDeliveries()
-	})
-}
-
-// stopAlarm stops the alarm, if one is set; d.mu is held.
-func (d *deliverer) stopAlarm() {
-	if d.alarm != nil && d.alarm.Stop() {
-		d.wg.Done() // its function will never run
-	}
-	d.alarm = nil
+// scheduleDelivery makes object key ready once the sandbox clock, read as now,
+// has moved on by wait: a job of the scheduler; d.mu is held.
+func (s *Sandbox) scheduleDelivery(d *deliverer, key string, now clockReading, wait time.Duration) {
+	epoch := d.epoch
+	s.sched.add(now.at.Add(wait), jobDelivery, d.queues[key][0].Seq, func(time.Time) {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if d.closed || d.epoch != epoch {
+			return
+		}
+		s.makeReady(d, key)
+	}, now)
 }
 
 // deliveryWorker attempts ready deliveries until none is ready.
@@ -314,7 +235,7 @@ func (s *Sandbox) deliveryWorker(d *deliverer) {
 		if waits {
 			// The clock may have moved since it was read as now (an
 			// Advance that found nothing due yet): read it afresh.
-			s.wakeDeliveries()
+			s.runDue()
 		}
 	}
 }
@@ -336,7 +257,7 @@ func (s *Sandbox) settle(d *deliverer, dv *delivery, a DeliveryAttempt, now cloc
 	default:
 		dv.attempts++
 		if dv.attempts < s.settings.WebhookMaxAttempts {
-			s.schedule(d, dv.key, now, s.webhookBackoff(dv.attempts))
+			s.scheduleDelivery(d, dv.key, now, s.webhookBackoff(dv.attempts))
 			return true
 		}
 		d.setState(dv, DeliveryFailed)

@@ -9,7 +9,6 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
-	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -58,7 +57,6 @@ type WidgetSession struct {
 // widgetSession is a widget session's state.
 type widgetSession struct {
 	WidgetSession
-	seq int
 }
 
 // stateAt is the session's state at now: an open session past its expiry
@@ -97,18 +95,16 @@ func (s *Sandbox) initializeWidget(rq *request) reply {
 	if rep := f.refused(); rep != nil {
 		return *rep
 	}
-	if s.hosted.widgets == nil {
-		s.hosted.widgets = map[string]*widgetSession{}
-	}
 	token := newPageToken()
-	s.hosted.widgetN++
 	link := s.hostedBase(rq.r) + HostedPrefix + "widget/" + token
-	s.hosted.widgets[token] = &widgetSession{seq: s.hosted.widgetN, WidgetSession: WidgetSession{
+	w := &widgetSession{WidgetSession: WidgetSession{
 		OrganizationID: rq.org.ID, Link: link,
 		AssetCode: asset, FiatAmount: amount, FiatCurrency: fiat, FlowType: types.WidgetFlowType(flow),
 		NetworkCode: network, PaymentMethod: types.PaymentMethod(method), WalletAddress: wallet,
 		CreatedAt: rq.now, ExpiresAt: rq.now.Add(WidgetValidity), State: WidgetOpen,
 	}}
+	rq.org.widgets = append(rq.org.widgets, w)
+	s.st.index.pages[token] = pageRef{org: rq.org.ID, widget: w}
 	return success(http.StatusOK, "Widget initialized successfully", struct {
 		WidgetLink string `json:"widget_link"`
 	}{link})
@@ -121,12 +117,9 @@ func (s *Sandbox) WidgetSessions(orgID uuid.UUID) []WidgetSession {
 	defer s.mu.Unlock()
 	now := s.now()
 	var all []*widgetSession
-	for _, w := range s.hosted.widgets {
-		if w.OrganizationID == orgID {
-			all = append(all, w)
-		}
+	if o := s.st.orgs[orgID]; o != nil {
+		all = o.widgets
 	}
-	slices.SortFunc(all, func(a, b *widgetSession) int { return a.seq - b.seq })
 	out := make([]WidgetSession, len(all))
 	for i, w := range all {
 		out[i] = w.WidgetSession
@@ -162,8 +155,9 @@ type widgetPageData struct {
 // or abandon an open session); s.mu is held. An expired token shows an
 // error page, 410.
 func (s *Sandbox) widgetPage(r *http.Request, token string, now time.Time) page {
-	w := s.hosted.widgets[token]
-	if w == nil || s.orgs[w.OrganizationID] == nil {
+	o, ref := s.st.page(token)
+	w := ref.widget
+	if o == nil || w == nil {
 		return page{status: http.StatusNotFound, body: errorPage("Link not found", "This widget link is not known to the sandbox.")}
 	}
 	state := w.stateAt(now)

@@ -24,4 +24,6 @@ var balancePlan = compilePlan[Balance]()
 // Every amount must be a decimal (number or decimal string); null and ""
 // amounts are refused, since an unknown balance is not zero. null leaves b
 // unchanged; on error b is unchanged.
-func (b *Balance) UnmarshalJSON(data []byte) error { return decode(balancePlan, b, data) }
+func (b *Balance) UnmarshalJSON(data []byte) error { return decode(b, data) }
+
+func (*Balance) plan() *plan { return balancePlan }

@@ -71,7 +71,9 @@ var bankAccountPlan = compilePlan[BankAccount]()
 // UnmarshalJSON decodes the bank account object of a fetch of one account
 // and keeps a copy of data in Raw. null leaves b unchanged; on
 // error b is unchanged.
-func (b *BankAccount) UnmarshalJSON(data []byte) error { return decode(bankAccountPlan, b, data) }
+func (b *BankAccount) UnmarshalJSON(data []byte) error { return decode(b, data) }
+
+func (*BankAccount) plan() *plan { return bankAccountPlan }
 
 // BankIdentifiers is the identifiers object of a fetched bank account.
 type BankIdentifiers struct {
@@ -86,8 +88,10 @@ var bankIdentifiersPlan = compilePlan[BankIdentifiers]()
 // UnmarshalJSON decodes an identifiers object {account_number, ifsc}.
 // null leaves b unchanged.
 func (b *BankIdentifiers) UnmarshalJSON(data []byte) error {
-	return decode(bankIdentifiersPlan, b, data)
+	return decode(b, data)
 }
+
+func (*BankIdentifiers) plan() *plan { return bankIdentifiersPlan }
 
 // BankAccountListItem is one entry of the bank account list,
 // GET /cms/api/v1/bank/list/{customer_id}. An IMPS account has no vpa and a UPI account no
@@ -127,8 +131,10 @@ var bankAccountListItemPlan = compilePlan[BankAccountListItem]()
 // keeps a copy of data in Raw. null leaves b unchanged; on error b is
 // unchanged.
 func (b *BankAccountListItem) UnmarshalJSON(data []byte) error {
-	return decode(bankAccountListItemPlan, b, data)
+	return decode(b, data)
 }
+
+func (*BankAccountListItem) plan() *plan { return bankAccountListItemPlan }
 
 // BankAccountPage is one page of a customer's bank accounts, the data of
 // GET /cms/api/v1/bank/list/{customer_id}.

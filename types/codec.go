@@ -69,10 +69,28 @@ type frame struct {
 	own    bool          // the object lies in an enclosing Raw's copy
 }
 
+// planned is a type of this package that decodes with a plan: its
+// pointer's plan method returns the plan, which its UnmarshalJSON (decode)
+// uses. A list of such items inside a result with a Raw (a page's results)
+// is decoded with the same plan directly (decodeList), so that each item's
+// Raw is a part of the result's copy: having the plan is what lets a type
+// be decoded at all, so no type can be left out.
+type planned interface{ plan() *plan }
+
 // decode is every UnmarshalJSON of this package: it decodes the JSON object
-// data into *dst with plan p. JSON null leaves *dst unchanged; so does an
-// error.
-func decode[T any](p *plan, dst *T, data []byte) error {
+// data into *dst with dst's own plan. JSON null leaves *dst unchanged; so
+// does an error.
+func decode[T any, P interface {
+	*T
+	planned
+}](dst P, data []byte) error {
+	return decodeWith(dst.plan(), (*T)(dst), data)
+}
+
+// decodeWith decodes the JSON object data into *dst with plan p, as decode
+// does; a type with no UnmarshalJSON of its own (a wrapped form) uses it
+// directly.
+func decodeWith[T any](p *plan, dst *T, data []byte) error {
 	if null, err := nullOrObject(data, reflect.TypeFor[T]()); err != nil || null {
 		return err
 	}

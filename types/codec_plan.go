@@ -96,18 +96,6 @@ var (
 	stringsType = reflect.TypeFor[[]string]()
 )
 
-// itemPlans are the plans of the item types of the pages of the service,
-// by type: a page decodes such an item with its plan directly rather than
-// through its UnmarshalJSON, so that the item's Raw is a part of the
-// page's copy rather than a copy of its own. Every type here decodes with
-// exactly this plan in its UnmarshalJSON. Built once, never changed.
-var itemPlans = map[reflect.Type]*plan{
-	reflect.TypeFor[Customer]():            customerPlan,
-	reflect.TypeFor[Payout]():              payoutPlan,
-	reflect.TypeFor[Payin]():               payinPlan,
-	reflect.TypeFor[BankAccountListItem](): bankAccountListItemPlan,
-}
-
 // compilePlan builds the plan of struct type T. It panics on a field it
 // cannot decode or a tag it does not understand: a mistake in this
 // package, found when it is loaded.

@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os/exec"
 	"reflect"
 	"regexp"
@@ -13,6 +17,7 @@ import (
 	"testing"
 	"unicode"
 
+	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/types"
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
@@ -50,21 +55,90 @@ func TestNestingDepthCapped(t *testing.T) {
 	require.ErrorContains(t, err, "nested deeper than 64 levels")
 }
 
-// responseTypes returns a fresh value of every response type.
+// responseTypes returns a fresh value of every result type, by its name:
+// found by reflection, not kept by hand, from what the services' methods
+// return (the Client's service fields) and what those results hold (list
+// items, nested objects), each a struct of this package with a Raw field.
+// TestResponseTypesAreEveryResultType checks that it misses none.
 func responseTypes() map[string]any {
-	return map[string]any{
-		"Payout":                 new(types.Payout),
-		"PrefundedPayout":        new(types.PrefundedPayout),
-		"RemittancePayout":       new(types.RemittancePayout),
-		"PayinQuotation":         new(types.PayinQuotation),
-		"Wallet":                 new(types.Wallet),
-		"BankAccount":            new(types.BankAccount),
-		"BankAccountListItem":    new(types.BankAccountListItem),
-		"BankAccountPage":        new(types.BankAccountPage),
-		"KYCConfiguration":       new(types.KYCConfiguration),
-		"PayoutStatusSimulation": new(types.PayoutStatusSimulation),
-		"KYCStatusSimulation":    new(types.KYCStatusSimulation),
+	out := make(map[string]any)
+	seen := make(map[reflect.Type]bool)
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || t.PkgPath() != rawType.PkgPath() || seen[t] {
+			return
+		}
+		seen[t] = true
+		if f, ok := t.FieldByName("Raw"); ok && f.Type == reflect.TypeFor[json.RawMessage]() {
+			out[strings.TrimPrefix(t.String(), "types.")] = reflect.New(t).Interface()
+		}
+		for i := range t.NumField() {
+			walk(t.Field(i).Type)
+		}
 	}
+	client := reflect.TypeFor[fiatramp.Client]()
+	for i := range client.NumField() {
+		service := client.Field(i).Type
+		if service.Kind() != reflect.Pointer || !strings.HasSuffix(service.Elem().Name(), "Service") {
+			continue
+		}
+		for m := range service.NumMethod() {
+			method := service.Method(m).Type
+			for o := range method.NumOut() {
+				walk(method.Out(o))
+			}
+		}
+	}
+	return out
+}
+
+// rawType is a result type, naming the package the walk looks in.
+var rawType = reflect.TypeFor[types.Payout]()
+
+// TestResponseTypesAreEveryResultType: every struct type of the package's
+// source with a Raw field is one responseTypes finds, so that a result
+// type no method returns yet, or one the walk cannot reach, is named here
+// rather than left out of the tests that loop over them.
+func TestResponseTypesAreEveryResultType(t *testing.T) {
+	found := responseTypes()
+	names := make(map[string]bool)
+	for name := range found {
+		base, _, _ := strings.Cut(name, "[")
+		names[base] = true
+	}
+	require.Contains(t, found, "Payout")
+	require.Contains(t, found, "Page[github.com/fiatramp/fiatramp-go/types.Customer]", "a page's type is found through its instantiation")
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	require.NoError(t, err)
+	declared := 0
+	for _, pkg := range pkgs {
+		for _, file := range pkg.Files {
+			for _, decl := range file.Decls {
+				gen, ok := decl.(*ast.GenDecl)
+				if !ok || gen.Tok != token.TYPE {
+					continue
+				}
+				for _, spec := range gen.Specs {
+					ts := spec.(*ast.TypeSpec)
+					st, ok := ts.Type.(*ast.StructType)
+					if !ok || !ast.IsExported(ts.Name.Name) {
+						continue
+					}
+					for _, f := range st.Fields.List {
+						if len(f.Names) == 1 && f.Names[0].Name == "Raw" {
+							declared++
+							assert.True(t, names[ts.Name.Name], "types.%s has a Raw but no service method returns it or a result holding it", ts.Name.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	assert.Greater(t, declared, 20, "too few result types declared to have checked the walk")
 }
 
 func TestNonObjectDataIsATypeError(t *testing.T) {

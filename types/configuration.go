@@ -99,12 +99,12 @@ func (c *Configuration) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	var read Configuration
-	if err := decode(configurationPlan, &read, data); err != nil {
+	if err := decodeWith(configurationPlan, &read, data); err != nil {
 		return err
 	}
 	if read.CoinLimits != nil {
 		var nested coinLimitsByFiat
-		if err := decode(coinLimitsByFiatPlan, &nested, data); err != nil {
+		if err := decodeWith(coinLimitsByFiatPlan, &nested, data); err != nil {
 			return err
 		}
 		if nested.perFiat(&read) {
@@ -170,23 +170,31 @@ func containsFold(list []string, s string) bool {
 	return false
 }
 
+func (*Configuration) plan() *plan { return configurationPlan }
+
 // UnmarshalJSON decodes the configuration of one fiat. null leaves f
 // unchanged; on error f is unchanged.
 func (f *FiatConfiguration) UnmarshalJSON(data []byte) error {
-	return decode(fiatConfigurationPlan, f, data)
+	return decode(f, data)
 }
+
+func (*FiatConfiguration) plan() *plan { return fiatConfigurationPlan }
 
 // UnmarshalJSON decodes the limits of one asset. null leaves l unchanged;
 // on error l is unchanged.
 func (l *AssetLimits) UnmarshalJSON(data []byte) error {
-	return decode(assetLimitsPlan, l, data)
+	return decode(l, data)
 }
+
+func (*AssetLimits) plan() *plan { return assetLimitsPlan }
 
 // UnmarshalJSON decodes a range. null leaves r unchanged; on error r is
 // unchanged.
 func (r *AmountRange) UnmarshalJSON(data []byte) error {
-	return decode(amountRangePlan, r, data)
+	return decode(r, data)
 }
+
+func (*AmountRange) plan() *plan { return amountRangePlan }
 
 // Fiat returns the configuration of fiat (its code as sent, in lower or in
 // upper case): the entry

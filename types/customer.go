@@ -78,7 +78,9 @@ var customerPlan = compilePlan[Customer]()
 
 // UnmarshalJSON decodes a customer object and keeps a copy of data in Raw.
 // null leaves c unchanged; on error c is unchanged.
-func (c *Customer) UnmarshalJSON(data []byte) error { return decode(customerPlan, c, data) }
+func (c *Customer) UnmarshalJSON(data []byte) error { return decode(c, data) }
+
+func (*Customer) plan() *plan { return customerPlan }
 
 // CustomerPage is one page of the customer list, GET
 // /cms/api/v1/customer/list.

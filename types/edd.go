@@ -119,4 +119,6 @@ var eddPlan = compilePlan[EDD]()
 
 // UnmarshalJSON decodes a saved EDD and keeps a copy of data in Raw. null
 // leaves e unchanged; on error e is unchanged.
-func (e *EDD) UnmarshalJSON(data []byte) error { return decode(eddPlan, e, data) }
+func (e *EDD) UnmarshalJSON(data []byte) error { return decode(e, data) }
+
+func (*EDD) plan() *plan { return eddPlan }

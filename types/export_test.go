@@ -8,7 +8,7 @@ func CompilePlan[T any]() { compilePlan[T]() }
 
 // DecodeAs decodes data into *dst with a plan compiled for T, a type of
 // the test's own.
-func DecodeAs[T any](dst *T, data []byte) error { return decode(compilePlan[T](), dst, data) }
+func DecodeAs[T any](dst *T, data []byte) error { return decodeWith(compilePlan[T](), dst, data) }
 
 // IsBrandKey reports whether key is a brand member of the given suffix.
 func IsBrandKey(key, suffix string) bool { return isBrandKey([]byte(key), suffix) }

@@ -64,7 +64,9 @@ var feesPlan = compilePlan[Fees]()
 
 // UnmarshalJSON decodes a fees object of Fees' ten documented keys, with
 // the brand-key rule described on Fees. null leaves f unchanged.
-func (f *Fees) UnmarshalJSON(data []byte) error { return decode(feesPlan, f, data) }
+func (f *Fees) UnmarshalJSON(data []byte) error { return decode(f, data) }
+
+func (*Fees) plan() *plan { return feesPlan }
 
 // PrefundedFees is the fees object of a prefunded payout, as returned by
 // POST /pos/api/v1/prefunded/payout/initiate: service_fee, client_fee,
@@ -97,4 +99,6 @@ var prefundedFeesPlan = compilePlan[PrefundedFees]()
 
 // UnmarshalJSON decodes a prefunded payout's fees object, with
 // the brand-key rule described on PrefundedFees. null leaves f unchanged.
-func (f *PrefundedFees) UnmarshalJSON(data []byte) error { return decode(prefundedFeesPlan, f, data) }
+func (f *PrefundedFees) UnmarshalJSON(data []byte) error { return decode(f, data) }
+
+func (*PrefundedFees) plan() *plan { return prefundedFeesPlan }

@@ -28,8 +28,10 @@ var kycConfigurationPlan = compilePlan[KYCConfiguration]()
 // keeps a copy of data in Raw. null leaves c unchanged; on error c is
 // unchanged.
 func (c *KYCConfiguration) UnmarshalJSON(data []byte) error {
-	return decode(kycConfigurationPlan, c, data)
+	return decode(c, data)
 }
+
+func (*KYCConfiguration) plan() *plan { return kycConfigurationPlan }
 
 // AdditionalInfoRequired is the additional_info_required object of the KYC
 // configuration. Besides options and rules it
@@ -64,8 +66,10 @@ var additionalInfoRequiredPlan = compilePlan[AdditionalInfoRequired]()
 // rules, and removes an earlier requirement object from Fields. null leaves
 // a unchanged; on error a is unchanged.
 func (a *AdditionalInfoRequired) UnmarshalJSON(data []byte) error {
-	return decode(additionalInfoRequiredPlan, a, data)
+	return decode(a, data)
 }
+
+func (*AdditionalInfoRequired) plan() *plan { return additionalInfoRequiredPlan }
 
 // AdditionalInfoRules is additional_info_required.rules: how many of the
 // options a customer must give.
@@ -82,8 +86,10 @@ var additionalInfoRulesPlan = compilePlan[AdditionalInfoRules]()
 // names, the last of a repeated one winning. null leaves r unchanged; on
 // error r is unchanged.
 func (r *AdditionalInfoRules) UnmarshalJSON(data []byte) error {
-	return decode(additionalInfoRulesPlan, r, data)
+	return decode(r, data)
 }
+
+func (*AdditionalInfoRules) plan() *plan { return additionalInfoRulesPlan }
 
 // InfoRequirement describes one piece of additional KYC information, such
 // as income_range or profession.
@@ -101,8 +107,10 @@ var infoRequirementPlan = compilePlan[InfoRequirement]()
 // member names, the last of a repeated one winning; a null required is
 // false. null leaves q unchanged; on error q is unchanged.
 func (q *InfoRequirement) UnmarshalJSON(data []byte) error {
-	return decode(infoRequirementPlan, q, data)
+	return decode(q, data)
 }
+
+func (*InfoRequirement) plan() *plan { return infoRequirementPlan }
 
 // DocumentDetails is the document_details object of KYC data and of a
 // document update: the document's number and any further details the
@@ -200,7 +208,9 @@ var kycResultPlan = compilePlan[KYCResult]()
 
 // UnmarshalJSON decodes {id, status, failure_reason} and keeps a copy of
 // data in Raw. null leaves r unchanged; on error r is unchanged.
-func (r *KYCResult) UnmarshalJSON(data []byte) error { return decode(kycResultPlan, r, data) }
+func (r *KYCResult) UnmarshalJSON(data []byte) error { return decode(r, data) }
+
+func (*KYCResult) plan() *plan { return kycResultPlan }
 
 // MissingInfoError is what CheckAdditionalInfo returns: the additional
 // information the configuration asks for that info lacks. Option names

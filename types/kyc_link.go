@@ -31,4 +31,6 @@ var kycLinkPlan = compilePlan[KYCLink]()
 
 // UnmarshalJSON decodes the data of the hosted KYC link and keeps a copy
 // of data in Raw. null leaves l unchanged; on error l is unchanged.
-func (l *KYCLink) UnmarshalJSON(data []byte) error { return decode(kycLinkPlan, l, data) }
+func (l *KYCLink) UnmarshalJSON(data []byte) error { return decode(l, data) }
+
+func (*KYCLink) plan() *plan { return kycLinkPlan }

@@ -51,4 +51,6 @@ var limitsPlan = compilePlan[Limits]()
 
 // UnmarshalJSON decodes limits of either edition and keeps a copy of data
 // in Raw. null leaves l unchanged; on error l is unchanged.
-func (l *Limits) UnmarshalJSON(data []byte) error { return decode(limitsPlan, l, data) }
+func (l *Limits) UnmarshalJSON(data []byte) error { return decode(l, data) }
+
+func (*Limits) plan() *plan { return limitsPlan }

@@ -36,7 +36,7 @@ func (u *WebhookURL) UnmarshalJSON(data []byte) error {
 	switch {
 	case len(data) > 0 && data[0] == '{':
 		var o webhookURLObject
-		if err := decode(webhookURLObjectPlan, &o, data); err != nil {
+		if err := decodeWith(webhookURLObjectPlan, &o, data); err != nil {
 			return err
 		}
 		*u = WebhookURL(o.WebhookURL)

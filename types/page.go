@@ -30,4 +30,6 @@ var pagePlan = compilePlan[Page[struct{}]]()
 
 // UnmarshalJSON decodes a page and keeps a copy of data in Raw. null
 // leaves p unchanged; on error p is unchanged.
-func (p *Page[T]) UnmarshalJSON(data []byte) error { return decode(pagePlan, p, data) }
+func (p *Page[T]) UnmarshalJSON(data []byte) error { return decode(p, data) }
+
+func (*Page[T]) plan() *plan { return pagePlan }

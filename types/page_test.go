@@ -2,10 +2,13 @@ package types_test
 
 import (
 	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/fiatramp/fiatramp-go/types"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -130,6 +133,40 @@ func TestPageItemRawSharesThePageCopy(t *testing.T) {
 	require.Equal(t, a, string(c.Raw))
 }
 
+// TestEveryPageItemSharesThePageCopy: the items of every page type the
+// services return (found by responseTypes) decode by their own plan, their
+// Raw a part of the page's copy, with no list of item types kept by hand.
+// An item type of another package, which has no plan here, owns a copy of
+// its own: what a page of a type left out would cost.
+func TestEveryPageItemSharesThePageCopy(t *testing.T) {
+	const body = `{"count":1,"results":[{"id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12"}]}`
+	pages := 0
+	for name, v := range responseTypes() {
+		if !strings.HasPrefix(name, "Page[") {
+			continue
+		}
+		pages++
+		require.NoError(t, json.Unmarshal([]byte(body), v), name)
+		page := reflect.ValueOf(v).Elem()
+		item := page.FieldByName("Results").Index(0).FieldByName("Raw").Bytes()
+		assert.True(t, within(item, page.FieldByName("Raw").Bytes()), "%s: an item's Raw is a copy of its own", name)
+	}
+	require.GreaterOrEqual(t, pages, 4, "too few page types found")
+
+	var foreign types.Page[foreignItem]
+	require.NoError(t, json.Unmarshal([]byte(body), &foreign))
+	assert.False(t, within(foreign.Results[0].Raw, foreign.Raw), "an item without a plan of the package owns its copy")
+}
+
+// foreignItem is a page item decoded by a plan of its own, outside the
+// package's types.
+type foreignItem struct {
+	ID  string          `json:"id"`
+	Raw json.RawMessage `json:"-" fiatramp:"raw"`
+}
+
+func (f *foreignItem) UnmarshalJSON(data []byte) error { return types.DecodeAs(f, data) }
+
 // within reports whether part lies in the memory of whole.
 func within(part, whole []byte) bool {
 	if len(part) == 0 || len(whole) == 0 {
@@ -141,9 +178,10 @@ func within(part, whole []byte) bool {
 }
 
 // TestPageItemsDecodeAsAlone pins that an item of a page decodes as the
-// same object decoded alone (its UnmarshalJSON), for every item type a
-// page decodes through its plan directly.
+// same object decoded alone (its UnmarshalJSON), though a page decodes it
+// through its plan directly.
 func TestPageItemsDecodeAsAlone(t *testing.T) {
+	// Every type decoded by a plan is; these are the page items.
 	pageItemsAsAlone[types.Customer](t, fuzzCustomerJSON)
 	pageItemsAsAlone[types.Payout](t, fetchPayoutJSON)
 	pageItemsAsAlone[types.Payin](t, payinFetchedJSON)

@@ -101,7 +101,9 @@ var payinPlan = compilePlan[Payin]()
 // UnmarshalJSON decodes a payin (initiate, fetch or history item) and
 // keeps a copy of data in Raw. null leaves p unchanged; on error p is
 // unchanged.
-func (p *Payin) UnmarshalJSON(data []byte) error { return decode(payinPlan, p, data) }
+func (p *Payin) UnmarshalJSON(data []byte) error { return decode(p, data) }
+
+func (*Payin) plan() *plan { return payinPlan }
 
 // PayinPage is one page of the payin history,
 // GET /pis/api/v1/payin/history.
@@ -149,5 +151,7 @@ var payinTransferLinkPlan = compilePlan[PayinTransferLink]()
 // UnmarshalJSON decodes the link's answer and keeps a copy of data in Raw.
 // null leaves l unchanged; on error l is unchanged.
 func (l *PayinTransferLink) UnmarshalJSON(data []byte) error {
-	return decode(payinTransferLinkPlan, l, data)
+	return decode(l, data)
 }
+
+func (*PayinTransferLink) plan() *plan { return payinTransferLinkPlan }

@@ -119,7 +119,9 @@ var payinQuotationPlan = compilePlan[PayinQuotation]()
 // UnmarshalJSON decodes a payin quotation object (create or fetch) and
 // keeps a copy of data in Raw. null leaves q unchanged; on error q is
 // unchanged.
-func (q *PayinQuotation) UnmarshalJSON(data []byte) error { return decode(payinQuotationPlan, q, data) }
+func (q *PayinQuotation) UnmarshalJSON(data []byte) error { return decode(q, data) }
+
+func (*PayinQuotation) plan() *plan { return payinQuotationPlan }
 
 // DepositInstructions is the deposit_instructions object of a payin
 // quotation: the bank account the customer pays into.
@@ -137,5 +139,7 @@ var depositInstructionsPlan = compilePlan[DepositInstructions]()
 // UnmarshalJSON decodes a deposit_instructions object {account_number, ifsc,
 // account_name}. null leaves d unchanged; on error d is unchanged.
 func (d *DepositInstructions) UnmarshalJSON(data []byte) error {
-	return decode(depositInstructionsPlan, d, data)
+	return decode(d, data)
 }
+
+func (*DepositInstructions) plan() *plan { return depositInstructionsPlan }

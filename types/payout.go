@@ -100,4 +100,6 @@ var payoutPlan = compilePlan[Payout]()
 // UnmarshalJSON decodes a standard payout object (create or fetch variant)
 // and keeps a copy of data in Raw. null leaves p unchanged;
 // on error p is unchanged.
-func (p *Payout) UnmarshalJSON(data []byte) error { return decode(payoutPlan, p, data) }
+func (p *Payout) UnmarshalJSON(data []byte) error { return decode(p, data) }
+
+func (*Payout) plan() *plan { return payoutPlan }

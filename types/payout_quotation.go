@@ -98,8 +98,10 @@ var payoutQuotationPlan = compilePlan[PayoutQuotation]()
 // keeps a copy of data in Raw. null leaves q unchanged; on error q is
 // unchanged.
 func (q *PayoutQuotation) UnmarshalJSON(data []byte) error {
-	return decode(payoutQuotationPlan, q, data)
+	return decode(q, data)
 }
+
+func (*PayoutQuotation) plan() *plan { return payoutQuotationPlan }
 
 // LinkTransferRequest is the body of PATCH
 // /pos/api/v1/payout/update-transfer-id: it records on the payout of an
@@ -129,4 +131,6 @@ var transferLinkPlan = compilePlan[TransferLink]()
 
 // UnmarshalJSON decodes a transfer link and keeps a copy of data in Raw.
 // null leaves l unchanged; on error l is unchanged.
-func (l *TransferLink) UnmarshalJSON(data []byte) error { return decode(transferLinkPlan, l, data) }
+func (l *TransferLink) UnmarshalJSON(data []byte) error { return decode(l, data) }
+
+func (*TransferLink) plan() *plan { return transferLinkPlan }

@@ -92,8 +92,10 @@ var prefundedPayoutPlan = compilePlan[PrefundedPayout]()
 // UnmarshalJSON decodes a prefunded payout object and keeps a copy of data in Raw. null leaves p unchanged; on error p is
 // unchanged.
 func (p *PrefundedPayout) UnmarshalJSON(data []byte) error {
-	return decode(prefundedPayoutPlan, p, data)
+	return decode(p, data)
 }
+
+func (*PrefundedPayout) plan() *plan { return prefundedPayoutPlan }
 
 // PrefundedPayoutParties is the customer object of a prefunded payout: the
 // paying sender and the receiving customer.
@@ -110,8 +112,10 @@ var prefundedPayoutPartiesPlan = compilePlan[PrefundedPayoutParties]()
 // member names, the last of a repeated one deciding alone (a later null
 // gives a zero PartyRef). null leaves p unchanged; on error p is unchanged.
 func (p *PrefundedPayoutParties) UnmarshalJSON(data []byte) error {
-	return decode(prefundedPayoutPartiesPlan, p, data)
+	return decode(p, data)
 }
+
+func (*PrefundedPayoutParties) plan() *plan { return prefundedPayoutPartiesPlan }
 
 // PartyRef is one side of PrefundedPayoutParties: its id is a uuid or
 // null.
@@ -124,4 +128,6 @@ var partyRefPlan = compilePlan[PartyRef]()
 
 // UnmarshalJSON decodes {"id": uuid or null};
 // null and "" give a nil ID. null leaves r unchanged.
-func (r *PartyRef) UnmarshalJSON(data []byte) error { return decode(partyRefPlan, r, data) }
+func (r *PartyRef) UnmarshalJSON(data []byte) error { return decode(r, data) }
+
+func (*PartyRef) plan() *plan { return partyRefPlan }

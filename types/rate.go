@@ -42,4 +42,6 @@ var ratePlan = compilePlan[Rate]()
 
 // UnmarshalJSON decodes a rate object and keeps a copy of data in Raw.
 // null leaves r unchanged; on error r is unchanged.
-func (r *Rate) UnmarshalJSON(data []byte) error { return decode(ratePlan, r, data) }
+func (r *Rate) UnmarshalJSON(data []byte) error { return decode(r, data) }
+
+func (*Rate) plan() *plan { return ratePlan }

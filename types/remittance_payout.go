@@ -83,5 +83,7 @@ var remittancePayoutPlan = compilePlan[RemittancePayout]()
 // UnmarshalJSON decodes the remittance payout data, every field optional, and keeps a copy of data in Raw. null leaves p
 // unchanged; on error p is unchanged.
 func (p *RemittancePayout) UnmarshalJSON(data []byte) error {
-	return decode(remittancePayoutPlan, p, data)
+	return decode(p, data)
 }
+
+func (*RemittancePayout) plan() *plan { return remittancePayoutPlan }

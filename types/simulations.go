@@ -23,8 +23,10 @@ var payoutStatusSimulationPlan = compilePlan[PayoutStatusSimulation]()
 // UnmarshalJSON decodes the data of the payout status simulation and keeps a
 // copy of data in Raw. null leaves s unchanged; on error s is unchanged.
 func (s *PayoutStatusSimulation) UnmarshalJSON(data []byte) error {
-	return decode(payoutStatusSimulationPlan, s, data)
+	return decode(s, data)
 }
+
+func (*PayoutStatusSimulation) plan() *plan { return payoutStatusSimulationPlan }
 
 // KYCStatusSimulation is the answer of the sandbox KYC status simulation,
 // PATCH /cms/api/v1/kyc/mock-kyc-status: {id, status}.
@@ -42,8 +44,10 @@ var kycStatusSimulationPlan = compilePlan[KYCStatusSimulation]()
 // UnmarshalJSON decodes the data of the KYC status simulation and keeps a copy
 // of data in Raw. null leaves s unchanged; on error s is unchanged.
 func (s *KYCStatusSimulation) UnmarshalJSON(data []byte) error {
-	return decode(kycStatusSimulationPlan, s, data)
+	return decode(s, data)
 }
+
+func (*KYCStatusSimulation) plan() *plan { return kycStatusSimulationPlan }
 
 // BankVerificationSimulation is the data of the sandbox bank verification
 // simulation (POST /cms/api/v1/bank/mock-bank-verification):
@@ -64,8 +68,10 @@ var bankVerificationSimulationPlan = compilePlan[BankVerificationSimulation]()
 // UnmarshalJSON decodes the simulation's data and keeps a copy of data in
 // Raw. null leaves s unchanged; on error s is unchanged.
 func (s *BankVerificationSimulation) UnmarshalJSON(data []byte) error {
-	return decode(bankVerificationSimulationPlan, s, data)
+	return decode(s, data)
 }
+
+func (*BankVerificationSimulation) plan() *plan { return bankVerificationSimulationPlan }
 
 // PayinStatusSimulation is the data of the sandbox payin status simulation
 // (PATCH /pis/api/v1/payin/mock-payin-status): {payin_id, payin_status}.
@@ -83,5 +89,7 @@ var payinStatusSimulationPlan = compilePlan[PayinStatusSimulation]()
 // UnmarshalJSON decodes the simulation's data and keeps a copy of data in
 // Raw. null leaves s unchanged; on error s is unchanged.
 func (s *PayinStatusSimulation) UnmarshalJSON(data []byte) error {
-	return decode(payinStatusSimulationPlan, s, data)
+	return decode(s, data)
 }
+
+func (*PayinStatusSimulation) plan() *plan { return payinStatusSimulationPlan }

@@ -429,9 +429,9 @@ func listCap(raw []byte) int {
 // as encoding/json would: null gives nil, [] an empty slice, anything but
 // an array a type error. An item is decoded by its own UnmarshalJSON when
 // it has one (every type of this package), by encoding/json otherwise; an
-// item of a type in itemPlans, inside an object whose Raw holds the copy
-// own says raw lies in, is decoded by its plan directly, so that its Raw
-// shares that copy.
+// item of a type with a plan (planned), inside an object whose Raw holds
+// the copy own says raw lies in, is decoded by its plan directly, as its
+// UnmarshalJSON would, so that its Raw shares that copy.
 func decodeList(fv reflect.Value, raw []byte, own bool) error {
 	raw = jsonscan.TrimSpace(raw)
 	switch {
@@ -443,7 +443,9 @@ func decodeList(fv reflect.Value, raw []byte, own bool) error {
 	}
 	var items *plan
 	if own {
-		items = itemPlans[fv.Type().Elem()]
+		if p, ok := reflect.Zero(reflect.PointerTo(fv.Type().Elem())).Interface().(planned); ok {
+			items = p.plan()
+		}
 	}
 	zero := reflect.Zero(fv.Type().Elem())
 	list := reflect.MakeSlice(fv.Type(), 0, listCap(raw))

@@ -38,4 +38,6 @@ var walletPlan = compilePlan[Wallet]()
 // UnmarshalJSON decodes a wallet object and
 // keeps a copy of data in Raw. null leaves w unchanged; on error w is
 // unchanged.
-func (w *Wallet) UnmarshalJSON(data []byte) error { return decode(walletPlan, w, data) }
+func (w *Wallet) UnmarshalJSON(data []byte) error { return decode(w, data) }
+
+func (*Wallet) plan() *plan { return walletPlan }

@@ -57,4 +57,6 @@ var widgetPlan = compilePlan[Widget]()
 // UnmarshalJSON decodes the data of the hosted widget's initialization and
 // keeps a copy of data in Raw. null leaves w unchanged; on error w is
 // unchanged.
-func (w *Widget) UnmarshalJSON(data []byte) error { return decode(widgetPlan, w, data) }
+func (w *Widget) UnmarshalJSON(data []byte) error { return decode(w, data) }
+
+func (*Widget) plan() *plan { return widgetPlan }

@@ -170,7 +170,7 @@ func TestSignAcceptedBySandbox(t *testing.T) {
 	require.Equal(t, 0, r.code, r)
 	canonical := line(t, r.stdout, "canonical body")
 	assert.Equal(t, http.StatusUnauthorized, send("POST", "/pis/api/v1/payin/quotation", body, r.stdout), "the body as typed is not canonical")
-	assert.Equal(t, http.StatusCreated, send("POST", "/pis/api/v1/payin/quotation", canonical, r.stdout))
+	assert.Equal(t, http.StatusOK, send("POST", "/pis/api/v1/payin/quotation", canonical, r.stdout))
 }
 
 func TestSignCompare(t *testing.T) {

@@ -1,0 +1,3 @@
+module fiatramp.ci/modproxy
+
+go 1.23.0

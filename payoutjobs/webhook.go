@@ -1,0 +1,89 @@
+package payoutjobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/fiatramp/fiatramp-go/pginbox"
+	"github.com/fiatramp/fiatramp-go/types"
+	"github.com/fiatramp/fiatramp-go/webhook"
+)
+
+// WebhookHandler returns the http.Handler to register as the
+// organization's webhook URL: pginbox.Handler on the pipeline's inbox
+// with HandleEvent, so that each event's "done" record, the job's final
+// status and the user's OnFinal commit in one transaction, and a
+// delivery is answered 200 only after that commit. other, when not nil,
+// runs (in the same transaction) for the events that are not a payout
+// job's. opts are webhook.Handler's options.
+func (p *Pipeline) WebhookHandler(apiKey, apiSecret string, other pginbox.TxFunc, opts ...webhook.Option) http.Handler {
+	return pginbox.Handler(apiKey, apiSecret, p.inbox, func(ctx context.Context, tx pgx.Tx, ev *webhook.Event) error {
+		return p.HandleEvent(ctx, tx, ev, other)
+	}, opts...)
+}
+
+// HandleEvent applies a verified webhook event inside tx, for receivers
+// that run their own pginbox.Handler: a PAYOUT event whose payout or
+// client_reference_id is a job's and whose status is final ends that job
+// (PhaseFinal, OnFinal in tx), once; a repeat, a non-final status or the
+// event of a job already ended changes nothing. An event that is no job's
+// goes to other (nil: ignored).
+//
+// An event may come before the create's answer was recorded: the job is
+// found by the reference in the event's metadata, and the run still
+// waiting on the create reads the job again and finds it ended.
+func (p *Pipeline) HandleEvent(ctx context.Context, tx pgx.Tx, ev *webhook.Event, other pginbox.TxFunc) error {
+	pass := func() error {
+		if other == nil {
+			return nil
+		}
+		return other(ctx, tx, ev)
+	}
+	if ev.Type != webhook.TypePayout {
+		return pass()
+	}
+	payoutID, _ := uuid.Parse(ev.ID)
+	ref := eventReference(ev)
+	if payoutID == uuid.Nil && ref == "" {
+		return pass()
+	}
+	cur, err := scanJob(tx.QueryRow(ctx, p.sql.selectByPayout, payoutID, ref))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return pass()
+	}
+	if err != nil {
+		return fmt.Errorf("payoutjobs: webhook: %w", err)
+	}
+	if cur.PayoutID != uuid.Nil && payoutID != uuid.Nil && cur.PayoutID != payoutID {
+		// The reference is the job's but the payout is not: not this job's
+		// payout (the job knows its own).
+		return pass()
+	}
+	status := types.PayoutStatus(ev.Event)
+	if !status.IsFinal() {
+		return nil
+	}
+	_, err = p.finish(ctx, tx, cur, payoutID, status, "webhook")
+	return err
+}
+
+// eventReference is the client_reference_id an event's metadata carries,
+// or "".
+func eventReference(ev *webhook.Event) string {
+	if len(ev.Metadata.Raw) == 0 {
+		return ""
+	}
+	var m struct {
+		Ref string `json:"client_reference_id"`
+	}
+	if json.Unmarshal(ev.Metadata.Raw, &m) != nil {
+		return ""
+	}
+	return m.Ref
+}
