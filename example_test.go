@@ -1081,3 +1081,28 @@ func ExampleWidgetService_Initialize() {
 	// true
 	// OPEN 30m0s
 }
+
+// A fake returns a refusal built from the fields a test cares about; it
+// matches its sentinels as the same answer from the service would.
+func ExampleAPIError_fake() {
+	rateLimited := &fiatramp.APIError{StatusCode: 429}
+	unverified := &fiatramp.APIError{StatusCode: 400, Message: "Customer is unverified"}
+
+	fmt.Println(errors.Is(rateLimited, fiatramp.ErrRateLimited))
+	fmt.Println(errors.Is(fmt.Errorf("quote: %w", unverified), fiatramp.ErrCustomerUnverified))
+	fmt.Println(errors.Is(&fiatramp.APIError{}, fiatramp.ErrInternal))
+	// Output:
+	// true
+	// true
+	// false
+}
+
+// SentinelNames labels a failure for a log line or a metric.
+func ExampleSentinelNames() {
+	err := fmt.Errorf("payout order-1001: %w", &fiatramp.APIError{StatusCode: 401, Code: "AUTH_TIMESTAMP_EXPIRED"})
+	fmt.Println(fiatramp.SentinelNames(err))
+	fmt.Println(fiatramp.SentinelNames(context.DeadlineExceeded) == nil)
+	// Output:
+	// [ErrUnauthorized ErrClockSkew]
+	// true
+}

@@ -378,92 +378,6 @@ func stdinIsTerminal() bool {
 	return err != nil || !os.SameFile(fi, null)
 }
 
-// sentinel is a sentinel error of the library and its name.
-type sentinel struct {
-	name string
-	err  error
-}
-
-// sentinels names every sentinel error of the library, for the messages
-// of failed calls.
-func sentinels() []sentinel {
-	return []sentinel{
-		{"ErrFieldMissing", fiatramp.ErrFieldMissing},
-		{"ErrInternal", fiatramp.ErrInternal},
-		{"ErrUnavailable", fiatramp.ErrUnavailable},
-		{"ErrUnauthorized", fiatramp.ErrUnauthorized},
-		{"ErrRateLimited", fiatramp.ErrRateLimited},
-		{"ErrClientReferenceExists", fiatramp.ErrClientReferenceExists},
-		{"ErrQuotationNotFound", fiatramp.ErrQuotationNotFound},
-		{"ErrCustomerMismatch", fiatramp.ErrCustomerMismatch},
-		{"ErrQuotationExpired", fiatramp.ErrQuotationExpired},
-		{"ErrQuotationAlreadyLinked", fiatramp.ErrQuotationAlreadyLinked},
-		{"ErrExchangeOrderInUse", fiatramp.ErrExchangeOrderInUse},
-		{"ErrInsufficientBalance", fiatramp.ErrInsufficientBalance},
-		{"ErrNotEntitled", fiatramp.ErrNotEntitled},
-		{"ErrPayoutIDInvalid", fiatramp.ErrPayoutIDInvalid},
-		{"ErrQuotationIDInvalid", fiatramp.ErrQuotationIDInvalid},
-		{"ErrCustomerNotFound", fiatramp.ErrCustomerNotFound},
-		{"ErrBankNotFound", fiatramp.ErrBankNotFound},
-		{"ErrCustomerUnverified", fiatramp.ErrCustomerUnverified},
-		{"ErrBankUnverified", fiatramp.ErrBankUnverified},
-		{"ErrOnrampDisabled", fiatramp.ErrOnrampDisabled},
-		{"ErrAmountBelowMinimum", fiatramp.ErrAmountBelowMinimum},
-		{"ErrAmountAboveMaximum", fiatramp.ErrAmountAboveMaximum},
-		{"ErrAMLScreeningFailed", fiatramp.ErrAMLScreeningFailed},
-		{"ErrEDDRequired", fiatramp.ErrEDDRequired},
-		{"ErrDailyLimitExhausted", fiatramp.ErrDailyLimitExhausted},
-		{"ErrMalformedResponse", fiatramp.ErrMalformedResponse},
-		{"ErrPagination", fiatramp.ErrPagination},
-		{"ErrInvalidRequest", fiatramp.ErrInvalidRequest},
-		{"ErrOutcomeUnknown", fiatramp.ErrOutcomeUnknown},
-		{"ErrRedirect", fiatramp.ErrRedirect},
-		{"ErrClockSkew", fiatramp.ErrClockSkew},
-		{"ErrRetryBudgetExhausted", fiatramp.ErrRetryBudgetExhausted},
-		// Every refusal the service documents (errors issue 18).
-		{"ErrNotFound", fiatramp.ErrNotFound},
-		{"ErrPayoutNotFound", fiatramp.ErrPayoutNotFound},
-		{"ErrPayinNotFound", fiatramp.ErrPayinNotFound},
-		{"ErrServiceTimeout", fiatramp.ErrServiceTimeout},
-		{"ErrServiceUnknown", fiatramp.ErrServiceUnknown},
-		{"ErrUPIUnsupported", fiatramp.ErrUPIUnsupported},
-		{"ErrEDDNotRequired", fiatramp.ErrEDDNotRequired},
-		{"ErrUTRInUse", fiatramp.ErrUTRInUse},
-		{"ErrUTRInvalid", fiatramp.ErrUTRInvalid},
-		{"ErrPayinIDInvalid", fiatramp.ErrPayinIDInvalid},
-		{"ErrEmailInUse", fiatramp.ErrEmailInUse},
-		{"ErrPhoneInUse", fiatramp.ErrPhoneInUse},
-		{"ErrDuplicateContact", fiatramp.ErrDuplicateContact},
-		{"ErrInvalidCountry", fiatramp.ErrInvalidCountry},
-		{"ErrInvalidResidenceCountry", fiatramp.ErrInvalidResidenceCountry},
-		{"ErrNonResidentUnsupported", fiatramp.ErrNonResidentUnsupported},
-		{"ErrInputMalformed", fiatramp.ErrInputMalformed},
-		{"ErrAdditionalInfoMalformed", fiatramp.ErrAdditionalInfoMalformed},
-		{"ErrInvalidDateFormat", fiatramp.ErrInvalidDateFormat},
-		{"ErrInvalidDateRange", fiatramp.ErrInvalidDateRange},
-		{"ErrInvalidAadhaar", fiatramp.ErrInvalidAadhaar},
-		{"ErrInvalidDocumentType", fiatramp.ErrInvalidDocumentType},
-		{"ErrKYCExists", fiatramp.ErrKYCExists},
-		{"ErrKYCInUse", fiatramp.ErrKYCInUse},
-		{"ErrUpdateLimitExceeded", fiatramp.ErrUpdateLimitExceeded},
-		{"ErrVPAInUse", fiatramp.ErrVPAInUse},
-		{"ErrAccountNumberInUse", fiatramp.ErrAccountNumberInUse},
-		{"ErrBankAccountLimit", fiatramp.ErrBankAccountLimit},
-		{"ErrNotCreated", fiatramp.ErrNotCreated},
-	}
-}
-
-// sentinelNames lists the names of the sentinels err matches.
-func sentinelNames(err error) []string {
-	var names []string
-	for _, s := range sentinels() {
-		if errors.Is(err, s.err) {
-			names = append(names, s.name)
-		}
-	}
-	return names
-}
-
 // libraryClockRemedy is the remedy the library's message of a refused
 // timestamp names for Go code; message names the command's flag instead.
 const libraryClockRemedy = "or use WithClockCorrection"
@@ -500,7 +414,7 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitRefused
 	case errors.As(err, &ou):
 		fmt.Fprintln(stderr, message(err))
-		fmt.Fprintln(stderr, "  sentinel:", strings.Join(sentinelNames(err), ", "))
+		fmt.Fprintln(stderr, "  sentinel:", strings.Join(fiatramp.SentinelNames(err), ", "))
 		if ou.ClientReferenceID != "" {
 			fmt.Fprintf(stderr, "  reconcile: the operation may have taken effect. Repeat the same create with --reference %s\n"+
 				"             (it cannot pay twice): success means it is new, ErrClientReferenceExists or\n"+
@@ -517,7 +431,7 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitUnknown
 	case errors.Is(err, fiatramp.ErrInvalidRequest):
 		fmt.Fprintln(stderr, message(err))
-		fmt.Fprintln(stderr, "  sentinel:", strings.Join(sentinelNames(err), ", "))
+		fmt.Fprintln(stderr, "  sentinel:", strings.Join(fiatramp.SentinelNames(err), ", "))
 		fmt.Fprintln(stderr, "  nothing was sent")
 		return exitUsage
 	case errors.As(err, &api):
@@ -540,13 +454,13 @@ func exitCode(err error, stderr io.Writer) int {
 		if api.ErrorText != "" {
 			fmt.Fprintln(stderr, "  errors:", printable(api.ErrorText))
 		}
-		if names := sentinelNames(err); len(names) > 0 {
+		if names := fiatramp.SentinelNames(err); len(names) > 0 {
 			fmt.Fprintln(stderr, "  sentinel:", strings.Join(names, ", "))
 		}
 		return exitRefused
 	default:
 		fmt.Fprintln(stderr, "fiatramp:", message(err))
-		if names := sentinelNames(err); len(names) > 0 {
+		if names := fiatramp.SentinelNames(err); len(names) > 0 {
 			fmt.Fprintln(stderr, "  sentinel:", strings.Join(names, ", "))
 		}
 		return exitRefused

@@ -12,9 +12,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -236,43 +233,6 @@ func TestCLIHelp(t *testing.T) {
 	r = cli(t, nil, "", "payouts", "get", "-x", uuid.NewString())
 	assert.Equal(t, 2, r.code, r)
 	assert.Contains(t, r.stderr, "flag provided but not defined: -x")
-}
-
-// Every sentinel the library exports has its name in the table the
-// messages use.
-func TestSentinelTableComplete(t *testing.T) {
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, "../..", func(fi os.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, 0)
-	require.NoError(t, err)
-	var exported []string
-	for _, pkg := range pkgs {
-		for _, file := range pkg.Files {
-			for _, decl := range file.Decls {
-				gd, ok := decl.(*ast.GenDecl)
-				if !ok || gd.Tok != token.VAR {
-					continue
-				}
-				for _, spec := range gd.Specs {
-					for _, name := range spec.(*ast.ValueSpec).Names {
-						if strings.HasPrefix(name.Name, "Err") && name.IsExported() {
-							exported = append(exported, name.Name)
-						}
-					}
-				}
-			}
-		}
-	}
-	require.NotEmpty(t, exported)
-	named := map[string]bool{}
-	for _, s := range sentinels() {
-		named[s.name] = true
-	}
-	for _, n := range exported {
-		assert.True(t, named[n], "sentinel %s has no name in sentinels()", n)
-	}
-	assert.Len(t, sentinels(), len(exported))
 }
 
 func TestParseInterspersed(t *testing.T) {
