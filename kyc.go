@@ -47,6 +47,14 @@ func (s *KYCService) GetConfiguration(ctx context.Context, customerID uuid.UUID,
 	return call[types.KYCConfiguration](ctx, s.client, opKYCGetConfiguration.op(customerID.String()), opts)
 }
 
+// kycStatusRequest is the body of the sandbox KYC status simulation.
+type kycStatusRequest struct {
+	CustomerID uuid.UUID       `json:"customer_id"`
+	KYCStatus  types.KYCStatus `json:"kyc_status"`
+}
+
+var kycStatusBody = compileBody[kycStatusRequest]()
+
 // SimulateStatus sets a customer's KYC status, in the sandbox only:
 // PATCH /cms/api/v1/kyc/mock-kyc-status with {"customer_id", "kyc_status"}.
 // A nil customerID or an empty status is refused before sending

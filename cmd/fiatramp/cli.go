@@ -42,7 +42,13 @@ type streams struct {
 
 // command is one command of the tool, e.g. "payouts get".
 type command struct {
-	name    string // words after "fiatramp"
+	name string // words after "fiatramp"
+	// op is the library's operation the command calls, "Service.Method"
+	// (a row of fiatramp.Operations, or one of a row's Helpers); its name
+	// is then the service and the method in kebab case ("payouts
+	// get-balance" for Payouts.GetBalance). "" for a command that is not
+	// one operation (sign, call, payouts reconcile).
+	op      string
 	args    string // what follows the flags in the synopsis
 	summary string // one line for the command list
 	about   string // a paragraph for the command's own help
@@ -53,59 +59,55 @@ type command struct {
 }
 
 // commands is the table of commands that call the service or sign, in
-// the order of the help.
+// the order of the help: by service as the library's index of operations
+// orders them, then the tools (see order).
 func commands() []*command {
-	return []*command{
+	cs := []*command{
 		payoutsGetCommand(),
-		payoutsBalanceCommand(),
+		payoutsGetBalanceCommand(),
 		payoutsCreateCommand(),
-		customersBanksCommand(),
-		kycConfigCommand(),
-		payinsQuoteCommand(),
-		// Payins after the quotation.
+		payoutsGetConfigurationCommand(),
+		payoutsGetRateCommand(),
+		payoutsGetLimitsCommand(),
+		payoutsSaveEDDCommand(),
+		payoutsCreateQuotationCommand(),
+		payoutsGetQuotationCommand(),
+		payoutsLinkTransferCommand(),
+		payoutsListCommand(),
+		payoutsReconcileCommand(),
+		payinsCreateQuotationCommand(),
 		payinsGetQuotationCommand(),
 		payinsInitiateCommand(),
 		payinsGetCommand(),
-		payinsHistoryCommand(),
+		payinsListCommand(),
 		payinsLinkTransferCommand(),
-		payinsSimulateCommand(),
+		payinsSimulateStatusCommand(),
+		payinsGetConfigurationCommand(),
+		payinsGetRateCommand(),
+		payinsGetLimitsCommand(),
+		payinsSaveEDDCommand(),
+		customersCreateCommand(),
+		customersGetCommand(),
+		customersListCommand(),
+		customersBankAccountsCommand(),
+		customersAddBankAccountCommand(),
+		kycGetConfigurationCommand(),
+		kycAddDataCommand(),
+		kycUpdateTaxInfoCommand(),
+		kycUpdateDocumentInfoCommand(),
+		kycUpdateSelfieCommand(),
+		kycUpdateAdditionalInfoCommand(),
+		kycResetCommand(),
+		kycGenerateLinkCommand(),
+		organizationSetWebhookURLCommand(),
+		widgetInitializeCommand(),
 		callCommand(),
 		signCommand(),
 		webhookVerifyCommand(),
 		webhookSendCommand(),
-		// Configuration, rates, limits and EDD.
-		payoutsConfigCommand(),
-		payoutsRateCommand(),
-		payoutsLimitsCommand(),
-		payoutsEDDCommand(),
-		payinsConfigCommand(),
-		payinsRateCommand(),
-		payinsLimitsCommand(),
-		payinsEDDCommand(),
-		// Payout quotations and history.
-		payoutsQuoteCommand(),
-		payoutsQuotationCommand(),
-		payoutsLinkTransferCommand(),
-		payoutsHistoryCommand(),
-		// Bank accounts and the organization's webhook URL.
-		customersAddBankCommand(),
-		orgWebhookURLCommand(),
-		// Customers and KYC.
-		customersCreateCommand(),
-		customersGetCommand(),
-		customersListCommand(),
-		kycAddCommand(),
-		kycUpdateTaxCommand(),
-		kycUpdateDocumentCommand(),
-		kycUpdateSelfieCommand(),
-		kycUpdateAdditionalCommand(),
-		kycResetCommand(),
-		// The hosted KYC link and the hosted widget.
-		kycLinkCommand(),
-		widgetInitCommand(),
-		// Reconciliation.
-		payoutsReconcileCommand(),
 	}
+	order(cs)
+	return cs
 }
 
 // findCommand returns the command args start with and the arguments after
@@ -132,29 +134,6 @@ func slicesEqual(a, b []string) bool {
 	return true
 }
 
-// isGroup reports whether word names a group of commands ("payouts").
-func isGroup(word string) bool {
-	for _, c := range commands() {
-		if w := strings.Fields(c.name); len(w) > 1 && w[0] == word {
-			return true
-		}
-	}
-	return false
-}
-
-// groupUsage lists the commands of group.
-func groupUsage(group string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Commands of fiatramp %s:\n\n", group)
-	for _, c := range commands() {
-		if strings.Fields(c.name)[0] == group {
-			fmt.Fprintf(&b, "\tfiatramp %-18s %s\n", c.name, c.summary)
-		}
-	}
-	fmt.Fprintf(&b, "\nRun \"fiatramp help %s COMMAND\" for a command's flags and an example.\n", group)
-	return b.String()
-}
-
 // flags returns c's flag set, with its help (synopsis, about, flags,
 // example) on out.
 func (c *command) flags(out io.Writer) (*flag.FlagSet, func(context.Context, streams, []string) error) {
@@ -163,31 +142,6 @@ func (c *command) flags(out io.Writer) (*flag.FlagSet, func(context.Context, str
 	run := c.setup(fs)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), c.help(fs)) }
 	return fs, run
-}
-
-// synopsis is c's usage line.
-func (c *command) synopsis() string {
-	return strings.TrimSpace("fiatramp " + c.name + " [flags] " + c.args)
-}
-
-// help is c's whole help text.
-func (c *command) help(fs *flag.FlagSet) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Usage: %s\n\n%s\n", c.synopsis(), strings.TrimSpace(c.about))
-	var any bool
-	fs.VisitAll(func(*flag.Flag) { any = true })
-	if any {
-		b.WriteString("\nFlags:\n\n")
-		w := fs.Output()
-		fs.SetOutput(&b)
-		fs.PrintDefaults()
-		fs.SetOutput(w)
-	}
-	fmt.Fprintf(&b, "\nExample:\n\n")
-	for _, line := range strings.Split(strings.TrimSpace(c.example), "\n") {
-		fmt.Fprintf(&b, "\t%s\n", strings.TrimSpace(line))
-	}
-	return b.String()
 }
 
 // runCommand parses c's flags from args and runs it.
