@@ -121,8 +121,6 @@ var (
 	// ErrUnauthorized too. WithClockCorrection mends it.
 	ErrClockSkew = errors.New("fiatramp: clock skew")
 
-	// Every refusal the service documents (errors issue 18).
-
 	// ErrNotFound matches anything the service says is absent or not the
 	// caller's: HTTP 404, err_code NOT_FOUND, USR_NOT_FOUND and
 	// AUTH_ORG_MISMATCH (a record of another organization, sent as a 400:
@@ -205,8 +203,6 @@ var (
 	// ErrBankAccountLimit matches "Maximum 3 bank account details allowed"
 	// and "Maximum 3 UPI IDs allowed".
 	ErrBankAccountLimit = errors.New("fiatramp: bank account or UPI id limit reached")
-
-	// Reconciliation (errors issue 18).
 
 	// ErrNotCreated matches a *NotCreatedError: a create whose outcome was
 	// unknown until reconciliation proved that nothing holds its reference.

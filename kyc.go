@@ -13,7 +13,6 @@ import (
 // Methods may be added in minor versions: embed KYCAPI in the fake's
 // struct so that it keeps compiling.
 type KYCAPI interface {
-	// Customers and KYC.
 	AddData(ctx context.Context, req types.AddKYCDataRequest, opts ...RequestOption) (*types.KYCResult, error)
 	GetConfiguration(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.KYCConfiguration, error)
 	GenerateLink(ctx context.Context, req types.KYCLinkRequest, opts ...RequestOption) (*types.KYCLink, error)

@@ -17,7 +17,6 @@ import (
 // struct so that it keeps compiling.
 type PayinsAPI interface {
 	GetConfiguration(ctx context.Context, opts ...RequestOption) (*types.Configuration, error)
-	// Configuration, rates, limits and EDD.
 	GetRate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error)
 	List(ctx context.Context, q types.PayinListFilter, opts ...RequestOption) (*types.PayinPage, error)
 	All(ctx context.Context, q types.PayinListFilter, opts ...RequestOption) iter.Seq2[types.Payin, error]

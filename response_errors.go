@@ -23,7 +23,6 @@ var statusSentinels = [...]struct {
 }{
 	{401, ErrUnauthorized}, {429, ErrRateLimited}, {500, ErrInternal},
 	{502, ErrUnavailable}, {503, ErrUnavailable}, {504, ErrUnavailable},
-	// Every refusal the service documents (errors issue 18).
 	{404, ErrNotFound},
 }
 
@@ -38,7 +37,6 @@ var codeSentinels = [...]struct {
 	{exact: "SYS_INTERNAL_ERROR", sentinel: ErrInternal},
 	{prefix: "AUTH_", except: orgMismatchCode, sentinel: ErrUnauthorized},
 	{part: "TIMESTAMP", sentinel: ErrClockSkew},
-	// Every refusal the service documents (errors issue 18).
 	{exact: "NOT_FOUND", sentinel: ErrNotFound},
 	{exact: "USR_NOT_FOUND", sentinel: ErrNotFound},
 	{exact: "USR_NOT_FOUND", sentinel: ErrCustomerNotFound},
@@ -106,7 +104,7 @@ var messageSentinels = map[string]error{
 	"this field may not be blank":                                                          ErrFieldMissing,
 	"this field may not be null":                                                           ErrFieldMissing,
 	"invalid signature":                                                                    ErrUnauthorized,
-	// Every refusal the service documents (errors issue 18).
+
 	"quotation is already linked to another payin": ErrQuotationAlreadyLinked,
 	"upi is not supported":                         ErrUPIUnsupported,
 	"edd not required":                             ErrEDDNotRequired,
@@ -161,7 +159,6 @@ var messagePatterns = [...]struct {
 		{words: []string{"exist", "already", "unique"}},
 	}, sentinel: ErrClientReferenceExists},
 	{all: []clause{{words: []string{"timestamp"}, fields: []string{"x-timestamp", "timestamp"}}}, only4xx: true, sentinel: ErrClockSkew},
-	// Every refusal the service documents (errors issue 18).
 	{all: []clause{{words: []string{"not found"}}}, only4xx: true, sentinel: ErrNotFound},
 	{all: []clause{{words: []string{"email already in use", "phone already in use"}}}, sentinel: ErrDuplicateContact},
 	{all: []clause{{fields: []string{"date_range"}}}, only4xx: true, sentinel: ErrInvalidDateRange},

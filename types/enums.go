@@ -295,8 +295,6 @@ func payinRefundReasonList() [3]PayinRefundReason {
 	return [...]PayinRefundReason{PayinRefundIncorrectAmount, PayinRefundNonWhitelistedAccount, PayinRefundThirdPartyPayment}
 }
 
-// Customers and KYC.
-
 // KYCFailureReason says why a customer's KYC failed, as failure_reason.
 // The first three are recoverable by the matching KYC update (tax,
 // document, selfie); KYC_FAILED is final (the customer must contact
