@@ -11,7 +11,6 @@ package sandbox
 import (
 	"fmt"
 	"net/http"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -130,33 +129,7 @@ func (s *Sandbox) listBankAccounts(rq *request) reply {
 		return invalidPage()
 	}
 	// The links carry no other parameter: the bank list has no filter.
-	data, ok := pageOf(s, rq.r, nil, page, c.banks, newBankListItem)
-	if !ok {
-		return invalidPage()
-	}
-	return success(http.StatusOK, "Bank accounts fetched successfully", data)
-}
-
-// pageBase is the absolute URL, without query, that the bank list's page
-// links start with: Settings.PublicURL followed by the route's path when
-// set, or else the scheme, Host and path the request arrived with (the
-// path of RequestURI, so that a sandbox mounted under a prefix, e.g. with
-// http.StripPrefix, still gives links that reach it).
-func (s *Sandbox) pageBase(r *http.Request) string {
-	if u := s.publicURL(); u != nil {
-		return strings.TrimRight(u.String(), "/") + r.URL.EscapedPath()
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	path := r.URL.EscapedPath()
-	if r.RequestURI != "" {
-		if u, err := url.ParseRequestURI(r.RequestURI); err == nil {
-			path = u.EscapedPath()
-		}
-	}
-	return scheme + "://" + r.Host + path
+	return listReply(s, rq.r, nil, page, c.banks, newBankListItem, "Bank accounts fetched successfully")
 }
 
 // bankIdentifiers is the identifiers object of a fetched bank account.

@@ -104,19 +104,21 @@ const DefaultDeliveryLogSize = 10000
 // still attempted); DeliveryCounts keeps counting them all. The result
 // shares nothing with the sandbox.
 func (s *Sandbox) Deliveries() []Delivery {
-	log, _ := s.deliveryLog()
+	log, _ := s.DeliveryLog()
 	return log
 }
 
 // DeliveryCounts returns the counts of every delivery since New or the
 // last Reset, those dropped from the delivery log included.
 func (s *Sandbox) DeliveryCounts() DeliveryCounts {
-	_, counts := s.deliveryLog()
+	_, counts := s.DeliveryLog()
 	return counts
 }
 
-// deliveryLog returns the log and its counts, read at one moment.
-func (s *Sandbox) deliveryLog() ([]Delivery, DeliveryCounts) {
+// DeliveryLog returns the delivery log (Deliveries) and its counts
+// (DeliveryCounts) read at one moment, so that the counts cover exactly
+// the deliveries the log shows and those it has dropped.
+func (s *Sandbox) DeliveryLog() ([]Delivery, DeliveryCounts) {
 	d := s.deliveries
 	d.mu.Lock()
 	defer d.mu.Unlock()
