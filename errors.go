@@ -230,7 +230,7 @@ var (
 // quotation), which cannot pay twice, until it succeeds (the payout is new)
 // or is refused with ErrClientReferenceExists or ErrQuotationAlreadyLinked
 // (the earlier attempt created it).
-// Or settle it with reads only: Client.ReconcilePayoutOutcome reads the
+// Or settle it with reads only: Payouts.ReconcileOutcome reads the
 // customer's payout history over [Started, Ended] and the quotation;
 // WithReconcile makes the create do so before it returns.
 type OutcomeUnknownError struct {

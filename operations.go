@@ -206,7 +206,7 @@ var operations = [numOperations]opRow{
 	},
 	opPayoutsGetQuotation: {
 		name: "Payouts.GetQuotation", method: http.MethodGet, path: posBase + "/payout/quotation/{quotation_id}",
-		safety: SafetyRead, result: payoutQuotationKnownBy(),
+		safety: SafetyRead, result: payoutQuotationKnownBy(), helpers: []string{"Reconcile", "ReconcileOutcome"},
 	},
 	opPayoutsLinkTransfer: {
 		name: "Payouts.LinkTransfer", method: http.MethodPatch, path: posBase + "/payout/update-transfer-id",
@@ -274,7 +274,7 @@ var operations = [numOperations]opRow{
 	},
 	opPayinsGetQuotation: {
 		name: "Payins.GetQuotation", method: http.MethodGet, path: pisBase + "/payin/quotation/{quotation_id}",
-		safety: SafetyRead, result: quotationKnownBy(),
+		safety: SafetyRead, result: quotationKnownBy(), helpers: []string{"Reconcile", "ReconcileOutcome"},
 	},
 	opPayinsLinkTransfer: {
 		name: "Payins.LinkTransfer", method: http.MethodPatch, path: pisBase + "/payin/update-transfer-id",

@@ -470,7 +470,7 @@ func ExampleOperations() {
 	// Payouts.Create POST /pos/api/v1/payout/initiate create-once [id status] []
 	// Payouts.SimulateStatus PATCH /pos/api/v1/payout/mock-payout-status update [payout_id payout_status] []
 	// Payouts.CreateQuotation POST /pos/api/v1/payout/quotation create [id] []
-	// Payouts.GetQuotation GET /pos/api/v1/payout/quotation/{quotation_id} read [id] []
+	// Payouts.GetQuotation GET /pos/api/v1/payout/quotation/{quotation_id} read [id] [Reconcile ReconcileOutcome]
 	// Payouts.LinkTransfer PATCH /pos/api/v1/payout/update-transfer-id update [exchange_order_id exchange_transfer_id] []
 	// Payouts.Get GET /pos/api/v1/payout/{payout_id} read [id status] [Wait]
 	// Payouts.CreatePrefunded POST /pos/api/v1/prefunded/payout/initiate create-once [id status] []

@@ -26,6 +26,8 @@ type PayinsAPI interface {
 	SimulateStatus(ctx context.Context, payinID uuid.UUID, status types.PayinStatus, opts ...RequestOption) (*types.PayinStatusSimulation, error)
 	CreateQuotation(ctx context.Context, req types.CreatePayinQuotationRequest, opts ...RequestOption) (*types.PayinQuotation, error)
 	GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayinQuotation, error)
+	Reconcile(ctx context.Context, a PayinAttempt, opts ...RequestOption) (*PayinReconciliation, error)
+	ReconcileOutcome(ctx context.Context, err error, opts ...RequestOption) (*PayinReconciliation, error)
 	LinkTransfer(ctx context.Context, req types.LinkPayinTransferRequest, opts ...RequestOption) (*types.PayinTransferLink, error)
 	Get(ctx context.Context, payinID uuid.UUID, opts ...RequestOption) (*types.Payin, error)
 	SaveEDD(ctx context.Context, req types.SavePayinEDDRequest, opts ...RequestOption) (*types.EDD, error)
@@ -142,7 +144,7 @@ func (s *PayinsService) SimulateStatus(ctx context.Context, payinID uuid.UUID, s
 // all but certainly recorded the payin (ProbablyCreated). Settle it by reading:
 // the payin history of the customer over the attempt's dates, matched on
 // the UTR or the reference; or repeat the same call, which either records
-// the payin or is refused as a duplicate (Client.ReconcilePayin reads for
+// the payin or is refused as a duplicate (Payins.Reconcile reads for
 // you; WithReconcile makes the call do so before it returns: the payin,
 // a *NotCreatedError, or the *OutcomeUnknownError with Unsettled saying
 // why). Never initiate again with another UTR or reference.

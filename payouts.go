@@ -26,6 +26,8 @@ type PayoutsAPI interface {
 	SimulateStatus(ctx context.Context, payoutID uuid.UUID, status types.PayoutStatus, opts ...RequestOption) (*types.PayoutStatusSimulation, error)
 	CreateQuotation(ctx context.Context, req types.CreatePayoutQuotationRequest, opts ...RequestOption) (*types.PayoutQuotation, error)
 	GetQuotation(ctx context.Context, quotationID uuid.UUID, opts ...RequestOption) (*types.PayoutQuotation, error)
+	Reconcile(ctx context.Context, a PayoutAttempt, opts ...RequestOption) (*PayoutReconciliation, error)
+	ReconcileOutcome(ctx context.Context, err error, opts ...RequestOption) (*PayoutReconciliation, error)
 	LinkTransfer(ctx context.Context, req types.LinkTransferRequest, opts ...RequestOption) (*types.TransferLink, error)
 	Get(ctx context.Context, payoutID uuid.UUID, opts ...RequestOption) (*types.Payout, error)
 	Wait(ctx context.Context, payoutID uuid.UUID, opts ...WaitOption) (*types.Payout, error)
@@ -65,7 +67,7 @@ type PayoutsService struct{ client *Client }
 // outcome (its Err matches ErrMalformedResponse), never a payout with
 // uuid.Nil for its ID. With WithReconcile the call settles such an
 // outcome itself, with reads only, before it returns (see
-// Client.ReconcilePayout): the payout the lost attempt created, a
+// Payouts.Reconcile): the payout the lost attempt created, a
 // *NotCreatedError (ErrNotCreated: nothing holds the reference; create
 // again with the same one), or the *OutcomeUnknownError with Unsettled
 // saying why.

@@ -58,7 +58,7 @@ type PayoutAttempt struct {
 	From, To time.Time
 }
 
-// PayoutReconciliation is the answer of Client.ReconcilePayout.
+// PayoutReconciliation is the answer of Payouts.Reconcile.
 type PayoutReconciliation struct {
 	// Verdict is the answer: created, not created, or still unknown.
 	Verdict ReconcileVerdict
@@ -75,16 +75,19 @@ type PayoutReconciliation struct {
 	Err error
 }
 
-// ReconcilePayoutOutcome settles an *OutcomeUnknownError of
-// Payouts.Create with ReconcilePayout, from the reference, customer, quotation and dates the error
-// carries. An error without a reference or a customer (a Do call, a create
-// sent without a reference) cannot be reconciled: it is refused with a
-// *ValidationError.
-func (c *Client) ReconcilePayoutOutcome(ctx context.Context, unknown *OutcomeUnknownError, opts ...RequestOption) (*PayoutReconciliation, error) {
-	if unknown == nil {
+// ReconcileOutcome settles err, the *OutcomeUnknownError (ErrOutcomeUnknown)
+// of a payout create, with Reconcile (GET
+// /pos/api/v1/payout/quotation/{quotation_id} and the payout history),
+// from the reference, customer, quotation and dates the error carries. An
+// err that holds no *OutcomeUnknownError, or one without a reference or a
+// customer (a Do call, a create sent without a reference), cannot be
+// reconciled: it is refused with a *ValidationError.
+func (s *PayoutsService) ReconcileOutcome(ctx context.Context, err error, opts ...RequestOption) (*PayoutReconciliation, error) {
+	var unknown *OutcomeUnknownError
+	if !errors.As(err, &unknown) || unknown == nil {
 		return nil, invalid("error", "no *OutcomeUnknownError to reconcile")
 	}
-	return c.ReconcilePayout(ctx, attemptOf(unknown), opts...)
+	return s.Reconcile(ctx, attemptOf(unknown), opts...)
 }
 
 // attemptOf is the payout attempt an *OutcomeUnknownError describes.
@@ -102,7 +105,7 @@ func attemptOf(e *OutcomeUnknownError) PayoutAttempt {
 	}
 }
 
-// ReconcilePayout settles the outcome of a payout create with reads only: it
+// Reconcile settles the outcome of a payout create with reads only: it
 // walks the customer's payout history over the attempt's dates (GET
 // /pos/api/v1/payout/history, which cannot filter by reference) for the
 // payout whose client_reference_id is the attempt's, and reads the
@@ -120,7 +123,8 @@ func attemptOf(e *OutcomeUnknownError) PayoutAttempt {
 // The error is only for bad input, refused before anything is sent
 // (ErrInvalidRequest): an empty reference, a nil customer, one of From
 // and To without the other. opts apply to every read.
-func (c *Client) ReconcilePayout(ctx context.Context, a PayoutAttempt, opts ...RequestOption) (*PayoutReconciliation, error) {
+func (s *PayoutsService) Reconcile(ctx context.Context, a PayoutAttempt, opts ...RequestOption) (*PayoutReconciliation, error) {
+	c := s.client
 	if err := requireText("client_reference_id", a.ClientReferenceID); err != nil {
 		return nil, err
 	}
@@ -237,7 +241,7 @@ func countAttempts(n *int) RequestOption {
 
 // WithReconcile makes a payout create (Payouts.Create) or a payin
 // initiate whose outcome is unknown reconcile before it returns, with
-// reads only (see Client.ReconcilePayout): it returns the payout the
+// reads only (see PayoutsService.Reconcile): it returns the payout the
 // lost attempt created, as if the call had succeeded; a *NotCreatedError
 // when the reads prove that nothing holds the reference; or the
 // *OutcomeUnknownError, its Unsettled saying why, when they settle
@@ -275,7 +279,7 @@ func (s *PayoutsService) reconcileCreate(ctx context.Context, err error, opts []
 		unknown.Unsettled = "a create without a reference cannot be reconciled"
 		return nil, unknown
 	}
-	r, rerr := s.client.ReconcilePayout(ctx, attemptOf(unknown))
+	r, rerr := s.Reconcile(ctx, attemptOf(unknown))
 	if rerr != nil {
 		unknown.Unsettled = rerr.Error()
 		return nil, unknown
@@ -312,7 +316,7 @@ type PayinAttempt struct {
 	From, To time.Time
 }
 
-// PayinReconciliation is the answer of Client.ReconcilePayin.
+// PayinReconciliation is the answer of Payins.Reconcile.
 type PayinReconciliation struct {
 	// Verdict is the answer: created, not created, or still unknown.
 	Verdict ReconcileVerdict
@@ -330,15 +334,18 @@ type PayinReconciliation struct {
 	Err error
 }
 
-// ReconcilePayinOutcome settles an *OutcomeUnknownError of
-// Payins.Initiate with ReconcilePayin, from the reference, UTR, customer, quotation and dates the
-// error carries. An error without a customer, or without both a reference
-// and a UTR, is refused with a *ValidationError.
-func (c *Client) ReconcilePayinOutcome(ctx context.Context, unknown *OutcomeUnknownError, opts ...RequestOption) (*PayinReconciliation, error) {
-	if unknown == nil {
+// ReconcileOutcome settles err, the *OutcomeUnknownError (ErrOutcomeUnknown)
+// of a payin initiate, with Reconcile (GET
+// /pis/api/v1/payin/quotation/{quotation_id} and the payin history), from
+// the reference, UTR, customer, quotation and dates the error carries. An
+// err that holds no *OutcomeUnknownError, or one without a customer or
+// without both a reference and a UTR, is refused with a *ValidationError.
+func (s *PayinsService) ReconcileOutcome(ctx context.Context, err error, opts ...RequestOption) (*PayinReconciliation, error) {
+	var unknown *OutcomeUnknownError
+	if !errors.As(err, &unknown) || unknown == nil {
 		return nil, invalid("error", "no *OutcomeUnknownError to reconcile")
 	}
-	return c.ReconcilePayin(ctx, payinAttemptOf(unknown), opts...)
+	return s.Reconcile(ctx, payinAttemptOf(unknown), opts...)
 }
 
 // payinAttemptOf is the payin attempt an *OutcomeUnknownError describes.
@@ -350,8 +357,8 @@ func payinAttemptOf(e *OutcomeUnknownError) PayinAttempt {
 	}
 }
 
-// ReconcilePayin settles the outcome of a payin initiate with reads only,
-// as ReconcilePayout does for a payout: it walks the customer's
+// Reconcile settles the outcome of a payin initiate with reads only,
+// as Payouts.Reconcile does for a payout: it walks the customer's
 // payin history over the attempt's dates (GET /pis/api/v1/payin/history)
 // for the payin whose client_reference_id or UTR is the attempt's (the
 // service takes each once), and reads the quotation (GET
@@ -366,7 +373,8 @@ func payinAttemptOf(e *OutcomeUnknownError) PayinAttempt {
 // The error is only for bad input, refused before anything is sent
 // (ErrInvalidRequest): neither a reference nor a UTR, a nil customer, one
 // of From and To without the other.
-func (c *Client) ReconcilePayin(ctx context.Context, a PayinAttempt, opts ...RequestOption) (*PayinReconciliation, error) {
+func (s *PayinsService) Reconcile(ctx context.Context, a PayinAttempt, opts ...RequestOption) (*PayinReconciliation, error) {
+	c := s.client
 	if strings.TrimSpace(a.ClientReferenceID) == "" && strings.TrimSpace(a.UTR) == "" {
 		return nil, invalid("client_reference_id", "give the reference or the UTR (or both)")
 	}
@@ -467,7 +475,7 @@ func (s *PayinsService) reconcileInitiate(ctx context.Context, err error, opts [
 	if !errors.As(err, &unknown) || !wantsReconcile(opts) {
 		return nil, err
 	}
-	r, rerr := s.client.ReconcilePayin(ctx, payinAttemptOf(unknown))
+	r, rerr := s.Reconcile(ctx, payinAttemptOf(unknown))
 	if rerr != nil {
 		unknown.Unsettled = rerr.Error()
 		return nil, unknown

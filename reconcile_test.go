@@ -80,7 +80,7 @@ func TestReconcileCreated(t *testing.T) {
 	q := e.demo.Quotations[0]
 	u := e.unknown(t, sandbox.FaultDropAfter, q, "ref-created")
 
-	r, err := e.client.ReconcilePayoutOutcome(context.Background(), u)
+	r, err := e.client.Payouts.ReconcileOutcome(context.Background(), u)
 	require.NoError(t, err)
 	require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
 	require.NotNil(t, r.Payout)
@@ -99,7 +99,7 @@ func TestReconcileNotCreatedUnlinked(t *testing.T) {
 	q := e.demo.Quotations[0]
 	u := e.unknown(t, sandbox.FaultDropBefore, q, "ref-unlinked")
 
-	r, err := e.client.ReconcilePayoutOutcome(context.Background(), u)
+	r, err := e.client.Payouts.ReconcileOutcome(context.Background(), u)
 	require.NoError(t, err)
 	require.Equal(t, fiatramp.ReconcileNotCreated, r.Verdict, r.Reason)
 	assert.Nil(t, r.Payout)
@@ -122,7 +122,7 @@ func TestReconcileNotCreatedExpired(t *testing.T) {
 	u := e.unknown(t, sandbox.FaultDropBefore, q, "ref-expired")
 	e.sb.Advance(time.Hour)
 
-	r, err := e.client.ReconcilePayoutOutcome(context.Background(), u)
+	r, err := e.client.Payouts.ReconcileOutcome(context.Background(), u)
 	require.NoError(t, err)
 	require.Equal(t, fiatramp.ReconcileNotCreated, r.Verdict, r.Reason)
 	assert.Equal(t, types.QuotationExpired, r.Quotation.Status)
@@ -137,7 +137,7 @@ func TestReconcileQuotationLinkedToAnotherReference(t *testing.T) {
 	other, err := e.create(q, "ref-other")
 	require.NoError(t, err)
 
-	r, err := e.client.ReconcilePayoutOutcome(context.Background(), u)
+	r, err := e.client.Payouts.ReconcileOutcome(context.Background(), u)
 	require.NoError(t, err)
 	require.Equal(t, fiatramp.ReconcileNotCreated, r.Verdict, r.Reason)
 	assert.Equal(t, types.QuotationLinked, r.Quotation.Status)
@@ -149,7 +149,7 @@ func TestReconcileWithoutQuotationProvesNothing(t *testing.T) {
 	q := e.demo.Quotations[0]
 	u := e.unknown(t, sandbox.FaultDropBefore, q, "ref-noquote")
 
-	r, err := e.client.ReconcilePayout(context.Background(), fiatramp.PayoutAttempt{
+	r, err := e.client.Payouts.Reconcile(context.Background(), fiatramp.PayoutAttempt{
 		ClientReferenceID: u.ClientReferenceID, CustomerID: u.CustomerID,
 	})
 	require.NoError(t, err)
@@ -160,7 +160,7 @@ func TestReconcileWithoutQuotationProvesNothing(t *testing.T) {
 	// Found without one, once it exists.
 	_, err = e.create(q, "ref-noquote")
 	require.NoError(t, err)
-	r, err = e.client.ReconcilePayout(context.Background(), fiatramp.PayoutAttempt{
+	r, err = e.client.Payouts.Reconcile(context.Background(), fiatramp.PayoutAttempt{
 		ClientReferenceID: u.ClientReferenceID, CustomerID: u.CustomerID,
 	})
 	require.NoError(t, err)
@@ -173,7 +173,7 @@ func TestReconcileReadsFailing(t *testing.T) {
 	u := e.unknown(t, sandbox.FaultDropBefore, q, "ref-unreadable")
 	require.NoError(t, e.sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultUnavailable, Method: http.MethodGet, Path: "/pos/api/v1/payout/history"}))
 
-	r, err := e.client.ReconcilePayoutOutcome(context.Background(), u)
+	r, err := e.client.Payouts.ReconcileOutcome(context.Background(), u)
 	require.NoError(t, err)
 	assert.Equal(t, fiatramp.ReconcileUnknown, r.Verdict)
 	assert.ErrorIs(t, r.Err, fiatramp.ErrUnavailable)
@@ -182,7 +182,7 @@ func TestReconcileReadsFailing(t *testing.T) {
 
 	// The quotation's refusal is final: one round.
 	e.sb.ClearFaults()
-	r, err = e.client.ReconcilePayout(context.Background(), fiatramp.PayoutAttempt{
+	r, err = e.client.Payouts.Reconcile(context.Background(), fiatramp.PayoutAttempt{
 		ClientReferenceID: "ref-unreadable", CustomerID: q.CustomerID, QuotationID: uuid.New(),
 	})
 	require.NoError(t, err)
@@ -201,16 +201,16 @@ func TestReconcileRefusesBadInput(t *testing.T) {
 		"to":                  {ClientReferenceID: "r", CustomerID: uuid.New(), From: now},
 		"from":                {ClientReferenceID: "r", CustomerID: uuid.New(), To: now},
 	} {
-		_, err := e.client.ReconcilePayout(ctx, a)
+		_, err := e.client.Payouts.Reconcile(ctx, a)
 		var ve *fiatramp.ValidationError
 		require.ErrorAs(t, err, &ve, name)
 		assert.Equal(t, name, ve.Field)
 	}
-	_, err := e.client.ReconcilePayout(ctx, fiatramp.PayoutAttempt{ClientReferenceID: "r", CustomerID: uuid.New(), From: now, To: now.Add(-time.Hour)})
+	_, err := e.client.Payouts.Reconcile(ctx, fiatramp.PayoutAttempt{ClientReferenceID: "r", CustomerID: uuid.New(), From: now, To: now.Add(-time.Hour)})
 	assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
-	_, err = e.client.ReconcilePayoutOutcome(ctx, nil)
+	_, err = e.client.Payouts.ReconcileOutcome(ctx, nil)
 	assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
-	_, err = e.client.ReconcilePayoutOutcome(ctx, &fiatramp.OutcomeUnknownError{Method: "POST", Path: "/x"})
+	_, err = e.client.Payouts.ReconcileOutcome(ctx, &fiatramp.OutcomeUnknownError{Method: "POST", Path: "/x"})
 	assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest, "a Do call has no reference")
 }
 
@@ -270,7 +270,7 @@ func TestNotCreatedError(t *testing.T) {
 
 // A create whose answer was lost is settled with reads only: the
 // customer's payout history over the attempts' days, and the quotation.
-func ExampleClient_ReconcilePayout() {
+func ExamplePayoutsService_Reconcile() {
 	sb := sandbox.New()
 	demo, _ := sb.SeedDemo()
 	srv, _ := sandbox.NewServer(sb)
@@ -283,12 +283,11 @@ func ExampleClient_ReconcilePayout() {
 	_, err := client.Payouts.Create(ctx, types.CreatePayoutRequest{
 		QuotationID: demo.Quotations[0].ID, CustomerID: demo.Customer.ID, ClientReferenceID: "order-1002",
 	})
-	var unknown *fiatramp.OutcomeUnknownError
-	if !errors.As(err, &unknown) {
+	if !errors.Is(err, fiatramp.ErrOutcomeUnknown) {
 		fmt.Println("settled by the call:", err)
 		return
 	}
-	r, err := client.ReconcilePayoutOutcome(ctx, unknown)
+	r, err := client.Payouts.ReconcileOutcome(ctx, err)
 	if err != nil {
 		fmt.Println("cannot reconcile:", err)
 		return
@@ -303,7 +302,7 @@ func ExampleClient_ReconcilePayout() {
 	}
 
 	// An unused quotation proves that nothing holds another reference.
-	r, _ = client.ReconcilePayout(ctx, fiatramp.PayoutAttempt{
+	r, _ = client.Payouts.Reconcile(ctx, fiatramp.PayoutAttempt{
 		ClientReferenceID: "order-1003", CustomerID: demo.Customer.ID, QuotationID: demo.Quotations[1].ID,
 	})
 	fmt.Println(r.Verdict, r.Quotation.Status)
@@ -376,7 +375,7 @@ func TestReconcilePayin(t *testing.T) {
 		e := newReconEnv(t)
 		q := e.payinQuote(t)
 		u := e.initiateUnknown(t, sandbox.FaultDropAfter, q, "pin-1", "412345678901")
-		r, err := e.client.ReconcilePayinOutcome(context.Background(), u)
+		r, err := e.client.Payins.ReconcileOutcome(context.Background(), u)
 		require.NoError(t, err)
 		require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
 		assert.Equal(t, "412345678901", r.Payin.UTR)
@@ -387,7 +386,7 @@ func TestReconcilePayin(t *testing.T) {
 		e := newReconEnv(t)
 		q := e.payinQuote(t)
 		e.initiateUnknown(t, sandbox.FaultDropAfter, q, "pin-2", "412345678902")
-		r, err := e.client.ReconcilePayin(context.Background(), fiatramp.PayinAttempt{UTR: "412345678902", CustomerID: q.CustomerID})
+		r, err := e.client.Payins.Reconcile(context.Background(), fiatramp.PayinAttempt{UTR: "412345678902", CustomerID: q.CustomerID})
 		require.NoError(t, err)
 		require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
 	})
@@ -395,14 +394,14 @@ func TestReconcilePayin(t *testing.T) {
 		e := newReconEnv(t)
 		q := e.payinQuote(t)
 		u := e.initiateUnknown(t, sandbox.FaultDropBefore, q, "pin-3", "412345678903")
-		r, err := e.client.ReconcilePayinOutcome(context.Background(), u)
+		r, err := e.client.Payins.ReconcileOutcome(context.Background(), u)
 		require.NoError(t, err)
 		require.Equal(t, fiatramp.ReconcileUnknown, r.Verdict, r.Reason)
 		assert.Contains(t, r.Reason, "still valid")
 		assert.Equal(t, 2, r.Requests)
 
 		e.sb.Advance(time.Hour)
-		r, err = e.client.ReconcilePayinOutcome(context.Background(), u)
+		r, err = e.client.Payins.ReconcileOutcome(context.Background(), u)
 		require.NoError(t, err)
 		require.Equal(t, fiatramp.ReconcileNotCreated, r.Verdict, r.Reason)
 		assert.Contains(t, r.Reason, "EXPIRED unused", "the fetched quotation says EXPIRED")
@@ -413,18 +412,18 @@ func TestReconcilePayin(t *testing.T) {
 		u := e.initiateUnknown(t, sandbox.FaultDropBefore, q, "pin-4", "412345678904")
 		other, err := e.initiate(q, "pin-other", "412345678904")
 		require.NoError(t, err)
-		r, err := e.client.ReconcilePayinOutcome(context.Background(), u)
+		r, err := e.client.Payins.ReconcileOutcome(context.Background(), u)
 		require.NoError(t, err)
 		require.Equal(t, fiatramp.ReconcileNotCreated, r.Verdict, r.Reason)
 		assert.Contains(t, r.Reason, other.ID.String())
 	})
 	t.Run("bad input", func(t *testing.T) {
 		e := newReconEnv(t)
-		_, err := e.client.ReconcilePayin(context.Background(), fiatramp.PayinAttempt{CustomerID: uuid.New()})
+		_, err := e.client.Payins.Reconcile(context.Background(), fiatramp.PayinAttempt{CustomerID: uuid.New()})
 		assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
-		_, err = e.client.ReconcilePayin(context.Background(), fiatramp.PayinAttempt{UTR: "412345678901"})
+		_, err = e.client.Payins.Reconcile(context.Background(), fiatramp.PayinAttempt{UTR: "412345678901"})
 		assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
-		_, err = e.client.ReconcilePayinOutcome(context.Background(), nil)
+		_, err = e.client.Payins.ReconcileOutcome(context.Background(), nil)
 		assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
 	})
 }

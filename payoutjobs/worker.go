@@ -268,7 +268,7 @@ func (p *Pipeline) settle(ctx context.Context, j *Job, rj *river.Job[Args]) erro
 
 // reconcile settles a payout attempt with the library's reconciliation.
 func (p *Pipeline) reconcile(ctx context.Context, a fiatramp.PayoutAttempt) (*fiatramp.PayoutReconciliation, error) {
-	return p.cfg.Client.ReconcilePayout(ctx, a)
+	return p.cfg.Client.Payouts.Reconcile(ctx, a)
 }
 
 // backoff is the wait before the n+1st reconciliation of a job.

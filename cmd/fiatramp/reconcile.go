@@ -87,7 +87,7 @@ is read. A create that exits 3 prints this command with every flag filled.`,
 				return err
 			}
 			defer cancel()
-			r, err := cl.ReconcilePayout(ctx, a)
+			r, err := cl.Payouts.Reconcile(ctx, a)
 			if err != nil {
 				return err
 			}
