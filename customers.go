@@ -13,14 +13,12 @@ import (
 // Methods may be added in minor versions: embed CustomersAPI in the fake's
 // struct so that it keeps compiling.
 type CustomersAPI interface {
-	// Bank accounts.
 	AddBankAccount(ctx context.Context, req types.AddBankAccountRequest, opts ...RequestOption) (*types.BankAccount, error)
 	ListBankAccounts(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.BankAccountPage, error)
 	BankAccounts(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) iter.Seq2[types.BankAccountListItem, error]
 	ListBankAccountsPage(ctx context.Context, customerID uuid.UUID, next string, opts ...RequestOption) (*types.BankAccountPage, error)
 	SimulateBankVerification(ctx context.Context, customerID, bankID uuid.UUID, status types.BankAccountStatus, opts ...RequestOption) (*types.BankVerificationSimulation, error)
 	GetBankAccount(ctx context.Context, customerID, bankID uuid.UUID, opts ...RequestOption) (*types.BankAccount, error)
-	// Customers and KYC.
 	Create(ctx context.Context, req types.CreateCustomerRequest, opts ...RequestOption) (*types.Customer, error)
 	List(ctx context.Context, filter types.CustomerListFilter, opts ...RequestOption) (*types.CustomerPage, error)
 	All(ctx context.Context, filter types.CustomerListFilter, opts ...RequestOption) iter.Seq2[types.Customer, error]

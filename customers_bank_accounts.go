@@ -77,6 +77,16 @@ func (s *CustomersService) ListBankAccountsPage(ctx context.Context, customerID 
 	return s.bankAccountList(customerID).pageAt(ctx, next, opts)
 }
 
+// bankVerificationRequest is the body of the sandbox bank verification
+// simulation.
+type bankVerificationRequest struct {
+	CustomerID        uuid.UUID               `json:"customer_id"`
+	BankID            uuid.UUID               `json:"bank_id"`
+	BankAccountStatus types.BankAccountStatus `json:"bank_account_status"`
+}
+
+var bankStatusBody = compileBody[bankVerificationRequest]()
+
 // SimulateBankVerification sets the verification outcome of a customer's
 // bank account, in the sandbox only: POST
 // /cms/api/v1/bank/mock-bank-verification with {"bank_account_status",
@@ -98,7 +108,6 @@ func (s *CustomersService) SimulateBankVerification(ctx context.Context, custome
 	return call[types.BankVerificationSimulation](ctx, s.client, opCustomersSimulateBankVerification.op().with(body), opts)
 }
 
-// addBankAccountBody writes the body of Customers.AddBankAccount.
 var addBankAccountBody = compileBody[types.AddBankAccountRequest]()
 
 // AddBankAccount adds a bank account or a UPI address to a VERIFIED

@@ -15,6 +15,8 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
+var createCustomerBody = compileBody[types.CreateCustomerRequest]()
+
 // Create creates a customer, UNVERIFIED until KYC: POST
 // /cms/api/v1/customer/create with {"alpha_3_country_code", "email",
 // "full_name", "non_residence_status", "phone"} and, when set,

@@ -6,6 +6,8 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
+var addWalletBody = compileBody[types.AddWalletRequest]()
+
 // AddWallet adds a crypto wallet address to a customer; wallets are the
 // deposit source of on-ramp transactions: POST /cms/api/v1/wallet/add with
 // {"customer_id", "wallet_address"}. A nil CustomerID or a blank

@@ -8,8 +8,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
-
-	"github.com/fiatramp/fiatramp-go/types"
 )
 
 // Each request body the library sends is written by one encoder, straight
@@ -28,53 +26,9 @@ import (
 // object and a map[string]string as an object of strings in key order ({}
 // for a nil map). The tag option fiatramp:"lower" sends a
 // string in lower case.
-
-// The request bodies, one encoder per request type.
-var (
-	createPayoutBody           = compileBody[types.CreatePayoutRequest]()
-	createPrefundedPayoutBody  = compileBody[types.CreatePrefundedPayoutRequest]()
-	createRemittancePayoutBody = compileBody[types.CreateRemittancePayoutRequest]()
-	createPayinQuotationBody   = compileBody[types.CreatePayinQuotationRequest]()
-	addWalletBody              = compileBody[types.AddWalletRequest]()
-	payoutStatusBody           = compileBody[payoutStatusRequest]()
-	payinStatusBody            = compileBody[payinStatusRequest]()
-	kycStatusBody              = compileBody[kycStatusRequest]()
-	bankStatusBody             = compileBody[bankVerificationRequest]()
-	// Customers and KYC.
-	createCustomerBody       = compileBody[types.CreateCustomerRequest]()
-	addKYCDataBody           = compileBody[types.AddKYCDataRequest]()
-	updateTaxInfoBody        = compileBody[types.UpdateTaxInfoRequest]()
-	updateDocumentInfoBody   = compileBody[types.UpdateDocumentInfoRequest]()
-	updateSelfieBody         = compileBody[types.UpdateSelfieRequest]()
-	updateAdditionalInfoBody = compileBody[types.UpdateAdditionalInfoRequest]()
-	resetKYCBody             = compileBody[resetKYCRequest]()
-)
-
-// payoutStatusRequest is the body of the sandbox payout status simulation.
-type payoutStatusRequest struct {
-	PayoutID     uuid.UUID          `json:"payout_id"`
-	PayoutStatus types.PayoutStatus `json:"payout_status"`
-}
-
-// payinStatusRequest is the body of the sandbox payin status simulation.
-type payinStatusRequest struct {
-	PayinID     uuid.UUID         `json:"payin_id"`
-	PayinStatus types.PayinStatus `json:"payin_status"`
-}
-
-// kycStatusRequest is the body of the sandbox KYC status simulation.
-type kycStatusRequest struct {
-	CustomerID uuid.UUID       `json:"customer_id"`
-	KYCStatus  types.KYCStatus `json:"kyc_status"`
-}
-
-// bankVerificationRequest is the body of the sandbox bank verification
-// simulation.
-type bankVerificationRequest struct {
-	CustomerID        uuid.UUID               `json:"customer_id"`
-	BankID            uuid.UUID               `json:"bank_id"`
-	BankAccountStatus types.BankAccountStatus `json:"bank_account_status"`
-}
+//
+// An encoder is declared one way, right before the method that sends it,
+// in that method's file: var xBody = compileBody[T]().
 
 // bodyKind is how one member's value is written.
 type bodyKind uint8

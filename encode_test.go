@@ -5,9 +5,14 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
+	"maps"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -161,4 +166,110 @@ func TestRequestBytesGolden(t *testing.T) {
 	want, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, string(want), log.String())
+}
+
+// bodyEncoderProblems checks that every request body encoder of the Go
+// sources files (name to text) is declared one way: a package-level
+// `var xBody = compileBody[T]()` right before the one function that sends
+// it, in that function's file (never in encode.go, which holds the
+// encoder itself). It returns one line per encoder declared otherwise.
+func bodyEncoderProblems(files map[string]string) []string {
+	fset := token.NewFileSet()
+	type encoder struct {
+		file string
+		next string // the function declared right after it, "" if none
+	}
+	encoders := make(map[string]encoder)
+	users := make(map[string][]string)
+	var problems []string
+	names := slices.Sorted(maps.Keys(files))
+	for _, name := range names {
+		f, err := parser.ParseFile(fset, name, files[name], 0)
+		if err != nil {
+			return []string{err.Error()}
+		}
+		for i, decl := range f.Decls {
+			if fn, ok := decl.(*ast.FuncDecl); ok {
+				ast.Inspect(fn, func(n ast.Node) bool {
+					if id, ok := n.(*ast.Ident); ok {
+						users[id.Name] = append(users[id.Name], fn.Name.Name)
+					}
+					return true
+				})
+				continue
+			}
+			gen, ok := decl.(*ast.GenDecl)
+			if !ok || gen.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range gen.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for j, v := range vs.Values {
+					call, ok := v.(*ast.CallExpr)
+					if !ok {
+						continue
+					}
+					idx, ok := call.Fun.(*ast.IndexExpr)
+					if !ok {
+						continue
+					}
+					if id, ok := idx.X.(*ast.Ident); !ok || id.Name != "compileBody" {
+						continue
+					}
+					e := encoder{file: name}
+					if len(gen.Specs) > 1 {
+						problems = append(problems, fmt.Sprintf("%s: %s is declared in a block with others", name, vs.Names[j].Name))
+					}
+					if i+1 < len(f.Decls) {
+						if fn, ok := f.Decls[i+1].(*ast.FuncDecl); ok {
+							e.next = fn.Name.Name
+						}
+					}
+					encoders[vs.Names[j].Name] = e
+				}
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(encoders)) {
+		e := encoders[name]
+		switch u := slices.Compact(slices.Sorted(slices.Values(users[name]))); {
+		case e.file == "encode.go":
+			problems = append(problems, fmt.Sprintf("%s: %s belongs beside the method that sends it", e.file, name))
+		case len(u) != 1:
+			problems = append(problems, fmt.Sprintf("%s: %s is sent by %d functions %v, not one", e.file, name, len(u), u))
+		case e.next != u[0]:
+			problems = append(problems, fmt.Sprintf("%s: %s is not declared right before %s, which sends it", e.file, name, u[0]))
+		}
+	}
+	return problems
+}
+
+// TestBodyEncodersDeclaredOneWay: every body encoder is declared beside
+// the method that sends it, right before it, so that adding an operation
+// touches its own file only.
+func TestBodyEncodersDeclaredOneWay(t *testing.T) {
+	entries, err := os.ReadDir(".")
+	require.NoError(t, err)
+	files := make(map[string]string)
+	for _, e := range entries {
+		if name := e.Name(); strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
+			b, err := os.ReadFile(name)
+			require.NoError(t, err)
+			files[name] = string(b)
+		}
+	}
+	assert.Empty(t, bodyEncoderProblems(files))
+
+	// Declared the other ways, each is named.
+	assert.Equal(t, []string{
+		"a.go: aBody is declared in a block with others",
+		"a.go: bBody is declared in a block with others",
+		"a.go: aBody is not declared right before A, which sends it",
+		"a.go: bBody is sent by 2 functions [A B], not one",
+		"encode.go: cBody belongs beside the method that sends it",
+	}, bodyEncoderProblems(map[string]string{
+		"a.go": "package p\nvar (\n\taBody = compileBody[int]()\n\tbBody = compileBody[int]()\n)\n" +
+			"func B() { bBody(1) }\nfunc A() { aBody(1); bBody(2) }\n",
+		"encode.go": "package p\nvar cBody = compileBody[int]()\nfunc C() { cBody(1) }\n",
+	}))
 }

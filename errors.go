@@ -121,8 +121,6 @@ var (
 	// ErrUnauthorized too. WithClockCorrection mends it.
 	ErrClockSkew = errors.New("fiatramp: clock skew")
 
-	// Every refusal the service documents (errors issue 18).
-
 	// ErrNotFound matches anything the service says is absent or not the
 	// caller's: HTTP 404, err_code NOT_FOUND, USR_NOT_FOUND and
 	// AUTH_ORG_MISMATCH (a record of another organization, sent as a 400:
@@ -206,12 +204,101 @@ var (
 	// and "Maximum 3 UPI IDs allowed".
 	ErrBankAccountLimit = errors.New("fiatramp: bank account or UPI id limit reached")
 
-	// Reconciliation (errors issue 18).
-
 	// ErrNotCreated matches a *NotCreatedError: a create whose outcome was
 	// unknown until reconciliation proved that nothing holds its reference.
 	ErrNotCreated = errors.New("fiatramp: not created (reconciled)")
 )
+
+// sentinels names every sentinel error of the package, in the order they
+// are declared: SentinelNames reads it, and a test holds it to the
+// package's exported Err variables, so that a new sentinel cannot be left
+// out.
+var sentinels = [...]struct {
+	name string
+	err  error
+}{
+	{"ErrFieldMissing", ErrFieldMissing},
+	{"ErrInternal", ErrInternal},
+	{"ErrUnavailable", ErrUnavailable},
+	{"ErrUnauthorized", ErrUnauthorized},
+	{"ErrRateLimited", ErrRateLimited},
+	{"ErrClientReferenceExists", ErrClientReferenceExists},
+	{"ErrQuotationNotFound", ErrQuotationNotFound},
+	{"ErrCustomerMismatch", ErrCustomerMismatch},
+	{"ErrQuotationExpired", ErrQuotationExpired},
+	{"ErrQuotationAlreadyLinked", ErrQuotationAlreadyLinked},
+	{"ErrExchangeOrderInUse", ErrExchangeOrderInUse},
+	{"ErrInsufficientBalance", ErrInsufficientBalance},
+	{"ErrNotEntitled", ErrNotEntitled},
+	{"ErrPayoutIDInvalid", ErrPayoutIDInvalid},
+	{"ErrQuotationIDInvalid", ErrQuotationIDInvalid},
+	{"ErrCustomerNotFound", ErrCustomerNotFound},
+	{"ErrBankNotFound", ErrBankNotFound},
+	{"ErrCustomerUnverified", ErrCustomerUnverified},
+	{"ErrBankUnverified", ErrBankUnverified},
+	{"ErrOnrampDisabled", ErrOnrampDisabled},
+	{"ErrAmountBelowMinimum", ErrAmountBelowMinimum},
+	{"ErrAmountAboveMaximum", ErrAmountAboveMaximum},
+	{"ErrAMLScreeningFailed", ErrAMLScreeningFailed},
+	{"ErrEDDRequired", ErrEDDRequired},
+	{"ErrDailyLimitExhausted", ErrDailyLimitExhausted},
+	{"ErrMalformedResponse", ErrMalformedResponse},
+	{"ErrPagination", ErrPagination},
+	{"ErrInvalidRequest", ErrInvalidRequest},
+	{"ErrOutcomeUnknown", ErrOutcomeUnknown},
+	{"ErrRedirect", ErrRedirect},
+	{"ErrClockSkew", ErrClockSkew},
+	{"ErrNotFound", ErrNotFound},
+	{"ErrPayoutNotFound", ErrPayoutNotFound},
+	{"ErrPayinNotFound", ErrPayinNotFound},
+	{"ErrServiceTimeout", ErrServiceTimeout},
+	{"ErrServiceUnknown", ErrServiceUnknown},
+	{"ErrUPIUnsupported", ErrUPIUnsupported},
+	{"ErrEDDNotRequired", ErrEDDNotRequired},
+	{"ErrUTRInUse", ErrUTRInUse},
+	{"ErrUTRInvalid", ErrUTRInvalid},
+	{"ErrPayinIDInvalid", ErrPayinIDInvalid},
+	{"ErrEmailInUse", ErrEmailInUse},
+	{"ErrPhoneInUse", ErrPhoneInUse},
+	{"ErrDuplicateContact", ErrDuplicateContact},
+	{"ErrInvalidCountry", ErrInvalidCountry},
+	{"ErrInvalidResidenceCountry", ErrInvalidResidenceCountry},
+	{"ErrNonResidentUnsupported", ErrNonResidentUnsupported},
+	{"ErrInputMalformed", ErrInputMalformed},
+	{"ErrAdditionalInfoMalformed", ErrAdditionalInfoMalformed},
+	{"ErrInvalidDateFormat", ErrInvalidDateFormat},
+	{"ErrInvalidDateRange", ErrInvalidDateRange},
+	{"ErrInvalidAadhaar", ErrInvalidAadhaar},
+	{"ErrInvalidDocumentType", ErrInvalidDocumentType},
+	{"ErrKYCExists", ErrKYCExists},
+	{"ErrKYCInUse", ErrKYCInUse},
+	{"ErrUpdateLimitExceeded", ErrUpdateLimitExceeded},
+	{"ErrVPAInUse", ErrVPAInUse},
+	{"ErrAccountNumberInUse", ErrAccountNumberInUse},
+	{"ErrBankAccountLimit", ErrBankAccountLimit},
+	{"ErrNotCreated", ErrNotCreated},
+	{"ErrRetryBudgetExhausted", ErrRetryBudgetExhausted},
+}
+
+// SentinelNames returns the names of this package's sentinel errors that
+// err matches by errors.Is, in the order the package declares them, e.g.
+// ["ErrUnauthorized" "ErrClockSkew"] for a refused timestamp; nil when it
+// matches none (a nil err, a network error, a context's end). The names
+// are the Go identifiers, which stay as long as the sentinels do: fit for
+// a log field, or, as a bounded set, for a metric label (the first name,
+// or all of them joined).
+func SentinelNames(err error) []string {
+	if err == nil {
+		return nil
+	}
+	var names []string
+	for _, s := range sentinels {
+		if errors.Is(err, s.err) {
+			names = append(names, s.name)
+		}
+	}
+	return names
+}
 
 // OutcomeUnknownError reports a payout create (or another call not safe to
 // repeat blindly: a payin initiate, an EDD save, a bank account add, ...)
@@ -389,7 +476,8 @@ type APIError struct {
 
 	problem  string  // why the body could not be understood; "" if it could
 	err      error   // the decoding error behind problem, returned by Unwrap
-	matched  []error // sentinels this error matches, computed once
+	decoded  bool    // made by the library from a response: matched holds its sentinels
+	matched  []error // sentinels a decoded error matches, computed once
 	omitted  int     // fields and messages of `errors` not kept in FieldErrors
 	fallback string  // what Error says when the body offers nothing better
 	hint     string  // a remedy Error appends, e.g. for clock skew
@@ -470,9 +558,24 @@ func (e *APIError) summary() string {
 
 // Is reports whether e matches target: one of the sentinels its err_code,
 // HTTP status or message selects, ErrMalformedResponse when the body could
-// not be understood, or a sentinel of the client's extra message table.
+// not be understood, or a sentinel of the client's WithErrorMessage table.
+//
+// An *APIError built by hand, e.g. by a fake in a test, matches by the same
+// rules from its exported fields (StatusCode, Code, Message, ErrorText and
+// FieldErrors), read each time Is is called: &APIError{StatusCode: 429}
+// matches ErrRateLimited, and &APIError{StatusCode: 400, Message:
+// "Customer is unverified"} ErrCustomerUnverified, as the same answer from
+// the service would. Only a client's WithErrorMessage table does not apply
+// to it. An *APIError with no fields set matches nothing.
 func (e *APIError) Is(target error) bool {
-	for _, s := range e.matched {
+	if e == nil {
+		return false
+	}
+	matched := e.matched
+	if !e.decoded {
+		matched = e.fieldSentinels()
+	}
+	for _, s := range matched {
 		if s == target {
 			return true
 		}

@@ -1,90 +1,42 @@
 package fiatramp
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
 
-// allSentinels lists every exported sentinel with its name, so that each
-// test can check that exactly the expected ones match.
-var allSentinels = []struct {
-	name string
-	err  error
-}{
-	{"ErrFieldMissing", ErrFieldMissing},
-	{"ErrInternal", ErrInternal},
-	{"ErrUnavailable", ErrUnavailable},
-	{"ErrUnauthorized", ErrUnauthorized},
-	{"ErrRateLimited", ErrRateLimited},
-	{"ErrClientReferenceExists", ErrClientReferenceExists},
-	{"ErrQuotationNotFound", ErrQuotationNotFound},
-	{"ErrCustomerMismatch", ErrCustomerMismatch},
-	{"ErrQuotationExpired", ErrQuotationExpired},
-	{"ErrQuotationAlreadyLinked", ErrQuotationAlreadyLinked},
-	{"ErrExchangeOrderInUse", ErrExchangeOrderInUse},
-	{"ErrInsufficientBalance", ErrInsufficientBalance},
-	{"ErrNotEntitled", ErrNotEntitled},
-	{"ErrPayoutIDInvalid", ErrPayoutIDInvalid},
-	{"ErrQuotationIDInvalid", ErrQuotationIDInvalid},
-	{"ErrCustomerNotFound", ErrCustomerNotFound},
-	{"ErrBankNotFound", ErrBankNotFound},
-	{"ErrCustomerUnverified", ErrCustomerUnverified},
-	{"ErrBankUnverified", ErrBankUnverified},
-	{"ErrOnrampDisabled", ErrOnrampDisabled},
-	{"ErrAmountBelowMinimum", ErrAmountBelowMinimum},
-	{"ErrAmountAboveMaximum", ErrAmountAboveMaximum},
-	{"ErrAMLScreeningFailed", ErrAMLScreeningFailed},
-	{"ErrEDDRequired", ErrEDDRequired},
-	{"ErrDailyLimitExhausted", ErrDailyLimitExhausted},
-	{"ErrMalformedResponse", ErrMalformedResponse},
-	{"ErrInvalidRequest", ErrInvalidRequest},
-	{"ErrClockSkew", ErrClockSkew},
-	{"ErrRedirect", ErrRedirect},
-	{"ErrOutcomeUnknown", ErrOutcomeUnknown},
-	// Every refusal the service documents (errors issue 18).
-	{"ErrNotFound", ErrNotFound},
-	{"ErrPayoutNotFound", ErrPayoutNotFound},
-	{"ErrPayinNotFound", ErrPayinNotFound},
-	{"ErrServiceTimeout", ErrServiceTimeout},
-	{"ErrServiceUnknown", ErrServiceUnknown},
-	{"ErrUPIUnsupported", ErrUPIUnsupported},
-	{"ErrEDDNotRequired", ErrEDDNotRequired},
-	{"ErrUTRInUse", ErrUTRInUse},
-	{"ErrUTRInvalid", ErrUTRInvalid},
-	{"ErrPayinIDInvalid", ErrPayinIDInvalid},
-	{"ErrEmailInUse", ErrEmailInUse},
-	{"ErrPhoneInUse", ErrPhoneInUse},
-	{"ErrDuplicateContact", ErrDuplicateContact},
-	{"ErrInvalidCountry", ErrInvalidCountry},
-	{"ErrInvalidResidenceCountry", ErrInvalidResidenceCountry},
-	{"ErrNonResidentUnsupported", ErrNonResidentUnsupported},
-	{"ErrInputMalformed", ErrInputMalformed},
-	{"ErrAdditionalInfoMalformed", ErrAdditionalInfoMalformed},
-	{"ErrInvalidDateFormat", ErrInvalidDateFormat},
-	{"ErrInvalidDateRange", ErrInvalidDateRange},
-	{"ErrInvalidAadhaar", ErrInvalidAadhaar},
-	{"ErrInvalidDocumentType", ErrInvalidDocumentType},
-	{"ErrKYCExists", ErrKYCExists},
-	{"ErrKYCInUse", ErrKYCInUse},
-	{"ErrUpdateLimitExceeded", ErrUpdateLimitExceeded},
-	{"ErrVPAInUse", ErrVPAInUse},
-	{"ErrAccountNumberInUse", ErrAccountNumberInUse},
-	{"ErrBankAccountLimit", ErrBankAccountLimit},
-	{"ErrNotCreated", ErrNotCreated},
+// requireSentinels checks that err matches exactly the sentinels in want
+// (and, through a wrapping error, still does); for an *APIError decoded
+// from a body the library understood, also that the same error built by
+// hand from its exported fields matches exactly the same. (A 3xx given to
+// decodeResponse by a test is left out: the client answers every 3xx with
+// redirectError, as a hand-built 3xx matches.)
+func requireSentinels(t *testing.T, err error, want ...error) {
+	t.Helper()
+	requireSentinelsOnly(t, err, want...)
+	var e *APIError
+	if errors.As(err, &e) && e.decoded && e.problem == "" && (e.StatusCode < 300 || e.StatusCode > 399) {
+		require.Empty(t, sentinelDiff(e, rebuild(e)), "built by hand from %#v", rebuild(e))
+	}
 }
 
-// requireSentinels checks that err matches exactly the sentinels in want
-// (and, through a wrapping error, still does).
-func requireSentinels(t *testing.T, err error, want ...error) {
+// requireSentinelsOnly checks that err matches exactly the sentinels in
+// want, also when wrapped.
+func requireSentinelsOnly(t *testing.T, err error, want ...error) {
 	t.Helper()
 	require.Error(t, err)
 	wrapped := fmt.Errorf("call: %w", err)
-	for _, s := range allSentinels {
+	for _, s := range sentinels {
 		expected := false
 		for _, w := range want {
 			if w == s.err {
@@ -94,6 +46,24 @@ func requireSentinels(t *testing.T, err error, want ...error) {
 		require.Equalf(t, expected, errors.Is(err, s.err), "errors.Is(%s) for %v", s.name, err)
 		require.Equalf(t, expected, errors.Is(wrapped, s.err), "errors.Is(wrapped, %s)", s.name)
 	}
+}
+
+// rebuild is e as a fake would build it: its exported fields, copied.
+func rebuild(e *APIError) *APIError {
+	return &APIError{StatusCode: e.StatusCode, Code: e.Code, Message: e.Message,
+		FieldErrors: e.FieldErrors, ErrorText: e.ErrorText}
+}
+
+// sentinelDiff names the sentinels that one of a and b matches and the
+// other does not; "" when they match the same.
+func sentinelDiff(a, b error) string {
+	var diff []string
+	for _, s := range sentinels {
+		if x, y := errors.Is(a, s.err), errors.Is(b, s.err); x != y {
+			diff = append(diff, fmt.Sprintf("%s: %v vs %v", s.name, x, y))
+		}
+	}
+	return strings.Join(diff, "; ")
 }
 
 // errBody builds a realistic error envelope; errs is the JSON of `errors`
@@ -353,20 +323,20 @@ func TestAPIErrorExtraTable(t *testing.T) {
 		"unused": nil,
 	}
 	e := newAPIError(400, []byte(errBody("PREFUNDED WALLET LOW", "", "")), extra)
-	requireSentinels(t, e, ErrInsufficientBalance)
+	requireSentinelsOnly(t, e, ErrInsufficientBalance)
 
 	e = newAPIError(400, []byte(errBody("Bad", "", `{"x":["something new."]}`)), extra)
 	require.ErrorIs(t, e, errCustom)
-	requireSentinels(t, e)
+	requireSentinelsOnly(t, e)
 
 	e = newAPIError(400, []byte(errBody("Customer is unverified", "", "")), extra)
-	requireSentinels(t, e, ErrCustomerUnverified, ErrEDDRequired)
+	requireSentinelsOnly(t, e, ErrCustomerUnverified, ErrEDDRequired)
 
 	err := decodeResponse(200, []byte(errBody("Something new", "", "")), nil, extra)
 	require.ErrorIs(t, err, errCustom)
 
 	// Without the table the same bodies match nothing.
-	requireSentinels(t, newAPIError(400, []byte(errBody("Prefunded wallet low", "", "")), nil))
+	requireSentinelsOnly(t, newAPIError(400, []byte(errBody("Prefunded wallet low", "", "")), nil))
 }
 
 func TestAPIErrorError(t *testing.T) {
@@ -465,7 +435,7 @@ func TestValidationError(t *testing.T) {
 
 func TestSentinelTexts(t *testing.T) {
 	seen := map[string]bool{}
-	for _, s := range allSentinels {
+	for _, s := range sentinels {
 		require.True(t, strings.HasPrefix(s.err.Error(), "fiatramp: "), s.name)
 		require.False(t, seen[s.err.Error()], "duplicate text %q", s.err.Error())
 		seen[s.err.Error()] = true
@@ -597,4 +567,197 @@ func TestOrgMismatchIsNotFound(t *testing.T) {
 	}
 	// The other AUTH_ codes still mean unauthorized.
 	require.ErrorIs(t, newAPIError(400, []byte(errBody("", "AUTH_UNAUTHORIZED", "")), nil), ErrUnauthorized)
+}
+
+// handBuiltRefusals are *APIErrors as a fake in a user's test builds them,
+// with the sentinels the same answer from the service matches.
+func handBuiltRefusals() []struct {
+	e    *APIError
+	want []error
+} {
+	return []struct {
+		e    *APIError
+		want []error
+	}{
+		{&APIError{StatusCode: 429}, []error{ErrRateLimited}},
+		{&APIError{Message: "Customer is unverified"}, []error{ErrCustomerUnverified}},
+		{&APIError{StatusCode: 400, Message: "customer is unverified."}, []error{ErrCustomerUnverified}},
+		{&APIError{StatusCode: 401, Code: "AUTH_TIMESTAMP_EXPIRED"}, []error{ErrUnauthorized, ErrClockSkew}},
+		{&APIError{StatusCode: 400, Code: "req_field_missing", Message: "Invalid request",
+			FieldErrors: map[string][]string{"customer_id": {"This field is required."}}}, []error{ErrFieldMissing}},
+		{&APIError{StatusCode: 400, FieldErrors: map[string][]string{
+			"client_reference_id": {"payout with this client reference id already exists."}}}, []error{ErrClientReferenceExists}},
+		{&APIError{StatusCode: 400, Code: "AUTH_ORG_MISMATCH",
+			FieldErrors: map[string][]string{"Payout_ID": {"Not yours."}}}, []error{ErrNotFound, ErrPayoutNotFound}},
+		{&APIError{StatusCode: 400, FieldErrors: map[string][]string{
+			"date_range": {"Both start_date and end_date are required."}}}, []error{ErrInvalidDateRange}},
+		{&APIError{StatusCode: 400, FieldErrors: map[string][]string{
+			"customer": {`{"sender":{"id":["This field is required."]}}`}}}, []error{ErrFieldMissing}},
+		{&APIError{StatusCode: 400, FieldErrors: map[string][]string{
+			"non_field_errors": {"Quotation has expired"}}}, []error{ErrQuotationExpired}},
+		{&APIError{StatusCode: 400, Message: "Insufficient prefunded balance"}, []error{ErrInsufficientBalance}},
+		{&APIError{StatusCode: 400, Message: "Email already in use"}, []error{ErrEmailInUse, ErrDuplicateContact}},
+		{&APIError{StatusCode: 500, ErrorText: "Internal Server Error"}, []error{ErrInternal}},
+		{&APIError{StatusCode: 503}, []error{ErrUnavailable}},
+		{&APIError{StatusCode: 404, Message: "Not found."}, []error{ErrNotFound}},
+		{&APIError{StatusCode: 302, Message: "Customer is unverified"}, []error{ErrRedirect}},
+		{&APIError{StatusCode: 400, Message: "Something we never documented"}, nil},
+		{&APIError{}, nil},
+	}
+}
+
+// decodeAlike returns the error the client makes of the answer e
+// describes: a 3xx refused as a redirect, anything else written as the
+// service's error envelope and decoded. A message holding the JSON text of
+// an array or object goes into the body as that JSON, as FieldErrors keeps
+// a nested value.
+func decodeAlike(e *APIError) error {
+	if e.StatusCode >= 300 && e.StatusCode <= 399 {
+		return redirectError(e.StatusCode, "", nil)
+	}
+	env := map[string]any{"status": false, "data": nil}
+	if e.Message != "" {
+		env["message"] = e.Message
+	}
+	if e.Code != "" {
+		env["err_code"] = e.Code
+	}
+	if e.ErrorText != "" {
+		env["errors"] = e.ErrorText
+	}
+	if e.FieldErrors != nil {
+		fields := map[string][]any{}
+		for k, msgs := range e.FieldErrors {
+			for _, m := range msgs {
+				if t := strings.TrimSpace(m); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+					fields[k] = append(fields[k], json.RawMessage(t))
+				} else {
+					fields[k] = append(fields[k], m)
+				}
+			}
+		}
+		env["errors"] = fields
+	}
+	body, err := json.Marshal(env)
+	if err != nil {
+		panic(err)
+	}
+	return decodeResponse(e.StatusCode, body, nil, nil)
+}
+
+// TestHandBuiltAPIError checks that an *APIError built from its exported
+// fields matches the sentinels the same answer from the service would, so
+// that a fake can return a realistic refusal.
+func TestHandBuiltAPIError(t *testing.T) {
+	for _, tc := range handBuiltRefusals() {
+		t.Run(fmt.Sprintf("%d %s %s %v", tc.e.StatusCode, tc.e.Code, tc.e.Message, tc.e.FieldErrors), func(t *testing.T) {
+			if tc.want == nil {
+				require.Empty(t, SentinelNames(tc.e))
+				for _, s := range sentinels {
+					require.NotErrorIs(t, tc.e, s.err)
+				}
+			} else {
+				requireSentinelsOnly(t, tc.e, tc.want...)
+			}
+			require.NotPanics(t, func() { _ = tc.e.Error() })
+		})
+	}
+
+	// Fields changed after a first errors.Is count: nothing is cached.
+	e := &APIError{StatusCode: 400}
+	require.NotErrorIs(t, e, ErrCustomerUnverified)
+	e.Message = "Customer is unverified"
+	require.ErrorIs(t, e, ErrCustomerUnverified)
+
+	// No fields, or no error at all: no sentinel, no panic.
+	require.Equal(t, "fiatramp: HTTP 0", (&APIError{}).Error())
+	var nilErr *APIError
+	require.False(t, nilErr.Is(ErrInternal))
+	require.Nil(t, SentinelNames(&APIError{}))
+}
+
+// TestHandBuiltMatchesDecoded holds the two ways to the same sentinels
+// together: a hand-built *APIError matches what the client's decoding of
+// the same answer matches, and (requireSentinels, in every test of decoded
+// refusals) a decoded one rebuilt from its exported fields matches what
+// it did. A hand-built error that matched only what decoding computed
+// (what the library did before: a broken variant kept here) is caught.
+func TestHandBuiltMatchesDecoded(t *testing.T) {
+	check := func(build func(*APIError) *APIError) []string {
+		var failures []string
+		for _, tc := range handBuiltRefusals() {
+			if d := sentinelDiff(build(tc.e), decodeAlike(tc.e)); d != "" {
+				failures = append(failures, fmt.Sprintf("%+v: %s", *tc.e, d))
+			}
+		}
+		return failures
+	}
+	require.Empty(t, check(func(e *APIError) *APIError { return e }))
+
+	decodedOnly := func(e *APIError) *APIError {
+		c := *e
+		c.decoded = true // matched is nil: only decoding fills it
+		return &c
+	}
+	failures := check(decodedOnly)
+	expected := 0
+	for _, tc := range handBuiltRefusals() {
+		if len(tc.want) > 0 {
+			expected++
+		}
+	}
+	require.Len(t, failures, expected, "the broken variant must fail on every refusal that matches a sentinel")
+}
+
+// TestSentinelNames checks the names of what errors match, wrapped or not.
+func TestSentinelNames(t *testing.T) {
+	skew := newAPIError(401, []byte(errBody("Timestamp expired", "AUTH_TIMESTAMP_EXPIRED", "")), nil)
+	require.Equal(t, []string{"ErrUnauthorized", "ErrClockSkew"}, SentinelNames(skew))
+	require.Equal(t, []string{"ErrUnauthorized", "ErrClockSkew"}, SentinelNames(fmt.Errorf("payout: %w", skew)))
+	require.Equal(t, []string{"ErrRateLimited"}, SentinelNames(&APIError{StatusCode: 429}))
+	require.Equal(t, []string{"ErrInvalidRequest"}, SentinelNames(invalid("amount", "must be positive")))
+	require.Equal(t, []string{"ErrOutcomeUnknown"}, SentinelNames(&OutcomeUnknownError{}))
+	require.Equal(t, []string{"ErrNotCreated"}, SentinelNames(&NotCreatedError{}))
+	require.Equal(t, []string{"ErrRetryBudgetExhausted"}, SentinelNames(ErrRetryBudgetExhausted))
+	require.Nil(t, SentinelNames(nil))
+	require.Nil(t, SentinelNames(errors.New("connection reset by peer")))
+	require.Nil(t, SentinelNames(context.DeadlineExceeded))
+}
+
+// TestSentinelTableComplete parses the package and checks that every
+// exported Err variable, and nothing else, is in the sentinel table, under
+// its own name: SentinelNames cannot miss a sentinel added later.
+func TestSentinelTableComplete(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool {
+		return !strings.HasSuffix(fi.Name(), "_test.go")
+	}, 0)
+	require.NoError(t, err)
+	var exported []string
+	for _, file := range pkgs["fiatramp"].Files {
+		for _, decl := range file.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				for _, name := range spec.(*ast.ValueSpec).Names {
+					if strings.HasPrefix(name.Name, "Err") && name.IsExported() {
+						exported = append(exported, name.Name)
+					}
+				}
+			}
+		}
+	}
+	require.NotEmpty(t, exported)
+	var named []string
+	seen := map[error]bool{}
+	for _, s := range sentinels {
+		named = append(named, s.name)
+		require.False(t, seen[s.err], "%s twice in the table", s.name)
+		seen[s.err] = true
+		// The name is the variable's: its text names the same condition.
+		require.Equal(t, []string{s.name}, SentinelNames(s.err), "the table's entry for %s", s.name)
+	}
+	require.ElementsMatch(t, exported, named)
 }

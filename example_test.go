@@ -30,7 +30,7 @@ func demoService() *httptest.Server {
 		"POST /pis/api/v1/payin/quotation":                           ok(payinQuotationData),
 		"GET /cms/api/v1/bank/list/" + customerID.String():           bankPage(2, "null", 1, 2),
 		"GET /pos/api/v1/payout/balance":                             ok(`{"available_balance":{"USDT":"1500.25"}}`),
-		"POST /org/api/v1/organizations/api-webhooks":                ok(`"https://receiver.example/webhooks/fiatramp"`),
+		"POST /org/api/v1/organizations/api-webhooks":                ok(`"http://127.0.0.1:8080/webhooks/fiatramp"`),
 		"GET /pis/api/v1/payin/8d1f3a52-0c4e-4b7a-9f61-2e5d7c9a0b34": ok(`{"id":"8d1f3a52-0c4e-4b7a-9f61-2e5d7c9a0b34","status":"PROCESSING"}`),
 		"POST /pos/api/v1/prefunded/payout/initiate":                 fail("Insufficient prefunded balance", "BAD_REQUEST", `{}`),
 		"GET /cms/api/v1/kyc/configuration/" + bankID.String():       fail("Customer not found or access denied", "BAD_REQUEST", `{}`),
@@ -290,7 +290,8 @@ func ExamplePayoutsService_GetBalance() {
 	// Output: 1500.25 USDT available
 }
 
-// Without a webhook receiver, Wait polls a payout until its status is final.
+// Without a webhook receiver, Wait polls a payout until its fiat outcome
+// is decided.
 func ExamplePayoutsService_Wait() {
 	sb := sandbox.New()
 	demo, _ := sb.SeedDemo()
@@ -311,6 +312,35 @@ func ExamplePayoutsService_Wait() {
 	}
 	fmt.Println(final.Status, final.Status.IsFinal())
 	// Output: SUCCESS true
+}
+
+// A failed payout's funds come back later, with REFUNDED: the moment to
+// re-credit the user. WaitUntil(types.PayoutStatus.IsFinal) waits for it
+// (here the sandbox's service refunds the payout at once).
+func ExampleWaitUntil() {
+	sb := sandbox.New()
+	demo, _ := sb.SeedDemo()
+	srv, _ := sandbox.NewServer(sb)
+	defer srv.Close()
+	client, _ := srv.Client(demo.Organization)
+	payout, _ := client.Payouts.Create(context.Background(), types.CreatePayoutRequest{
+		QuotationID: demo.Quotations[0].ID, CustomerID: demo.Customer.ID,
+	})
+	_, _ = client.Payouts.SimulateStatus(context.Background(), payout.ID, types.PayoutFailed)
+	failed, _ := client.Payouts.Wait(context.Background(), payout.ID)
+	fmt.Println(failed.Status, "final:", failed.Status.IsFinal(), "funds back:", failed.Status.FundsReturned())
+
+	_ = sb.SetPayoutStatus(payout.ID, types.PayoutRefunded) // the service refunds it
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	final, err := client.Payouts.Wait(ctx, payout.ID, fiatramp.WaitUntil(types.PayoutStatus.IsFinal))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(final.Status, "final:", final.Status.IsFinal(), "funds back:", final.Status.FundsReturned())
+	// Output:
+	// FAILED final: false funds back: false
+	// REFUNDED final: true funds back: true
 }
 
 func ExampleWithMaxPages() {
@@ -765,12 +795,12 @@ func ExampleOrganizationService_SetWebhookURL() {
 	defer srv.Close()
 	client, _ := fiatramp.New("my-api-key", "my-api-secret", fiatramp.WithBaseURL(srv.URL))
 
-	registered, err := client.Organization.SetWebhookURL(context.Background(), "https://receiver.example/webhooks/fiatramp")
+	registered, err := client.Organization.SetWebhookURL(context.Background(), "http://127.0.0.1:8080/webhooks/fiatramp")
 	if err != nil {
 		log.Fatal(err) // a URL that is not absolute http(s) is refused before sending
 	}
 	fmt.Println(registered)
-	// Output: https://receiver.example/webhooks/fiatramp
+	// Output: http://127.0.0.1:8080/webhooks/fiatramp
 }
 
 // A verified customer's bank account starts PROCESSING; the BANK webhook
@@ -1080,4 +1110,29 @@ func ExampleWidgetService_Initialize() {
 	// Output:
 	// true
 	// OPEN 30m0s
+}
+
+// A fake returns a refusal built from the fields a test cares about; it
+// matches its sentinels as the same answer from the service would.
+func ExampleAPIError_fake() {
+	rateLimited := &fiatramp.APIError{StatusCode: 429}
+	unverified := &fiatramp.APIError{StatusCode: 400, Message: "Customer is unverified"}
+
+	fmt.Println(errors.Is(rateLimited, fiatramp.ErrRateLimited))
+	fmt.Println(errors.Is(fmt.Errorf("quote: %w", unverified), fiatramp.ErrCustomerUnverified))
+	fmt.Println(errors.Is(&fiatramp.APIError{}, fiatramp.ErrInternal))
+	// Output:
+	// true
+	// true
+	// false
+}
+
+// SentinelNames labels a failure for a log line or a metric.
+func ExampleSentinelNames() {
+	err := fmt.Errorf("payout order-1001: %w", &fiatramp.APIError{StatusCode: 401, Code: "AUTH_TIMESTAMP_EXPIRED"})
+	fmt.Println(fiatramp.SentinelNames(err))
+	fmt.Println(fiatramp.SentinelNames(context.DeadlineExceeded) == nil)
+	// Output:
+	// [ErrUnauthorized ErrClockSkew]
+	// true
 }

@@ -13,7 +13,6 @@ import (
 // Methods may be added in minor versions: embed KYCAPI in the fake's
 // struct so that it keeps compiling.
 type KYCAPI interface {
-	// Customers and KYC.
 	AddData(ctx context.Context, req types.AddKYCDataRequest, opts ...RequestOption) (*types.KYCResult, error)
 	GetConfiguration(ctx context.Context, customerID uuid.UUID, opts ...RequestOption) (*types.KYCConfiguration, error)
 	GenerateLink(ctx context.Context, req types.KYCLinkRequest, opts ...RequestOption) (*types.KYCLink, error)
@@ -46,6 +45,14 @@ func (s *KYCService) GetConfiguration(ctx context.Context, customerID uuid.UUID,
 	}
 	return call[types.KYCConfiguration](ctx, s.client, opKYCGetConfiguration.op(customerID.String()), opts)
 }
+
+// kycStatusRequest is the body of the sandbox KYC status simulation.
+type kycStatusRequest struct {
+	CustomerID uuid.UUID       `json:"customer_id"`
+	KYCStatus  types.KYCStatus `json:"kyc_status"`
+}
+
+var kycStatusBody = compileBody[kycStatusRequest]()
 
 // SimulateStatus sets a customer's KYC status, in the sandbox only:
 // PATCH /cms/api/v1/kyc/mock-kyc-status with {"customer_id", "kyc_status"}.

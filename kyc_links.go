@@ -8,7 +8,6 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-// generateKYCLinkBody writes the body of the hosted KYC link.
 var generateKYCLinkBody = compileBody[types.KYCLinkRequest]()
 
 // GenerateLink creates a link to the service's hosted KYC page, where the

@@ -14,6 +14,8 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
+var addKYCDataBody = compileBody[types.AddKYCDataRequest]()
+
 // AddData submits a customer's KYC data: POST /cms/api/v1/kyc/add-kyc-data.
 // The customer moves to PROCESSING; the result arrives by the CUSTOMER
 // webhook (or a fetch). Refused before sending (ErrInvalidRequest, naming
@@ -96,6 +98,8 @@ func checkURL(field, raw string, required bool) error {
 	return nil
 }
 
+var updateTaxInfoBody = compileBody[types.UpdateTaxInfoRequest]()
+
 // UpdateTaxInfo replaces a customer's tax number: PATCH
 // /cms/api/v1/kyc/update-tax-info with {"customer_id", "tax_number"}; the
 // recovery of TAX_VERIFICATION_FAILED. A customer has at most three
@@ -112,6 +116,8 @@ func (s *KYCService) UpdateTaxInfo(ctx context.Context, req types.UpdateTaxInfoR
 	}
 	return call[types.KYCResult](ctx, s.client, opKYCUpdateTaxInfo.op().with(updateTaxInfoBody(req)), opts)
 }
+
+var updateDocumentInfoBody = compileBody[types.UpdateDocumentInfoRequest]()
 
 // UpdateDocumentInfo replaces a customer's identity document: PATCH
 // /cms/api/v1/kyc/update-document-info; the recovery of
@@ -132,6 +138,8 @@ func (s *KYCService) UpdateDocumentInfo(ctx context.Context, req types.UpdateDoc
 	return call[types.KYCResult](ctx, s.client, opKYCUpdateDocumentInfo.op().with(updateDocumentInfoBody(req)), opts)
 }
 
+var updateSelfieBody = compileBody[types.UpdateSelfieRequest]()
+
 // UpdateSelfie replaces a customer's selfie: PATCH
 // /cms/api/v1/kyc/update-selfie-info with {"customer_id", "selfie_url"};
 // the customer moves to PROCESSING. A selfie_url that is not absolute
@@ -146,6 +154,8 @@ func (s *KYCService) UpdateSelfie(ctx context.Context, req types.UpdateSelfieReq
 	}
 	return call[types.KYCResult](ctx, s.client, opKYCUpdateSelfie.op().with(updateSelfieBody(req)), opts)
 }
+
+var updateAdditionalInfoBody = compileBody[types.UpdateAdditionalInfoRequest]()
 
 // UpdateAdditionalInfo replaces a customer's additional information:
 // PATCH /cms/api/v1/kyc/update-additional-info with {"additional_info",
@@ -166,6 +176,13 @@ func (s *KYCService) UpdateAdditionalInfo(ctx context.Context, req types.UpdateA
 	return call[types.KYCResult](ctx, s.client, opKYCUpdateAdditionalInfo.op().with(updateAdditionalInfoBody(req)), opts)
 }
 
+// resetKYCRequest is the body of the KYC reset.
+type resetKYCRequest struct {
+	CustomerID uuid.UUID `json:"customer_id"`
+}
+
+var resetKYCBody = compileBody[resetKYCRequest]()
+
 // Reset resets a VERIFIED customer's KYC to UNVERIFIED, to redo it (with
 // Aadhaar, which payins need): POST /cms/api/v1/kyc/reset-kyc with
 // {"customer_id"}. It cannot be undone; the service refuses a customer
@@ -175,11 +192,6 @@ func (s *KYCService) Reset(ctx context.Context, customerID uuid.UUID, opts ...Re
 		return nil, err
 	}
 	return call[types.KYCResult](ctx, s.client, opKYCReset.op().with(resetKYCBody(resetKYCRequest{CustomerID: customerID})), opts)
-}
-
-// resetKYCRequest is the body of the KYC reset.
-type resetKYCRequest struct {
-	CustomerID uuid.UUID `json:"customer_id"`
 }
 
 // CheckKYCRules makes AddData and UpdateAdditionalInfo check their

@@ -30,11 +30,10 @@ import (
 // serviceAPIs are the services' method sets, by the Client field they are
 // called on.
 var serviceAPIs = map[string]reflect.Type{
-	"Payouts":   reflect.TypeFor[fiatramp.PayoutsAPI](),
-	"Payins":    reflect.TypeFor[fiatramp.PayinsAPI](),
-	"Customers": reflect.TypeFor[fiatramp.CustomersAPI](),
-	"KYC":       reflect.TypeFor[fiatramp.KYCAPI](),
-	// Bank accounts and the organization's webhook URL.
+	"Payouts":      reflect.TypeFor[fiatramp.PayoutsAPI](),
+	"Payins":       reflect.TypeFor[fiatramp.PayinsAPI](),
+	"Customers":    reflect.TypeFor[fiatramp.CustomersAPI](),
+	"KYC":          reflect.TypeFor[fiatramp.KYCAPI](),
 	"Organization": reflect.TypeFor[fiatramp.OrganizationAPI](),
 	"Widget":       reflect.TypeFor[fiatramp.WidgetAPI](),
 }

@@ -24,7 +24,6 @@ type OrganizationService struct{ client *Client }
 // maxWebhookURL is the longest webhook URL SetWebhookURL sends.
 const maxWebhookURL = 2048
 
-// setWebhookURLBody writes the body of Organization.SetWebhookURL.
 var setWebhookURLBody = compileBody[types.SetWebhookURLRequest]()
 
 // SetWebhookURL registers the URL that receives the organization's

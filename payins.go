@@ -17,7 +17,6 @@ import (
 // struct so that it keeps compiling.
 type PayinsAPI interface {
 	GetConfiguration(ctx context.Context, opts ...RequestOption) (*types.Configuration, error)
-	// Configuration, rates, limits and EDD.
 	GetRate(ctx context.Context, req types.RateRequest, opts ...RequestOption) (*types.Rate, error)
 	List(ctx context.Context, q types.PayinListFilter, opts ...RequestOption) (*types.PayinPage, error)
 	All(ctx context.Context, q types.PayinListFilter, opts ...RequestOption) iter.Seq2[types.Payin, error]
@@ -43,6 +42,8 @@ var _ PayinsAPI = (*PayinsService)(nil)
 // the transfer's UTR, Get, List, All and LinkTransfer follow it, and, in the
 // sandbox, SimulateStatus moves it.
 type PayinsService struct{ client *Client }
+
+var createPayinQuotationBody = compileBody[types.CreatePayinQuotationRequest]()
 
 // CreateQuotation locks an exchange rate and returns deposit instructions and
 // an expiry time: POST /pis/api/v1/payin/quotation with {"asset",
@@ -100,6 +101,14 @@ func (s *PayinsService) GetQuotation(ctx context.Context, quotationID uuid.UUID,
 	return call[types.PayinQuotation](ctx, s.client, opPayinsGetQuotation.op(quotationID.String()), opts)
 }
 
+// payinStatusRequest is the body of the sandbox payin status simulation.
+type payinStatusRequest struct {
+	PayinID     uuid.UUID         `json:"payin_id"`
+	PayinStatus types.PayinStatus `json:"payin_status"`
+}
+
+var payinStatusBody = compileBody[payinStatusRequest]()
+
 // SimulateStatus moves a payin to status, in the sandbox only: PATCH
 // /pis/api/v1/payin/mock-payin-status with {"payin_id", "payin_status"}.
 // payinID is the payin's own id (Payin.ID, from Initiate), not its
@@ -118,6 +127,8 @@ func (s *PayinsService) SimulateStatus(ctx context.Context, payinID uuid.UUID, s
 	body := payinStatusBody(payinStatusRequest{PayinID: payinID, PayinStatus: status})
 	return call[types.PayinStatusSimulation](ctx, s.client, opPayinsSimulateStatus.op().with(body), opts)
 }
+
+var initiatePayinBody = compileBody[types.InitiatePayinRequest]()
 
 // Initiate records a payin once the customer has paid the quoted amount
 // from their own account: POST /pis/api/v1/payin/initiate with
@@ -200,6 +211,8 @@ func (s *PayinsService) Get(ctx context.Context, payinID uuid.UUID, opts ...Requ
 	return call[types.Payin](ctx, s.client, opPayinsGet.op(payinID.String()), opts)
 }
 
+var linkPayinTransferBody = compileBody[types.LinkPayinTransferRequest]()
+
 // LinkTransfer stores on a payin the exchange transfer that delivered its
 // asset: PATCH /pis/api/v1/payin/update-transfer-id with
 // {"exchange_transfer_id", "payin_id"}; the answer is the same two. It
@@ -217,11 +230,6 @@ func (s *PayinsService) LinkTransfer(ctx context.Context, req types.LinkPayinTra
 }
 
 // The request bodies of the payin calls (see encode.go).
-var (
-	initiatePayinBody     = compileBody[types.InitiatePayinRequest]()
-	linkPayinTransferBody = compileBody[types.LinkPayinTransferRequest]()
-)
-
 // plainDigits returns how many digits d has written in plain positional
 // notation with every digit of its scale, as sending_amount is sent
 // ("0.001" has 4, 1E3 has 4), without writing it.

@@ -6,6 +6,8 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
+var savePayinEDDBody = compileBody[types.SavePayinEDDRequest]()
+
 // SaveEDD submits a customer's enhanced due diligence for payins: POST
 // /ren/api/v1/payin/edd/save with the payout EDD's members plus
 // {"account_operator", "account_operator_name", "p2p_trading_status",

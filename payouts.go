@@ -47,6 +47,8 @@ var _ PayoutsAPI = (*PayoutsService)(nil)
 // quotation.
 type PayoutsService struct{ client *Client }
 
+var createPayoutBody = compileBody[types.CreatePayoutRequest]()
+
 // Create initiates a standard payout against a valid, unexpired quotation:
 // POST /pos/api/v1/payout/initiate with {"client_reference_id",
 // "customer_id", "exchange_order_id", "quotation_id", "transaction_hash"}
@@ -102,6 +104,8 @@ func (s *PayoutsService) Create(ctx context.Context, req types.CreatePayoutReque
 	return p, nil
 }
 
+var createPrefundedPayoutBody = compileBody[types.CreatePrefundedPayoutRequest]()
+
 // CreatePrefunded creates a payout funded from the organization's prefunded
 // balance, which reserves the amount: POST /pos/api/v1/prefunded/payout/initiate
 // with {"client_reference_id", "customer": {"receiver": {"id"}, "sender":
@@ -138,6 +142,8 @@ func (s *PayoutsService) CreatePrefunded(ctx context.Context, req types.CreatePr
 	fillReference(&p.ClientReferenceID, ref)
 	return p, nil
 }
+
+var createRemittancePayoutBody = compileBody[types.CreateRemittancePayoutRequest]()
 
 // CreateRemittance creates a remittance payout: POST
 // /pos/api/v1/remittance-payout/initiate (DefaultRemittancePayoutPath),
@@ -231,6 +237,14 @@ func (s *PayoutsService) Get(ctx context.Context, payoutID uuid.UUID, opts ...Re
 	}
 	return call[types.Payout](ctx, s.client, opPayoutsGet.op(payoutID.String()), opts)
 }
+
+// payoutStatusRequest is the body of the sandbox payout status simulation.
+type payoutStatusRequest struct {
+	PayoutID     uuid.UUID          `json:"payout_id"`
+	PayoutStatus types.PayoutStatus `json:"payout_status"`
+}
+
+var payoutStatusBody = compileBody[payoutStatusRequest]()
 
 // SimulateStatus moves a PROCESSING payout to status, in the sandbox only:
 // PATCH /pos/api/v1/payout/mock-payout-status with {"payout_id",

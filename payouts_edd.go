@@ -11,12 +11,9 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-// The bodies of the EDD saves.
-var (
-	savePayoutEDDBody = compileBody[types.SavePayoutEDDRequest]()
-	savePayinEDDBody  = compileBody[types.SavePayinEDDRequest]()
-)
+var savePayoutEDDBody = compileBody[types.SavePayoutEDDRequest]()
 
+// The bodies of the EDD saves.
 // SaveEDD submits a customer's enhanced due diligence for payouts, which
 // lifts their payout limits once verified: POST /ren/api/v1/payout/edd/save
 // with {"bank_statement_passwords", "bank_statement_url", "customer_id",

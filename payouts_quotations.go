@@ -9,12 +9,9 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-// The request bodies of the payout quotation operations.
-var (
-	createPayoutQuotationBody = compileBody[types.CreatePayoutQuotationRequest]()
-	linkTransferBody          = compileBody[types.LinkTransferRequest]()
-)
+var createPayoutQuotationBody = compileBody[types.CreatePayoutQuotationRequest]()
 
+// The request bodies of the payout quotation operations.
 // CreateQuotation locks a rate for a payout and returns the amounts, the
 // fees and an expiry time: POST /pos/api/v1/payout/quotation with
 // {"asset", "bank_id", "customer_id", "fiat", "network", "risk_parameters":
@@ -72,6 +69,8 @@ func (s *PayoutsService) GetQuotation(ctx context.Context, quotationID uuid.UUID
 	}
 	return call[types.PayoutQuotation](ctx, s.client, opPayoutsGetQuotation.op(quotationID.String()), opts)
 }
+
+var linkTransferBody = compileBody[types.LinkTransferRequest]()
 
 // LinkTransfer records on the payout of an exchange order the id of the
 // exchange transfer that funds it: PATCH

@@ -27,10 +27,10 @@ func documents(t *testing.T) []string {
 // TestDocSnippetsAreExamples keeps every Go snippet of the documents
 // compiled: each must stand, line for line, in an Example function of
 // this package (example_test.go, example_control_test.go), of package
-// sandbox or of package webhook.
+// sandbox, webhook or fiatramptest.
 func TestDocSnippetsAreExamples(t *testing.T) {
 	var examples []byte
-	for _, f := range []string{"example_test.go", "example_control_test.go", "sandbox/example_test.go", "webhook/example_test.go"} {
+	for _, f := range []string{"example_test.go", "example_control_test.go", "sandbox/example_test.go", "webhook/example_test.go", "fiatramptest/example_test.go"} {
 		b, err := os.ReadFile(f)
 		require.NoError(t, err)
 		examples = append(examples, b...)

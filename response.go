@@ -263,7 +263,7 @@ func envelopeStatus(env *envelope) (ok, known bool) {
 
 // redirectError refuses a 3xx answer; the target was not contacted.
 func redirectError(status int, location string, body []byte) *APIError {
-	e := &APIError{StatusCode: status, matched: []error{ErrRedirect}}
+	e := &APIError{StatusCode: status, matched: []error{ErrRedirect}, decoded: true}
 	if len(body) > 0 {
 		e.RawBody = append([]byte(nil), body[:min(len(body), maxRawBody)]...)
 	}

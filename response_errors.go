@@ -6,6 +6,7 @@ package fiatramp
 import (
 	"bytes"
 	"encoding/json"
+	"sort"
 	"strings"
 
 	"github.com/fiatramp/fiatramp-go/internal/jsonscan"
@@ -22,7 +23,6 @@ var statusSentinels = [...]struct {
 }{
 	{401, ErrUnauthorized}, {429, ErrRateLimited}, {500, ErrInternal},
 	{502, ErrUnavailable}, {503, ErrUnavailable}, {504, ErrUnavailable},
-	// Every refusal the service documents (errors issue 18).
 	{404, ErrNotFound},
 }
 
@@ -37,7 +37,6 @@ var codeSentinels = [...]struct {
 	{exact: "SYS_INTERNAL_ERROR", sentinel: ErrInternal},
 	{prefix: "AUTH_", except: orgMismatchCode, sentinel: ErrUnauthorized},
 	{part: "TIMESTAMP", sentinel: ErrClockSkew},
-	// Every refusal the service documents (errors issue 18).
 	{exact: "NOT_FOUND", sentinel: ErrNotFound},
 	{exact: "USR_NOT_FOUND", sentinel: ErrNotFound},
 	{exact: "USR_NOT_FOUND", sentinel: ErrCustomerNotFound},
@@ -105,7 +104,7 @@ var messageSentinels = map[string]error{
 	"this field may not be blank":                                                          ErrFieldMissing,
 	"this field may not be null":                                                           ErrFieldMissing,
 	"invalid signature":                                                                    ErrUnauthorized,
-	// Every refusal the service documents (errors issue 18).
+
 	"quotation is already linked to another payin": ErrQuotationAlreadyLinked,
 	"upi is not supported":                         ErrUPIUnsupported,
 	"edd not required":                             ErrEDDNotRequired,
@@ -160,13 +159,13 @@ var messagePatterns = [...]struct {
 		{words: []string{"exist", "already", "unique"}},
 	}, sentinel: ErrClientReferenceExists},
 	{all: []clause{{words: []string{"timestamp"}, fields: []string{"x-timestamp", "timestamp"}}}, only4xx: true, sentinel: ErrClockSkew},
-	// Every refusal the service documents (errors issue 18).
 	{all: []clause{{words: []string{"not found"}}}, only4xx: true, sentinel: ErrNotFound},
 	{all: []clause{{words: []string{"email already in use", "phone already in use"}}}, sentinel: ErrDuplicateContact},
 	{all: []clause{{fields: []string{"date_range"}}}, only4xx: true, sentinel: ErrInvalidDateRange},
 }
 
-// sentinelMatcher collects the sentinels of an *APIError's messages.
+// sentinelMatcher collects the sentinels of an *APIError: status first,
+// then err_code, then messages.
 type sentinelMatcher struct {
 	matched []error
 	extra   map[string]error
@@ -174,6 +173,31 @@ type sentinelMatcher struct {
 	// orgMismatch is set for an orgMismatchCode refusal: its messages and
 	// fields select the resource's not-found sentinel.
 	orgMismatch bool
+}
+
+// status adds the sentinel of an HTTP status.
+func (s *sentinelMatcher) status(statusCode int) {
+	s.is4xx = statusCode >= 400 && statusCode <= 499
+	for _, r := range statusSentinels {
+		if r.status == statusCode {
+			s.matched = append(s.matched, r.sentinel)
+		}
+	}
+}
+
+// code adds the sentinels of an err_code, compared in upper case.
+func (s *sentinelMatcher) code(errCode string) {
+	code := strings.ToUpper(strings.TrimSpace(errCode))
+	for _, r := range codeSentinels {
+		if r.except != "" && code == r.except {
+			continue
+		}
+		if (r.exact != "" && code == r.exact) || (r.prefix != "" && strings.HasPrefix(code, r.prefix)) ||
+			(r.part != "" && strings.Contains(code, r.part)) {
+			s.matched = append(s.matched, r.sentinel)
+		}
+	}
+	s.orgMismatch = code == orgMismatchCode
 }
 
 // match adds the sentinels of one message msg, filed under field (lower
@@ -240,20 +264,16 @@ const (
 // why the body could not be understood (ErrMalformedResponse), err the
 // decoding error behind it.
 func buildAPIError(statusCode int, body []byte, env *envelope, problem string, err error, extra map[string]error) *APIError {
-	e := &APIError{StatusCode: statusCode, problem: problem, err: err}
+	e := &APIError{StatusCode: statusCode, problem: problem, err: err, decoded: true}
 	if len(body) > 0 {
 		n := min(len(body), maxRawBody)
 		e.RawBody = append(make([]byte, 0, n), body[:n]...)
 	}
-	s := sentinelMatcher{extra: extra, is4xx: statusCode >= 400 && statusCode <= 499}
+	s := sentinelMatcher{extra: extra}
 	if problem != "" {
 		s.matched = append(s.matched, ErrMalformedResponse)
 	}
-	for _, r := range statusSentinels {
-		if r.status == statusCode {
-			s.matched = append(s.matched, r.sentinel)
-		}
-	}
+	s.status(statusCode)
 	if env == nil {
 		switch {
 		case problem != "":
@@ -267,17 +287,7 @@ func buildAPIError(statusCode int, body []byte, env *envelope, problem string, e
 	}
 
 	e.Code = strings.TrimSpace(jsonText(env.ErrCode))
-	code := strings.ToUpper(e.Code)
-	for _, r := range codeSentinels {
-		if r.except != "" && code == r.except {
-			continue
-		}
-		if (r.exact != "" && code == r.exact) || (r.prefix != "" && strings.HasPrefix(code, r.prefix)) ||
-			(r.part != "" && strings.Contains(code, r.part)) {
-			s.matched = append(s.matched, r.sentinel)
-		}
-	}
-	s.orgMismatch = code == orgMismatchCode
+	s.code(e.Code)
 	e.Message = jsonText(env.Message)
 	if e.Message == "" {
 		e.Message = jsonText(env.Detail)
@@ -289,6 +299,46 @@ func buildAPIError(statusCode int, body []byte, env *envelope, problem string, e
 	}
 	e.matched = dedupe(s.matched)
 	return e
+}
+
+// fieldSentinels returns the sentinels of an *APIError built from its
+// exported fields, by the rules buildAPIError applies to a response: a
+// 3xx status is a refused redirect and nothing else (the library reads no
+// body of a 3xx); otherwise the status, the err_code, the message,
+// ErrorText and every message of FieldErrors under its field's name, a
+// message holding the JSON text of an array or object (how FieldErrors
+// keeps a nested value) by the strings inside it.
+func (e *APIError) fieldSentinels() []error {
+	if e.StatusCode >= 300 && e.StatusCode <= 399 {
+		return []error{ErrRedirect}
+	}
+	var s sentinelMatcher
+	s.status(e.StatusCode)
+	s.code(e.Code)
+	s.match("", e.Message)
+	if e.ErrorText != "" {
+		s.match("", e.ErrorText)
+	}
+	keys := make([]string, 0, len(e.FieldErrors))
+	for k := range e.FieldErrors {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		field := strings.ToLower(k)
+		for _, m := range e.FieldErrors[k] {
+			raw := []byte(m)
+			if t := jsonscan.TrimSpace(raw); len(t) > 0 && (t[0] == '[' || t[0] == '{') && json.Valid(t) {
+				jsonscan.Strings(t, func(str []byte) bool {
+					s.match(field, jsonText(str))
+					return true
+				})
+				continue
+			}
+			s.match(field, m)
+		}
+	}
+	return dedupe(s.matched)
 }
 
 // readErrors fills e.ErrorText or e.FieldErrors from the envelope's errors

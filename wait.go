@@ -26,7 +26,30 @@ type WaitOption func(*waitConfig) error
 type waitConfig struct {
 	policy RetryPolicy // InitialBackoff and MaxBackoff are the poll waits
 	get    []RequestOption
+	done   func(types.PayoutStatus) bool // the status Wait stops at
 }
+
+// WaitUntil makes Wait stop at the first status for which done reports
+// true, instead of at a decided fiat outcome. To wait until the funds of
+// a failed payout have come back (the moment to re-credit the user), or
+// for any final status, pass the status method itself:
+//
+//	client.Payouts.Wait(ctx, id, fiatramp.WaitUntil(types.PayoutStatus.IsFinal))
+//
+// A FAILED payout keeps such a Wait polling until REFUNDED, so give it a
+// context with a deadline.
+func WaitUntil(done func(types.PayoutStatus) bool) WaitOption {
+	return func(w *waitConfig) error {
+		if done == nil {
+			return invalid("opts", "nil WaitUntil condition")
+		}
+		w.done = done
+		return nil
+	}
+}
+
+// fiatDecided is Wait's default stop: the fiat outcome is decided.
+func fiatDecided(s types.PayoutStatus) bool { return !s.MayStillPay() }
 
 // WithPollInterval sets the wait after the first fetch (initial) and the
 // largest wait (max); each wait doubles the one before, plus a jitter of
@@ -50,15 +73,21 @@ func WithPollRequestOptions(opts ...RequestOption) WaitOption {
 	}
 }
 
-// Wait polls a payout until its status is final (SUCCESS, FAILED,
-// REFUNDED or CANCELLED, see types.PayoutStatus.IsFinal) and returns it. It is the fallback for a program
-// that cannot receive webhooks; a program that can should let the PAYOUT
-// events tell it instead (package webhook).
+// Wait polls a payout until its fiat outcome is decided and returns it:
+// SUCCESS (paid), or FAILED, REFUNDED or CANCELLED (no fiat will be paid),
+// the statuses for which types.PayoutStatus.MayStillPay is false. It is
+// the fallback for a program that cannot receive webhooks; a program that
+// can should let the PAYOUT events tell it instead (package webhook).
+//
+// FAILED is decided but not final: the funds come back later, with
+// REFUNDED, which is when to re-credit the user (see
+// types.PayoutStatus.FundsReturned). WaitUntil(types.PayoutStatus.IsFinal)
+// waits for that instead.
 //
 // The first fetch (GET /pos/api/v1/payout/{payout_id}, with the client's
 // retries) is immediate; later ones follow WithPollInterval, by default
 // 2 s doubling to 30 s. IN_REVIEW keeps Wait waiting: a payout under review
-// still moves. A fetch that fails for a reason that may pass (a connection
+// may still be paid, and so does a status this library does not know. A fetch that fails for a reason that may pass (a connection
 // error, 408, 429, 5xx) is tried again at the next poll; any other failure
 // (an unknown payout, a refused signature, an unreadable answer, a TLS
 // certificate the client does not trust) ends Wait with that error at
@@ -69,7 +98,7 @@ func (s *PayoutsService) Wait(ctx context.Context, payoutID uuid.UUID, opts ...W
 	if err := requireID("payout_id", payoutID); err != nil {
 		return nil, err
 	}
-	cfg := waitConfig{policy: RetryPolicy{InitialBackoff: DefaultPollInterval, MaxBackoff: DefaultMaxPollInterval}}
+	cfg := waitConfig{policy: RetryPolicy{InitialBackoff: DefaultPollInterval, MaxBackoff: DefaultMaxPollInterval}, done: fiatDecided}
 	for _, o := range opts {
 		if o == nil {
 			return nil, invalid("opts", "nil WaitOption")
@@ -86,7 +115,7 @@ func (s *PayoutsService) Wait(ctx context.Context, payoutID uuid.UUID, opts ...W
 		p, err := s.Get(ctx, payoutID, cfg.get...)
 		switch {
 		case err == nil:
-			if p.Status.IsFinal() {
+			if cfg.done(p.Status) {
 				return p, nil
 			}
 			last, lastErr = p, nil

@@ -47,7 +47,9 @@ func reply(code int, body string) func() (int, string) {
 
 var fastPoll = fiatramp.WithPollInterval(time.Millisecond, 4*time.Millisecond)
 
-func TestPayoutsWaitUntilFinal(t *testing.T) {
+// By default Wait stops at the first status whose fiat outcome is decided
+// (MayStillPay false), FAILED included, though FAILED is not final.
+func TestPayoutsWaitUntilDecided(t *testing.T) {
 	for _, final := range []types.PayoutStatus{types.PayoutSuccess, types.PayoutFailed, types.PayoutRefunded, types.PayoutCancelled} {
 		t.Run(string(final), func(t *testing.T) {
 			h := newHarness(t)
@@ -159,11 +161,19 @@ func TestPayoutsWaitPassesRequestOptions(t *testing.T) {
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 }
 
-func TestPayoutStatusIsFinal(t *testing.T) {
-	final := map[types.PayoutStatus]bool{types.PayoutSuccess: true, types.PayoutFailed: true, types.PayoutRefunded: true, types.PayoutCancelled: true}
-	for _, s := range append(types.PayoutStatus("").Values(), "SETTLED", "success") {
-		assert.Equal(t, final[s], s.IsFinal(), s)
-	}
+// WaitUntil(IsFinal) waits through FAILED until the funds come back
+// (REFUNDED); a nil condition is refused before anything is sent.
+func TestPayoutsWaitUntil(t *testing.T) {
+	h := newHarness(t)
+	calls := sequence(h, status(types.PayoutProcessing), status(types.PayoutFailed), status(types.PayoutFailed), status(types.PayoutRefunded))
+	p, err := h.client.Payouts.Wait(context.Background(), payoutID, fastPoll, fiatramp.WaitUntil(types.PayoutStatus.IsFinal))
+	require.NoError(t, err)
+	assert.Equal(t, types.PayoutRefunded, p.Status)
+	assert.EqualValues(t, 4, calls.Load(), "FAILED is not final: polling went on")
+
+	_, err = h.client.Payouts.Wait(context.Background(), payoutID, fiatramp.WaitUntil(nil))
+	require.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
+	assert.EqualValues(t, 4, calls.Load(), "nothing sent")
 }
 
 func TestPayoutsWaitUntrustedCertificateEndsAtOnce(t *testing.T) {

@@ -20,7 +20,6 @@ var _ WidgetAPI = (*WidgetService)(nil)
 // fiat.
 type WidgetService struct{ client *Client }
 
-// widgetBody writes the body of the hosted widget's initialization.
 var widgetBody = compileBody[types.WidgetRequest]()
 
 // Initialize opens a hosted widget session for an order and returns its

@@ -66,7 +66,7 @@ func (p *Pipeline) HandleEvent(ctx context.Context, tx pgx.Tx, ev *webhook.Event
 		return pass()
 	}
 	status := types.PayoutStatus(ev.Event)
-	if !status.IsFinal() {
+	if status.MayStillPay() { // fiat outcome not decided yet (FAILED is decided, though REFUNDED may follow)
 		return nil
 	}
 	_, err = p.finish(ctx, tx, cur, payoutID, status, "webhook")

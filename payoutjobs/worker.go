@@ -318,7 +318,7 @@ func (p *Pipeline) await(ctx context.Context, j *Job, rj *river.Job[Args]) error
 		p.noteError(ctx, j, err)
 		return river.JobSnooze(p.cfg.PollInterval)
 	}
-	if !po.Status.IsFinal() {
+	if po.Status.MayStillPay() { // fiat outcome not decided yet (FAILED is decided, though REFUNDED may follow)
 		moved, err := p.move(ctx, p.pool, j, `status = $3`, string(po.Status))
 		if err != nil || !moved {
 			return err

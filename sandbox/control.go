@@ -236,6 +236,7 @@ func controlOps() []controlOp {
 		{method: "GET", path: p + "/organizations/{}/payouts", goAPI: "Sandbox.Payouts", serve: (*control).payouts},
 		{method: "GET", path: p + "/organizations/{}/payouts/by-reference", goAPI: "Sandbox.PayoutByReference", serve: (*control).payoutByReference},
 		{method: "GET", path: p + "/payouts/{}", goAPI: "Sandbox.Payout", serve: (*control).payout},
+		{method: "PUT", path: p + "/payouts/{}/status", goAPI: "Sandbox.SetPayoutStatus", serve: (*control).setPayoutStatus},
 		{method: "POST", path: p + "/customers", goAPI: "Sandbox.AddCustomer", serve: (*control).addCustomer},
 		{method: "GET", path: p + "/customers/{}", goAPI: "Sandbox.Customer", serve: (*control).customer},
 		{method: "PUT", path: p + "/customers/{}/kyc-status", goAPI: "Sandbox.SetKYCStatus", serve: (*control).setKYCStatus},

@@ -89,6 +89,27 @@ func TestControlFixturesAndState(t *testing.T) {
 	empty := e.ok(200, "GET", "/_sandbox/organizations/"+oid+"/payouts", "")
 	assert.Equal(t, map[string]any{"payouts": []any{}}, empty, "an empty list, not null")
 
+	// The service's own moves, along the transition table: FAILED, then
+	// REFUNDED; a move the table does not hold is refused by name.
+	_, err = cl.Payouts.SimulateStatus(context.Background(), p.ID, types.PayoutFailed)
+	require.NoError(t, err)
+	bad := e.call("PUT", "/_sandbox/payouts/"+p.ID.String()+"/status", `{"status":"SUCCESS"}`)
+	assert.Equal(t, 400, bad.status, "%s", bad)
+	assert.Equal(t, map[string]any{"error": "Payout status cannot move from FAILED to SUCCESS.", "field": "status"}, bad.json(t))
+	bad = e.call("PUT", "/_sandbox/payouts/"+p.ID.String()+"/status", `{"status":"SETTLED"}`)
+	assert.Equal(t, 400, bad.status, "%s", bad)
+	assert.Equal(t, "status", bad.json(t)["field"])
+	bad = e.call("PUT", "/_sandbox/payouts/"+p.ID.String()+"/status", `{"Status":"REFUNDED"}`)
+	assert.Equal(t, 400, bad.status, "%s", bad)
+	assert.Equal(t, "Status", bad.json(t)["field"], "an unknown member is refused by name")
+	bad = e.call("PUT", "/_sandbox/payouts/"+uuid.NewString()+"/status", `{"status":"REFUNDED"}`)
+	assert.Equal(t, 404, bad.status, "%s", bad)
+	moved := e.ok(200, "PUT", "/_sandbox/payouts/"+p.ID.String()+"/status", `{"status":"REFUNDED"}`)
+	assert.Equal(t, "REFUNDED", moved["status"])
+	fetched, err := cl.Payouts.Get(context.Background(), p.ID)
+	require.NoError(t, err)
+	assert.Equal(t, types.PayoutRefunded, fetched.Status)
+
 	a := e.call("GET", "/_sandbox/organizations/"+d.Organization.ID.String()+"/payouts/by-reference?client_reference_id=nope", "")
 	assert.Equal(t, 404, a.status, "%s", a)
 	a = e.call("GET", "/_sandbox/payouts/"+uuid.NewString(), "")

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
 	"github.com/fiatramp/fiatramp-go/types"
@@ -168,6 +169,37 @@ func (c *control) payout(_ *http.Request, params []string, _ []byte) (int, any, 
 	if !ok {
 		return 0, nil, notFound("no payout %s", id)
 	}
+	return http.StatusOK, p, nil
+}
+
+// setPayoutStatus moves a payout along the transition table, as the
+// service moves it on its own; a move the table does not hold is 400 with
+// "Payout status cannot move from X to Y.".
+func (c *control) setPayoutStatus(_ *http.Request, params []string, body []byte) (int, any, error) {
+	id, err := pathID("payout", params[0])
+	if err != nil {
+		return 0, nil, err
+	}
+	if _, ok := c.sb.Payout(id); !ok {
+		return 0, nil, notFound("no payout %s", id)
+	}
+	var in struct {
+		Status types.PayoutStatus `json:"status"`
+	}
+	present, err := decodeStrict(body, &in)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := require(present, "status"); err != nil {
+		return 0, nil, err
+	}
+	if !in.Status.IsKnown() {
+		return 0, nil, badField("status", "status %q: want one of %v", in.Status, in.Status.Values())
+	}
+	if err := c.sb.SetPayoutStatus(id, in.Status); err != nil {
+		return 0, nil, badField("status", "%s", strings.TrimPrefix(err.Error(), "sandbox: payout status: "))
+	}
+	p, _ := c.sb.Payout(id)
 	return http.StatusOK, p, nil
 }
 
@@ -366,4 +398,56 @@ func (c *control) settings(*http.Request, []string, []byte) (int, any, error) {
 		WebhookWorkers:               st.WebhookWorkers,
 		DeliveryLogSize:              st.DeliveryLogSize,
 	}, nil
+}
+
+// edds is GET /_sandbox/customers/{id}/edds: the customer's EDDs.
+func (c *control) edds(_ *http.Request, params []string, _ []byte) (int, any, error) {
+	cu, err := c.customerOf(params)
+	if err != nil {
+		return 0, nil, err
+	}
+	out := c.sb.EDDs(cu.ID)
+	if out == nil {
+		out = []EDD{}
+	}
+	return http.StatusOK, map[string]any{"edds": out}, nil
+}
+
+// setEDDStatus is PUT /_sandbox/edds/{id}/status with {"status": "VERIFIED"
+// or "FAILED"}: the EDD review, the simulation the service does not show.
+func (c *control) setEDDStatus(_ *http.Request, params []string, body []byte) (int, any, error) {
+	id, err := uuid.Parse(params[0])
+	if err != nil {
+		return 0, nil, notFound("no EDD %q", params[0])
+	}
+	var in struct {
+		Status types.EDDStatus `json:"status"`
+	}
+	present, err := decodeStrict(body, &in)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := require(present, "status"); err != nil {
+		return 0, nil, err
+	}
+	if err := c.sb.SetEDDStatus(id, in.Status); err != nil {
+		if strings.HasPrefix(err.Error(), "sandbox: no EDD") {
+			return 0, nil, notFound("%s", strings.TrimPrefix(err.Error(), "sandbox: "))
+		}
+		return 0, nil, badField("status", "%s", strings.TrimPrefix(err.Error(), "sandbox: "))
+	}
+	return http.StatusOK, map[string]any{"id": id, "status": in.Status}, nil
+}
+
+// widgetSessions is GET /_sandbox/organizations/{id}/widget-sessions:
+// WidgetSessions.
+func (c *control) widgetSessions(_ *http.Request, params []string, _ []byte) (int, any, error) {
+	o, err := c.organizationOf(params)
+	if err != nil {
+		return 0, nil, err
+	}
+	ws := c.sb.WidgetSessions(o.ID)
+	return http.StatusOK, struct {
+		Sessions []WidgetSession `json:"widget_sessions"`
+	}{ws}, nil
 }

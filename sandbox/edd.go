@@ -58,16 +58,6 @@ func eddLifted(o *org, customer uuid.UUID, dir limitDirection) bool {
 	return false
 }
 
-// savePayoutEDD is POST /ren/api/v1/payout/edd/save.
-func (s *Sandbox) savePayoutEDD(rq *request) reply { return s.saveEDD(rq, limitPayout) }
-
-// savePayinEDD is POST /ren/api/v1/payin/edd/save: the payout EDD's
-// members plus purpose, account_operator, account_operator_name,
-// relation_with_account_operator (optional strings), p2p_trading_status
-// (optional bool) and supporting_purpose_doc_url (an optional list of
-// URLs).
-func (s *Sandbox) savePayinEDD(rq *request) reply { return s.saveEDD(rq, limitPayin) }
-
 // saveEDD saves an EDD of direction dir. Field errors come first:
 // customer_id, source_of_income (SALARY, BUSINESS_INCOME or OTHERS), the
 // lists bank_statement_url and itr_report_url (required, possibly empty,
@@ -233,43 +223,4 @@ func (s *Sandbox) EDDs(customerID uuid.UUID) []EDD {
 		return strings.Compare(a.ID.String(), b.ID.String())
 	})
 	return out
-}
-
-// edds is GET /_sandbox/customers/{id}/edds: the customer's EDDs.
-func (c *control) edds(_ *http.Request, params []string, _ []byte) (int, any, error) {
-	cu, err := c.customerOf(params)
-	if err != nil {
-		return 0, nil, err
-	}
-	out := c.sb.EDDs(cu.ID)
-	if out == nil {
-		out = []EDD{}
-	}
-	return http.StatusOK, map[string]any{"edds": out}, nil
-}
-
-// setEDDStatus is PUT /_sandbox/edds/{id}/status with {"status": "VERIFIED"
-// or "FAILED"}: the EDD review, the simulation the service does not show.
-func (c *control) setEDDStatus(_ *http.Request, params []string, body []byte) (int, any, error) {
-	id, err := uuid.Parse(params[0])
-	if err != nil {
-		return 0, nil, notFound("no EDD %q", params[0])
-	}
-	var in struct {
-		Status types.EDDStatus `json:"status"`
-	}
-	present, err := decodeStrict(body, &in)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := require(present, "status"); err != nil {
-		return 0, nil, err
-	}
-	if err := c.sb.SetEDDStatus(id, in.Status); err != nil {
-		if strings.HasPrefix(err.Error(), "sandbox: no EDD") {
-			return 0, nil, notFound("%s", strings.TrimPrefix(err.Error(), "sandbox: "))
-		}
-		return 0, nil, badField("status", "%s", strings.TrimPrefix(err.Error(), "sandbox: "))
-	}
-	return http.StatusOK, map[string]any{"id": id, "status": in.Status}, nil
 }

@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"net/http"
+	"reflect"
+	"runtime"
 	"strings"
 
 	"github.com/google/uuid"
@@ -25,6 +27,17 @@ func RouteTable() []Route {
 	out := make([]Route, len(ops))
 	for i, op := range ops {
 		out[i] = Route{op.method, op.template}
+	}
+	return out
+}
+
+// RouteHandlers returns the name of the handler of every line of the
+// route table (the method of Sandbox it calls, e.g. "createPayout").
+func RouteHandlers() map[Route]string {
+	out := map[Route]string{}
+	for _, op := range operations() {
+		name := runtime.FuncForPC(reflect.ValueOf(op.handle).Pointer()).Name()
+		out[Route{op.method, op.template}] = name[strings.LastIndex(name, ".")+1:]
 	}
 	return out
 }

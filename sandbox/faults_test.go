@@ -256,7 +256,7 @@ func TestFaultDelayAfter(t *testing.T) {
 
 	var unknown *fiatramp.OutcomeUnknownError
 	require.ErrorAs(t, err, &unknown)
-	rec, err := e.client.ReconcilePayoutOutcome(ctx(t), unknown)
+	rec, err := e.client.Payouts.ReconcileOutcome(ctx(t), unknown)
 	require.NoError(t, err)
 	assert.Equal(t, fiatramp.ReconcileCreated, rec.Verdict, rec.Reason)
 	require.NotNil(t, rec.Payout)

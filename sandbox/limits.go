@@ -221,16 +221,6 @@ func (s *Sandbox) eddRequired(o *org, customer uuid.UUID, dir limitDirection, at
 	return o.limits.exceeded[dayKey{customer, dir, utcDay(at)}] || !cl.available().IsPositive()
 }
 
-// getPayoutLimits is GET /ren/api/v1/payout/limits/{customer_id}.
-func (s *Sandbox) getPayoutLimits(rq *request) reply {
-	return s.limitsReply(rq, limitPayout)
-}
-
-// getPayinLimits is GET /ren/api/v1/payin/limits/{customer_id}.
-func (s *Sandbox) getPayinLimits(rq *request) reply {
-	return s.limitsReply(rq, limitPayin)
-}
-
 // limitsReply answers the limits of the path's customer in dir: amounts
 // as JSON numbers, both documented payment methods, the next UTC midnight
 // as full_limit_reset_timestamp. A customer that is absent or another

@@ -19,11 +19,19 @@ type listPage[T any] struct {
 	Results  []T     `json:"results"`
 }
 
-// pageParam reads the page query parameter: 1 when absent; ok is false
-// when it is not a whole number of at least 1, which invalidPage answers.
+// lastPage is the page number pageParam reads "last" as: the list's
+// last page, which the REST framework's paginator serves for page=last.
+const lastPage = -1
+
+// pageParam reads the page query parameter: 1 when absent, lastPage for
+// "last"; ok is false when it is not a whole number of at least 1 (or
+// "last"), which invalidPage answers.
 func pageParam(q url.Values) (page int, ok bool) {
 	if !q.Has("page") {
 		return 1, true
+	}
+	if q.Get("page") == "last" {
+		return lastPage, true
 	}
 	n, err := strconv.Atoi(q.Get("page"))
 	if err != nil || n < 1 {
@@ -38,13 +46,16 @@ func invalidPage() reply {
 	return refusal(http.StatusNotFound, "", msgInvalidPage, nil)
 }
 
-// pageOf is page n (from 1) of items, Settings.PageSize to a page, each
-// item shown by show. Its next and previous links are s.pageBase(r) with
+// pageOf is page n (from 1; lastPage for the last, page 1 when there are
+// no items) of items, Settings.PageSize to a page, each item shown by show. Its next and previous links are s.pageBase(r) with
 // the query carry (the filters the list was asked with) and the page
 // number. ok is false when page n lies beyond the last one (page 1 always
 // exists, empty or not).
 func pageOf[E, T any](s *Sandbox, r *http.Request, carry url.Values, n int, items []E, show func(E) T) (listPage[T], bool) {
 	size := s.settings.PageSize
+	if n == lastPage {
+		n = max(1, (len(items)+size-1)/size)
+	}
 	if n > 1 && n-1 >= (len(items)+size-1)/size {
 		return listPage[T]{}, false
 	}

@@ -1,14 +1,14 @@
 package sandbox
 
-// Payin quotation operations: create and fetch under /pis/api/v1/payin,
-// and the payin status simulation.
+// Payin operations under /pis/api/v1/payin: the quotation (create and
+// fetch), the payin initiated against it, its fetch, the link of its
+// exchange transfer id, and the payin status simulation.
 
 import (
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 
@@ -246,34 +246,16 @@ func upiDeepLink(dep DepositAccount, q *payinQuotation) string {
 		"&tr=" + esc(q.id.String())
 }
 
-// payinTransitions are the moves of the payin status simulation: the
-// statuses a payin in status from may move to. The service documents
-// PROCESSING -> SUCCESS | FAILED | ON_HOLD and FAILED -> REFUND_INITIATED
-// -> REFUNDED; a payin ON_HOLD is released to SUCCESS or FAILED (the
-// sandbox's choice: the service shows no move out of ON_HOLD, and a held
-// payin must end somewhere).
-func payinTransitions(from types.PayinStatus) []types.PayinStatus {
-	switch from {
-	case types.PayinProcessing:
-		return []types.PayinStatus{types.PayinSuccess, types.PayinFailed, types.PayinOnHold}
-	case types.PayinOnHold:
-		return []types.PayinStatus{types.PayinSuccess, types.PayinFailed}
-	case types.PayinFailed:
-		return []types.PayinStatus{types.PayinRefundInitiated}
-	case types.PayinRefundInitiated:
-		return []types.PayinStatus{types.PayinRefunded}
-	}
-	return nil
-}
-
 // simulatePayinStatus is PATCH /pis/api/v1/payin/mock-payin-status with
-// {payin_id, payin_status}: it moves a payin along payinTransitions and
-// sends the PAYIN webhook, whose id is the payin's id. A move to FAILED
+// {payin_id, payin_status}: it moves a payin along the transition table
+// (types.PayinStatus.Next) and sends the PAYIN webhook, whose id is the
+// payin's id. A move to FAILED
 // sets failure_reason (PAYMENT_NOT_RECEIVED, or the body's optional
 // failure_reason: INCORRECT_UTR or PAYMENT_NOT_RECEIVED), carried in the
-// webhook's metadata; a move to REFUND_INITIATED sets refund_reason
-// (INCORRECT_AMOUNT, or the body's optional refund_reason from its
-// catalogue), carried by the REFUND_INITIATED and REFUNDED webhooks. A
+// webhook's metadata; a move to REFUND_INITIATED, or straight to
+// REFUNDED, sets refund_reason (INCORRECT_AMOUNT, or the body's optional
+// refund_reason from its catalogue), carried by the REFUND_INITIATED and
+// REFUNDED webhooks. A
 // move to the payin's current status changes nothing and sends nothing
 // (a retried simulation sets the same status again). The
 // fetched quotation's status shows the payin's. An absent payin or
@@ -316,7 +298,7 @@ func (s *Sandbox) simulatePayinStatus(rq *request) reply {
 		// sets the same status: nothing changes, no webhook.
 		return answer
 	}
-	if !slices.Contains(payinTransitions(p.status), to) {
+	if !p.status.CanMoveTo(to) {
 		return rule(fmt.Sprintf("Payin status cannot move from %s to %s.", p.status, to))
 	}
 	p.status, p.updatedAt = to, rq.now
@@ -329,13 +311,260 @@ func (s *Sandbox) simulatePayinStatus(rq *request) reply {
 		reason := string(failure)
 		p.failureReason = &reason
 		meta["failure_reason"] = reason
-	case types.PayinRefundInitiated:
-		reason := string(refund)
-		p.refundReason = &reason
-		meta["refund_reason"] = reason
-	case types.PayinRefunded:
-		meta["refund_reason"] = *p.refundReason // set on REFUND_INITIATED, the only way in
+	case types.PayinRefundInitiated, types.PayinRefunded:
+		if p.refundReason == nil { // REFUNDED after REFUND_INITIATED keeps its reason
+			reason := string(refund)
+			p.refundReason = &reason
+		}
+		meta["refund_reason"] = *p.refundReason
 	}
 	s.emit(rq, EventTypePayin, p.id.String(), string(to), meta)
 	return answer
+}
+
+// Refusal messages of payin initiate, fetch and link, word for word as the
+// service documents them where it does; msgPayinAbsent (an absent payin or
+// another organization's) is the sandbox's own wording, as the service
+// shows none.
+const (
+	msgUTRLinked          = "UTR is already linked to another payin"
+	msgUTRFormat          = "Invalid UTR format"
+	msgPayinRefExists     = "Client Reference ID already exists"
+	msgPayinCustomer      = "Customer ID does not match with the quotation"
+	msgPayinExpired       = "Quotation has expired"
+	msgPayinLinked        = "Quotation is already linked to another payin"
+	msgPayinIDRequired    = "Payin ID is required."
+	msgPayinIDInvalid     = "Payin ID is invalid"
+	msgPayinAbsent        = "Payin not found or access denied"
+	msgPayinInitiated     = "Payin initiated successfully"
+	msgPayinTransferSaved = "Exchange transfer ID updated successfully"
+)
+
+// utrLength is the length of a UTR the sandbox accepts: 12 letters or
+// digits, as the service documents ("12 characters").
+const utrLength = 12
+
+// payin is a payin's state: the quotation it was initiated against, the
+// UTR and reference it was initiated with, and what moved since.
+type payin struct {
+	id              uuid.UUID
+	quotation       *payinQuotation
+	utr             string
+	clientReference *string
+	status          types.PayinStatus
+	failureReason   *string
+	refundReason    *string
+	transferID      string // "" until linked, as the service shows it
+	createdAt       time.Time
+	updatedAt       time.Time
+}
+
+// storePayin files a new payin in o's table, its customer's list and the
+// indexes of UTRs and references; s.mu is held.
+func storePayin(o *org, p *payin) {
+	o.payins.add(p.id, p, payinCreated)
+	if c := o.customers.byID[p.quotation.customerID]; c != nil {
+		c.payins = insertByTime(c.payins, p, payinCreated)
+	}
+	o.utrs[p.utr] = p
+	if p.clientReference != nil {
+		o.payinRefs[*p.clientReference] = p
+	}
+}
+
+// payinCreated is when p was initiated, the order of the payin list.
+func payinCreated(p *payin) time.Time { return p.createdAt }
+
+// validUTR reports whether utr is 12 ASCII letters or digits.
+func validUTR(utr string) bool {
+	if len(utr) != utrLength {
+		return false
+	}
+	for i := 0; i < len(utr); i++ {
+		c := utr[i]
+		if !('0' <= c && c <= '9' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// initiatePayin is POST /pis/api/v1/payin/initiate with {quotation_id,
+// customer_id, utr, client_reference_id (optional)}. Field errors come
+// first, then the UTR's format, the quotation (absent or another
+// organization's: "Quotation is not found"), its customer, then the
+// duplicates (UTR, reference, quotation already linked), and expiry last,
+// so that a repeat of an initiate that went through is told it is a
+// duplicate, whenever it comes. The payin starts PROCESSING with its own
+// id, and the quotation's status follows the payin's.
+func (s *Sandbox) initiatePayin(rq *request) reply {
+	f := rq.body
+	quotationID := f.uuid("quotation_id")
+	customerID := f.uuid("customer_id")
+	utr, _ := f.str("utr", true)
+	ref := optionalString(f, "client_reference_id")
+	if bad := f.refused(); bad != nil {
+		return *bad
+	}
+	if !validUTR(utr) {
+		return refusal(http.StatusBadRequest, "", msgUTRFormat,
+			map[string][]string{"utr": {"UTR must be 12 letters or digits."}})
+	}
+	o := rq.org
+	q := o.payinQuotations[quotationID]
+	if q == nil {
+		return rule(msgPayinNotFound)
+	}
+	if q.customerID != customerID {
+		return rule(msgPayinCustomer)
+	}
+	if o.utrs[utr] != nil {
+		return rule(msgUTRLinked)
+	}
+	if ref != nil && o.payinRefs[*ref] != nil {
+		return rule(msgPayinRefExists)
+	}
+	if q.payin != nil {
+		return rule(msgPayinLinked)
+	}
+	if !rq.now.Before(q.expiresAt) {
+		return rule(msgPayinExpired)
+	}
+	p := &payin{
+		id: uuid.New(), quotation: q,
+		utr: utr, clientReference: ref, status: types.PayinProcessing,
+		createdAt: rq.now, updatedAt: rq.now,
+	}
+	q.payin, q.status = p, types.PayinProcessing
+	storePayin(o, p)
+	return success(http.StatusCreated, msgPayinInitiated, payinInitiatedOf(s, p))
+}
+
+// payinInitiatedJSON is the answer of initiate: the quotation's fields as
+// JSON numbers, plus the payin's id, utr and status.
+type payinInitiatedJSON struct {
+	ID                  uuid.UUID           `json:"id"`
+	QuotationID         uuid.UUID           `json:"quotation_id"`
+	CustomerID          uuid.UUID           `json:"customer_id"`
+	ClientReferenceID   *string             `json:"client_reference_id"`
+	BankID              uuid.UUID           `json:"bank_id"`
+	Asset               string              `json:"asset"`
+	Fiat                string              `json:"fiat"`
+	PaymentMethod       types.PaymentMethod `json:"payment_method"`
+	SendingAmount       json.Number         `json:"sending_amount"`
+	Rate                json.Number         `json:"rate"`
+	ReceivingAmount     json.Number         `json:"receiving_amount"`
+	Fees                feeNumbers          `json:"fees"`
+	DepositInstructions payinDeposit        `json:"deposit_instructions"`
+	UTR                 string              `json:"utr"`
+	Status              types.PayinStatus   `json:"status"`
+	CreatedAt           string              `json:"created_at"`
+	ExpiryTime          string              `json:"expiry_time"`
+}
+
+// payinInitiatedOf returns p in the shape of initiate's answer.
+func payinInitiatedOf(s *Sandbox, p *payin) payinInitiatedJSON {
+	q := p.quotation
+	dep := s.settings.DepositAccount
+	return payinInitiatedJSON{
+		ID: p.id, QuotationID: q.id, CustomerID: q.customerID, ClientReferenceID: p.clientReference,
+		BankID: q.bankID, Asset: q.asset, Fiat: q.fiat, PaymentMethod: q.method,
+		SendingAmount: num(q.sending), Rate: num(q.rate), ReceivingAmount: num(q.receiving),
+		Fees:                feesJSON(q.fees()),
+		DepositInstructions: payinDeposit{AccountNumber: dep.AccountNumber, IFSC: dep.IFSC, AccountName: dep.AccountName},
+		UTR:                 p.utr, Status: p.status,
+		CreatedAt: stamp(p.createdAt), ExpiryTime: stamp(q.expiresAt),
+	}
+}
+
+// fees is the fees object of q and of the payins on it.
+func (q *payinQuotation) fees() Fees {
+	gross := decimal.Zero
+	if !q.receiving.IsZero() {
+		gross = q.sending.DivRound(q.receiving, 4)
+	}
+	return Fees{ServiceFee: q.fee, ServiceGST: q.gst, GrossEffectiveExchangeRate: gross}
+}
+
+// payinFetchedJSON is a payin as fetch and history answer it: amounts as
+// decimal strings, the fiat amount spelled receiveing_amount, null for
+// what has not happened.
+type payinFetchedJSON struct {
+	ID                 uuid.UUID         `json:"id"`
+	QuotationID        uuid.UUID         `json:"quotation_id"`
+	CustomerID         uuid.UUID         `json:"customer_id"`
+	ClientReferenceID  *string           `json:"client_reference_id"`
+	BankID             uuid.UUID         `json:"bank_id"`
+	Asset              string            `json:"asset"`
+	Fiat               string            `json:"fiat"`
+	SendingAmount      string            `json:"sending_amount"`
+	Rate               string            `json:"rate"`
+	ReceiveingAmount   string            `json:"receiveing_amount"`
+	Fees               feeNumbers        `json:"fees"`
+	UTR                string            `json:"utr"`
+	ExchangeTransferID string            `json:"exchange_transfer_id"`
+	Status             types.PayinStatus `json:"status"`
+	FailureReason      *string           `json:"failure_reason"`
+	RefundReason       *string           `json:"refund_reason"`
+	CreatedAt          string            `json:"created_at"`
+	UpdatedAt          string            `json:"updated_at"`
+}
+
+// payinFetchedOf returns p in the shape of fetch and history.
+func payinFetchedOf(p *payin) payinFetchedJSON {
+	q := p.quotation
+	return payinFetchedJSON{
+		ID: p.id, QuotationID: q.id, CustomerID: q.customerID, ClientReferenceID: p.clientReference,
+		BankID: q.bankID, Asset: q.asset, Fiat: q.fiat,
+		SendingAmount: q.sending.String(), Rate: q.rate.String(), ReceiveingAmount: q.receiving.String(),
+		Fees: feesJSON(q.fees()), UTR: p.utr, ExchangeTransferID: p.transferID,
+		Status: p.status, FailureReason: p.failureReason, RefundReason: p.refundReason,
+		CreatedAt: stamp(p.createdAt), UpdatedAt: stamp(p.updatedAt),
+	}
+}
+
+// orgPayin returns the payin id of rq's organization, or nil.
+func (s *Sandbox) orgPayin(rq *request, id uuid.UUID) *payin {
+	return rq.org.payins.byID[id]
+}
+
+// getPayin is GET /pis/api/v1/payin/{payin_id}: a missing id is refused
+// "Payin ID is required.", a malformed one "Payin ID is invalid", an
+// absent or foreign payin "Payin not found or access denied".
+func (s *Sandbox) getPayin(rq *request) reply {
+	param := rq.params[0]
+	if strings.TrimSpace(param) == "" {
+		return fieldRefusal(map[string][]string{"payin_id": {msgPayinIDRequired}})
+	}
+	id, ok := idFromPath(param)
+	if !ok {
+		return fieldRefusal(map[string][]string{"payin_id": {msgPayinIDInvalid}})
+	}
+	p := s.orgPayin(rq, id)
+	if p == nil {
+		return rule(msgPayinAbsent)
+	}
+	return success(http.StatusOK, "Payin fetched successfully", payinFetchedOf(p))
+}
+
+// linkPayinTransfer is PATCH /pis/api/v1/payin/update-transfer-id with
+// {payin_id, exchange_transfer_id}: it stores the transfer id on the
+// payin (a later link replaces it), shown by fetch and history, and
+// answers the same two members.
+func (s *Sandbox) linkPayinTransfer(rq *request) reply {
+	f := rq.body
+	id := f.uuid("payin_id")
+	transfer, _ := f.str("exchange_transfer_id", true)
+	if bad := f.refused(); bad != nil {
+		return *bad
+	}
+	p := s.orgPayin(rq, id)
+	if p == nil {
+		return rule(msgPayinAbsent)
+	}
+	p.transferID, p.updatedAt = transfer, rq.now
+	return success(http.StatusOK, msgPayinTransferSaved, struct {
+		PayinID            uuid.UUID `json:"payin_id"`
+		ExchangeTransferID string    `json:"exchange_transfer_id"`
+	}{p.id, transfer})
 }

@@ -181,15 +181,14 @@ func (s *Sandbox) getBalance(rq *request) reply {
 }
 
 // simulatePayoutStatus is PATCH /pos/api/v1/payout/mock-payout-status
-// with {payout_id, payout_status}: it moves a PROCESSING payout to any other
-// status. SUCCESS pays (utr and exchange transfer id appear); FAILED and
-// REFUNDED give a failure_reason, and REFUNDED also returns what the payout
-// reserved to the prefunded balance. Every move sends the PAYOUT webhook
-// of the new status: metadata utr on SUCCESS, failure_reason on FAILED
-// and REFUNDED (which adds refund_reason), rfi_link on IN_REVIEW, and the
-// client_reference_id when the payout has one. A move to the status the
-// payout already has (not PROCESSING) answers success, changes nothing
-// and sends nothing: a retried simulation sets the same status again.
+// with {payout_id, payout_status}: as the service documents it, it moves
+// only a PROCESSING payout, to any status the transition table
+// (types.PayoutStatus.Next) allows from PROCESSING; movePayout does the
+// move. A move to the status the payout already has (not PROCESSING)
+// answers success, changes nothing and sends nothing: a retried simulation
+// sets the same status again. The table's later moves (FAILED to
+// REFUNDED, out of IN_REVIEW) are the service's own doing, made in the
+// sandbox by SetPayoutStatus.
 func (s *Sandbox) simulatePayoutStatus(rq *request) reply {
 	f := rq.body
 	id := f.uuid("payout_id")
@@ -216,12 +215,36 @@ func (s *Sandbox) simulatePayoutStatus(rq *request) reply {
 		return answer()
 	case p.Status != types.PayoutProcessing:
 		return rule(fmt.Sprintf("Only a payout in PROCESSING can be simulated; this payout is %s.", p.Status))
-	case types.PayoutStatus(to) == types.PayoutProcessing:
-		return rule("Payout is already PROCESSING.")
 	}
-	p.Status = types.PayoutStatus(to)
+	if refused := s.movePayout(rq, p, types.PayoutStatus(to)); refused != "" {
+		return rule(refused)
+	}
+	return answer()
+}
+
+// payoutMoveRefusal is how a move the transition table does not hold is
+// refused, by the simulation and by SetPayoutStatus alike.
+func payoutMoveRefusal(from, to types.PayoutStatus) string {
+	return fmt.Sprintf("Payout status cannot move from %s to %s.", from, to)
+}
+
+// movePayout moves p to status to along the transition table, or returns
+// the refusal (payoutMoveRefusal) and changes nothing. SUCCESS pays (utr
+// and an exchange transfer id appear); FAILED and REFUNDED give a
+// failure_reason; a status whose
+// funds have come back (REFUNDED, CANCELLED: FundsReturned) returns what
+// the payout reserved to the organization's prefunded balance. Every move
+// but one to PROCESSING (which has no event) sends the PAYOUT webhook of
+// the new status: metadata utr on SUCCESS, failure_reason on FAILED and
+// REFUNDED (which adds refund_reason), rfi_link on IN_REVIEW, and the
+// client_reference_id when the payout has one. s.mu is held.
+func (s *Sandbox) movePayout(rq *request, p *payout, to types.PayoutStatus) (refused string) {
+	if !p.Status.CanMoveTo(to) {
+		return payoutMoveRefusal(p.Status, to)
+	}
+	p.Status = to
 	p.UpdatedAt = rq.now
-	switch p.Status {
+	switch to {
 	case types.PayoutSuccess:
 		utr := fmt.Sprintf("%012d", s.rng.Uint64N(1e12))
 		p.UTR = &utr
@@ -229,23 +252,54 @@ func (s *Sandbox) simulatePayoutStatus(rq *request) reply {
 			p.ExchangeTransferID = fmt.Sprintf("EXT%012d", s.rng.Uint64N(1e12))
 		}
 	case types.PayoutFailed, types.PayoutRefunded:
-		reason := poMsgSimulatedFailure
-		p.FailureReason = &reason
+		if p.FailureReason == nil { // a FAILED payout's reason stays on REFUNDED
+			reason := poMsgSimulatedFailure
+			p.FailureReason = &reason
+		}
 	}
-	if p.Status == types.PayoutRefunded && !p.Reserved.IsZero() {
+	if to.FundsReturned() && !p.Reserved.IsZero() {
 		o := rq.org
 		o.balances[p.Asset] = o.balances[p.Asset].Add(p.Reserved)
 		p.Reserved = decimal.Zero
 	}
+	if to == types.PayoutProcessing {
+		return "" // no event is sent for PROCESSING
+	}
 	meta := payoutEventMeta(p)
-	switch p.Status {
+	switch to {
 	case types.PayoutRefunded:
 		meta["refund_reason"] = poMsgSimulatedRefund
 	case types.PayoutInReview:
 		meta["rfi_link"] = rfiLinkBase + p.ID.String()
 	}
-	s.emit(rq, EventTypePayout, p.ID.String(), string(p.Status), meta)
-	return answer()
+	s.emit(rq, EventTypePayout, p.ID.String(), string(to), meta)
+	return ""
+}
+
+// SetPayoutStatus moves payout id to status, as the service moves a
+// payout on its own: along the transition table (types.PayoutStatus.Next),
+// with the effects and the signed PAYOUT webhook the simulation gives
+// (FAILED to REFUNDED returns a prefunded reservation and sends REFUNDED).
+// The payout status simulation moves only a PROCESSING payout; this makes
+// the later moves. A move to the payout's current status changes nothing
+// and sends nothing; a move the table does not hold is refused with
+// "Payout status cannot move from X to Y.".
+func (s *Sandbox) SetPayoutStatus(id uuid.UUID, status types.PayoutStatus) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.st.payout(id)
+	switch {
+	case p == nil:
+		return fixtureError("payout status", "no payout %s", id)
+	case !status.IsKnown():
+		return fixtureError("payout status", "unknown payout status %q", status)
+	case p.Status == status:
+		return nil
+	}
+	if refused := s.movePayout(&request{org: s.st.orgs[p.OrganizationID], now: s.now()}, p, status); refused != "" {
+		return fixtureError("payout status", "%s", refused)
+	}
+	return nil
 }
 
 // getPayout is GET /pos/api/v1/payout/{payout_id}, for payouts of every
@@ -322,11 +376,13 @@ func (s *Sandbox) claimable(rq *request, ref *string, qid, customerID uuid.UUID,
 	return q, nil
 }
 
-// orderInUse reports whether an exchange order id is held by a PROCESSING
-// or SUCCESS payout of o; a failed or refunded payout frees it.
+// orderInUse reports whether an exchange order id is held by a payout of
+// o that is paid or may still pay (PROCESSING, IN_REVIEW, SUCCESS: the
+// service's "either processing or successful"); a payout that will never
+// pay (FAILED, REFUNDED, CANCELLED) frees it.
 func (s *Sandbox) orderInUse(o *org, order string) bool {
 	for _, p := range o.orders[order] {
-		if p.Status == types.PayoutProcessing || p.Status == types.PayoutSuccess {
+		if p.Status.MayStillPay() || p.Status.IsPaid() {
 			return true
 		}
 	}
@@ -342,8 +398,8 @@ func lacksBalance(o *org, q *quotation) *reply {
 	return nil
 }
 
-// reservePrefunded takes p's amount from o's prefunded balance; a REFUNDED
-// simulation gives it back.
+// reservePrefunded takes p's amount from o's prefunded balance; a move to
+// a status whose funds have come back (REFUNDED, CANCELLED) gives it back.
 func reservePrefunded(o *org, p *payout) {
 	o.balances[p.Asset] = o.balances[p.Asset].Sub(p.SendingAmount)
 	p.Reserved = p.SendingAmount

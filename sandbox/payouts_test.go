@@ -1,11 +1,15 @@
 package sandbox_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +21,7 @@ import (
 	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/sandbox"
 	"github.com/fiatramp/fiatramp-go/types"
+	"github.com/fiatramp/fiatramp-go/webhook"
 )
 
 // Paths the tests call raw, with client.Do.
@@ -357,9 +362,10 @@ func TestPayoutCreateStandardDefaults(t *testing.T) {
 	assert.Nil(t, stored.ClientReferenceID)
 }
 
-// TestPayoutCreateExchangeOrder: an exchange order id held by a PROCESSING
-// or SUCCESS payout of the organization is refused; one whose payout ended
-// otherwise, or that another organization uses, is free.
+// TestPayoutCreateExchangeOrder: an exchange order id held by a payout of
+// the organization that is paid or may still pay (PROCESSING, IN_REVIEW,
+// SUCCESS) is refused; one whose payout will never pay, or that another
+// organization uses, is free.
 func TestPayoutCreateExchangeOrder(t *testing.T) {
 	for _, tc := range []struct {
 		first types.PayoutStatus
@@ -369,7 +375,8 @@ func TestPayoutCreateExchangeOrder(t *testing.T) {
 		{types.PayoutSuccess, true},
 		{types.PayoutFailed, false},
 		{types.PayoutRefunded, false},
-		{types.PayoutInReview, false},
+		{types.PayoutCancelled, false},
+		{types.PayoutInReview, true},
 	} {
 		t.Run(string(tc.first), func(t *testing.T) {
 			e := newEnv(t)
@@ -865,9 +872,11 @@ func poCreated(t *testing.T, e *env) map[sandbox.PayoutKind]uuid.UUID {
 }
 
 // TestPayoutSimulate moves a PROCESSING payout of each kind to every
-// allowed target and checks what each sets.
+// target the transition table allows from PROCESSING and checks what each
+// sets.
 func TestPayoutSimulate(t *testing.T) {
-	for _, to := range []types.PayoutStatus{types.PayoutSuccess, types.PayoutFailed, types.PayoutRefunded, types.PayoutInReview} {
+	require.Len(t, types.PayoutProcessing.Next(), 5)
+	for _, to := range types.PayoutProcessing.Next() {
 		for _, k := range poKinds {
 			t.Run(string(to)+"/"+k.name, func(t *testing.T) {
 				e := newEnv(t)
@@ -902,12 +911,13 @@ func TestPayoutSimulate(t *testing.T) {
 					assert.Nil(t, stored.FailureReason)
 				}
 				// The prefunded and the (prefunded organization's)
-				// remittance payout reserved 10.5 each; REFUNDED gives
-				// this one's back.
+				// remittance payout reserved 10.5 each; a status whose
+				// funds came back (REFUNDED, CANCELLED) gives this one's
+				// back.
 				balance, reserved := "979", poSending
 				if k.kind == sandbox.PayoutStandard {
 					reserved = decimal.Zero
-				} else if to == types.PayoutRefunded {
+				} else if to.FundsReturned() {
 					balance, reserved = "989.5", decimal.Zero
 				}
 				assert.True(t, reserved.Equal(stored.Reserved), stored.Reserved.String())
@@ -929,7 +939,7 @@ func TestPayoutSimulate(t *testing.T) {
 // affected, whatever the target; a move to its own status (a retry) is
 // answered as done.
 func TestPayoutSimulateOnlyFromProcessing(t *testing.T) {
-	for _, from := range []types.PayoutStatus{types.PayoutSuccess, types.PayoutFailed, types.PayoutRefunded, types.PayoutInReview} {
+	for _, from := range types.PayoutProcessing.Next() {
 		for _, to := range types.PayoutStatus("").Values() {
 			t.Run(string(from)+"->"+string(to), func(t *testing.T) {
 				e := newEnv(t)
@@ -967,7 +977,7 @@ func TestPayoutSimulateRefusals(t *testing.T) {
 		p := poStandard(t, e, e.quotation(), "")
 		e.sb.Advance(time.Minute)
 		_, err := e.client.Payouts.SimulateStatus(ctx(t), p.ID, types.PayoutProcessing)
-		refused(t, err, http.StatusBadRequest, "Payout is already PROCESSING.")
+		refused(t, err, http.StatusBadRequest, "Payout status cannot move from PROCESSING to PROCESSING.")
 		stored, _ := e.sb.Payout(p.ID)
 		assert.Equal(t, types.PayoutProcessing, stored.Status)
 		assert.True(t, epoch.Equal(stored.UpdatedAt))
@@ -1165,4 +1175,111 @@ func TestPayoutSimulateLostAnswer(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 1, n, "one webhook for one change")
+}
+
+// TestPayoutMovesFollowTheTable holds the sandbox's payouts to the
+// transition table of package types: from every status (reached by the
+// table's own moves), SetPayoutStatus makes exactly the moves the table
+// holds, each with its signed PAYOUT webhook (none for PROCESSING) and the
+// prefunded reservation back exactly when the new status says the funds
+// came back; every other move is refused "Payout status cannot move from X
+// to Y." and changes nothing.
+func TestPayoutMovesFollowTheTable(t *testing.T) {
+	paths := statusPaths(types.PayoutProcessing, types.PayoutStatus.Next)
+	require.Len(t, paths, len(types.PayoutStatus("").Values()), "every status is reachable")
+	moves := 0
+	for from, path := range paths {
+		for _, to := range types.PayoutStatus("").Values() {
+			t.Run(string(from)+"->"+string(to), func(t *testing.T) {
+				e := newEnv(t)
+				p := poPrefunded(t, e, e.quotation())
+				for _, step := range path {
+					require.NoError(t, e.sb.SetPayoutStatus(p.ID, step))
+				}
+				before, _ := e.sb.Payout(p.ID)
+				balance := e.sb.Balance(e.org.ID, "USDT")
+				events := len(e.sb.Deliveries())
+				err := e.sb.SetPayoutStatus(p.ID, to)
+				after, _ := e.sb.Payout(p.ID)
+				switch {
+				case from == to:
+					require.NoError(t, err, "a move to the current status changes nothing")
+					assert.Equal(t, before, after)
+					assert.Len(t, e.sb.Deliveries(), events, "and sends nothing")
+				case from.CanMoveTo(to):
+					moves++
+					require.NoError(t, err)
+					assert.Equal(t, to, after.Status)
+					got, err := e.client.Payouts.Get(ctx(t), p.ID)
+					require.NoError(t, err)
+					assert.Equal(t, to, got.Status, "the fetch shows the move")
+					d := e.sb.Deliveries()
+					if to == types.PayoutProcessing {
+						assert.Len(t, d, events, "no event for PROCESSING")
+					} else {
+						require.Len(t, d, events+1)
+						assert.Equal(t, []string{sandbox.EventTypePayout, p.ID.String(), string(to)}, []string{d[events].Type, d[events].ID, d[events].Event})
+					}
+					if to.FundsReturned() && !before.Reserved.IsZero() {
+						assert.True(t, after.Reserved.IsZero())
+						assert.Equal(t, balance.Add(before.Reserved).String(), e.sb.Balance(e.org.ID, "USDT").String(), "the reservation is back")
+					} else {
+						assert.True(t, before.Reserved.Equal(after.Reserved))
+						assert.Equal(t, balance.String(), e.sb.Balance(e.org.ID, "USDT").String())
+					}
+				default:
+					assert.EqualError(t, err, fmt.Sprintf("sandbox: payout status: Payout status cannot move from %s to %s.", from, to))
+					assert.Equal(t, before, after, "nothing changed")
+					assert.Len(t, e.sb.Deliveries(), events, "nothing sent")
+				}
+			})
+		}
+	}
+	assert.Equal(t, 10, moves, "the table's moves")
+
+	e := newEnv(t)
+	id := uuid.New()
+	assert.EqualError(t, e.sb.SetPayoutStatus(id, types.PayoutSuccess), "sandbox: payout status: no payout "+id.String())
+	p := poPrefunded(t, e, e.quotation())
+	assert.EqualError(t, e.sb.SetPayoutStatus(p.ID, "SETTLED"), `sandbox: payout status: unknown payout status "SETTLED"`)
+}
+
+// A FAILED prefunded payout is refunded later, by the service: its
+// reservation comes back and its REFUNDED webhook, signed, reaches the
+// organization's receiver with the FAILED payout's reason.
+func TestPayoutFailedThenRefunded(t *testing.T) {
+	e := newEnv(t)
+	var got []*webhook.Event
+	var mu sync.Mutex
+	recv := httptest.NewServer(webhook.Handler(e.org.APIKey, e.org.APISecret, func(_ context.Context, ev *webhook.Event) error {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, ev)
+		return nil
+	}, webhook.WithClock(e.sb.Now)))
+	defer recv.Close()
+	require.NoError(t, e.sb.SetWebhookURL(e.org.ID, recv.URL))
+	p := poPrefunded(t, e, e.quotation())
+	assert.Equal(t, "989.5", e.sb.Balance(e.org.ID, "USDT").String())
+	_, err := e.client.Payouts.SimulateStatus(ctx(t), p.ID, types.PayoutFailed)
+	require.NoError(t, err)
+	assert.Equal(t, "989.5", e.sb.Balance(e.org.ID, "USDT").String(), "FAILED: the funds are not back yet")
+
+	_, err = e.client.Payouts.SimulateStatus(ctx(t), p.ID, types.PayoutRefunded)
+	refused(t, err, http.StatusBadRequest, "Only a payout in PROCESSING can be simulated; this payout is FAILED.")
+	require.NoError(t, e.sb.SetPayoutStatus(p.ID, types.PayoutRefunded))
+	assert.Equal(t, "1000", e.sb.Balance(e.org.ID, "USDT").String(), "REFUNDED: the reservation is back")
+	require.NoError(t, e.sb.WaitDeliveries(ctx(t)))
+
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, got, 2)
+	assert.Equal(t, []webhook.EventName{"FAILED", "REFUNDED"}, []webhook.EventName{got[0].Event, got[1].Event})
+	require.NotNil(t, got[1].Metadata.FailureReason)
+	assert.Equal(t, poSimulatedWhy, *got[1].Metadata.FailureReason)
+	require.NotNil(t, got[1].Metadata.RefundReason)
+	fetched, err := e.client.Payouts.Get(ctx(t), p.ID)
+	require.NoError(t, err)
+	assert.Equal(t, types.PayoutRefunded, fetched.Status)
+	assert.True(t, fetched.Status.IsFinal() && fetched.Status.FundsReturned())
 }

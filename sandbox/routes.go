@@ -30,9 +30,11 @@ type operation struct {
 }
 
 // operations is the sandbox's route table: every operation of the service
-// it serves, once. Each line's handler lives in the file named for its
-// resource (payouts.go, payins.go, wallets.go, kyc.go, banks.go,
-// webhooks_url.go). Fixed paths come before the parameterised ones that would
+// it serves, once. Each line's handler lives in the file with the base
+// name of the client's file defining the method it serves (the handler of
+// Payouts.GetQuotation, a method of payouts_quotations.go, is in
+// sandbox/payouts_quotations.go; TestHandlersLiveInTheirClientFilesName
+// holds this). Fixed paths come before the parameterised ones that would
 // also match them (balance before {payout_id}). The remittance payout is
 // listed at DefaultRemittancePayoutPath and served at
 // Settings.RemittancePayoutPath.
@@ -56,10 +58,10 @@ func operations() []operation {
 		{http.MethodPatch, pisBase + "/payin/mock-payin-status", (*Sandbox).simulatePayinStatus},
 		{http.MethodPost, orgBase + "/organizations/api-webhooks", (*Sandbox).registerWebhook},
 		// Configuration, rates, limits and EDD.
-		{http.MethodGet, posBase + "/payout/fetch-rate", (*Sandbox).fetchRate},
-		{http.MethodGet, pisBase + "/payin/fetch-rate", (*Sandbox).fetchRate},
-		{http.MethodGet, posBase + "/payout/configuration", (*Sandbox).getConfiguration},
-		{http.MethodGet, pisBase + "/payin/configuration", (*Sandbox).getConfiguration},
+		{http.MethodGet, posBase + "/payout/fetch-rate", (*Sandbox).getPayoutRate},
+		{http.MethodGet, pisBase + "/payin/fetch-rate", (*Sandbox).getPayinRate},
+		{http.MethodGet, posBase + "/payout/configuration", (*Sandbox).getPayoutConfiguration},
+		{http.MethodGet, pisBase + "/payin/configuration", (*Sandbox).getPayinConfiguration},
 		{http.MethodGet, renBase + "/payout/limits/{customer_id}", (*Sandbox).getPayoutLimits},
 		{http.MethodGet, renBase + "/payin/limits/{customer_id}", (*Sandbox).getPayinLimits},
 		{http.MethodPost, renBase + "/payout/edd/save", (*Sandbox).savePayoutEDD},

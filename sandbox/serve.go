@@ -49,7 +49,7 @@ type handlerFunc func(s *Sandbox, rq *request) reply
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set(RequestIDHeader, "req_"+uuid.NewString())
 	if strings.HasPrefix(r.URL.Path, HostedPrefix) {
-		s.serveHosted(w, r) // the hosted pages (pages.go): HTML, by token
+		s.serveHosted(w, r) // the hosted pages (hosted_pages.go): HTML, by token
 		return
 	}
 	s.mu.Lock()

@@ -236,7 +236,7 @@ type customer struct {
 	// quoted is the payin amount quoted per UTC day (yyyy-mm-dd), for the
 	// daily onramp limit.
 	quoted  map[string]decimal.Decimal
-	profile profile // what the customer operations keep (customers.go)
+	profile profile // what the customer operations keep (customers_profiles.go)
 }
 
 // bankAccount is a bank account's state.

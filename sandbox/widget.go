@@ -1,14 +1,12 @@
 package sandbox
 
 // The hosted widget: its initialization (POST /widget/initialize) and the
-// state of its sessions, which the widget page (pages.go) shows and a
+// state of its sessions, which the widget page (hosted_pages.go) shows and a
 // tester completes or abandons.
 
 import (
 	"fmt"
-	"html/template"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/google/uuid"
@@ -127,87 +125,3 @@ func (s *Sandbox) WidgetSessions(orgID uuid.UUID) []WidgetSession {
 	}
 	return out
 }
-
-// widgetSessions is GET /_sandbox/organizations/{id}/widget-sessions:
-// WidgetSessions.
-func (c *control) widgetSessions(_ *http.Request, params []string, _ []byte) (int, any, error) {
-	o, err := c.organizationOf(params)
-	if err != nil {
-		return 0, nil, err
-	}
-	ws := c.sb.WidgetSessions(o.ID)
-	return http.StatusOK, struct {
-		Sessions []WidgetSession `json:"widget_sessions"`
-	}{ws}, nil
-}
-
-// widgetPageData is what the widget page shows.
-type widgetPageData struct {
-	Token string
-	WidgetSession
-	// Amount is FiatAmount with the digits it was sent with (2600.50
-	// stays 2600.50).
-	Amount string
-	Error  string
-}
-
-// widgetPage shows the widget page of token or acts on its form (complete
-// or abandon an open session); s.mu is held. An expired token shows an
-// error page, 410.
-func (s *Sandbox) widgetPage(r *http.Request, token string, now time.Time) page {
-	o, ref := s.st.page(token)
-	w := ref.widget
-	if o == nil || w == nil {
-		return page{status: http.StatusNotFound, body: errorPage("Link not found", "This widget link is not known to the sandbox.")}
-	}
-	state := w.stateAt(now)
-	if state == WidgetExpired {
-		return page{status: http.StatusGone, body: errorPage("Link expired", "This widget link's token has expired: it is valid 30 minutes.")}
-	}
-	data := widgetPageData{Token: token, WidgetSession: w.WidgetSession,
-		Amount: w.FiatAmount.StringFixed(max(0, -w.FiatAmount.Exponent()))}
-	if r.Method != http.MethodPost {
-		return page{status: http.StatusOK, body: render(widgetTemplate, data)}
-	}
-	// Back to this page, by the path the request arrived with (a sandbox
-	// mounted under a prefix keeps it).
-	self := r.URL.EscapedPath()
-	if u, err := url.ParseRequestURI(r.RequestURI); err == nil && r.RequestURI != "" {
-		self = u.EscapedPath()
-	}
-	switch action := r.PostForm.Get("action"); {
-	case state != WidgetOpen:
-		data.Error = "This order is already " + string(state) + "."
-	case action == "complete":
-		w.State = WidgetCompleted
-		return page{redirect: self}
-	case action == "abandon":
-		w.State = WidgetAbandoned
-		return page{redirect: self}
-	default:
-		data.Error = "Choose complete or abandon."
-	}
-	return page{status: http.StatusBadRequest, body: render(widgetTemplate, data)}
-}
-
-var widgetTemplate = template.Must(template.New("widget").Parse(pageHead + `
-<h1>Widget order</h1>
-<table>
-<tr><th>Flow</th><td id="flow-type">{{.FlowType}}</td></tr>
-<tr><th>Amount</th><td id="fiat-amount">{{.Amount}} {{.FiatCurrency}}</td></tr>
-<tr><th>Asset</th><td id="asset">{{.AssetCode}} on {{.NetworkCode}}</td></tr>
-<tr><th>Payment method</th><td id="payment-method">{{.PaymentMethod}}</td></tr>
-<tr><th>Wallet</th><td><code id="wallet-address">{{.WalletAddress}}</code></td></tr>
-<tr><th>Valid until</th><td id="expires-at">{{.ExpiresAt.UTC.Format "2006-01-02 15:04:05 UTC"}}</td></tr>
-<tr><th>State</th><td id="state">{{.State}}</td></tr>
-</table>
-{{if .Error}}<p class="error" id="error">{{.Error}}</p>{{end}}
-{{if eq .State "OPEN"}}<form method="post" id="complete-form">
-<input type="hidden" name="token" value="{{.Token}}">
-<button type="submit" name="action" value="complete" id="complete">Complete order</button>
-</form>
-<form method="post" id="abandon-form">
-<input type="hidden" name="token" value="{{.Token}}">
-<button type="submit" name="action" value="abandon" id="abandon">Abandon</button>
-</form>{{end}}
-` + pageFoot))

@@ -53,6 +53,13 @@
 //     lower) state the rules above for the decoder and the client's body
 //     writer; every response type is decoded by that one decoder.
 //
+// The statuses of a payout and of a payin move along one table each:
+// [PayoutStatus.Next] and [PayinStatus.Next] give the moves, and IsFinal,
+// IsPaid, MayStillPay and FundsReturned say for each status whether it can
+// still move, whether fiat was paid or may still be, and whether the funds
+// have come back (when to re-credit a user). The library's docs/states.md
+// draws both tables as state diagrams.
+//
 // A response type decoded from JSON null by itself (json.Unmarshal of null
 // into it) is left unchanged, as encoding/json does for its own types; as a
 // member of another response type, a null clears it, as above.

@@ -2,66 +2,6 @@ package types
 
 import "slices"
 
-// PayoutStatus is the status of a payout. A payout is created PROCESSING;
-// it moves to SUCCESS (utr set) or FAILED (failure_reason set), a FAILED
-// payout may become REFUNDED, IN_REVIEW holds a payout for review, and
-// CANCELLED ends a payout that was never paid. In
-// the sandbox only a PROCESSING payout can be moved, by
-// PayoutsService.SimulateStatus. A value not listed here decodes
-// unchanged; see IsKnown.
-type PayoutStatus string
-
-// Payout status values.
-const (
-	// PayoutProcessing is the status of a newly created payout, until the
-	// bank pays or the payout fails.
-	PayoutProcessing PayoutStatus = "PROCESSING"
-	// PayoutSuccess means the bank has paid; utr is set. It is final.
-	PayoutSuccess PayoutStatus = "SUCCESS"
-	// PayoutFailed means the payout failed; failure_reason is set. It may
-	// still become REFUNDED.
-	PayoutFailed PayoutStatus = "FAILED"
-	// PayoutRefunded means a failed payout was refunded. It is final.
-	PayoutRefunded PayoutStatus = "REFUNDED"
-	// PayoutInReview means the payout is held for review; it still moves.
-	PayoutInReview PayoutStatus = "IN_REVIEW"
-	// PayoutCancelled means the payout was cancelled before it was paid.
-	// It is final.
-	PayoutCancelled PayoutStatus = "CANCELLED"
-)
-
-// Values returns every payout status: PROCESSING, SUCCESS, FAILED,
-// REFUNDED, IN_REVIEW, CANCELLED. The slice is new on every call.
-func (PayoutStatus) Values() []PayoutStatus {
-	l := payoutStatusList()
-	return l[:]
-}
-
-// IsKnown reports whether s is one of the payout statuses of Values
-// (compared exactly, case-sensitively).
-func (s PayoutStatus) IsKnown() bool {
-	l := payoutStatusList()
-	return slices.Contains(l[:], s)
-}
-
-// payoutStatusList is every PayoutStatus value, in a fixed order:
-// the one list from which Values and IsKnown derive.
-func payoutStatusList() [6]PayoutStatus {
-	return [...]PayoutStatus{PayoutProcessing, PayoutSuccess, PayoutFailed, PayoutRefunded, PayoutInReview, PayoutCancelled}
-}
-
-// IsFinal reports whether a payout in status s has reached a final status
-// that a poller can stop at: SUCCESS, FAILED, REFUNDED or CANCELLED. PROCESSING,
-// IN_REVIEW (a payout under review still moves) and unknown statuses are
-// not final.
-func (s PayoutStatus) IsFinal() bool {
-	switch s {
-	case PayoutSuccess, PayoutFailed, PayoutRefunded, PayoutCancelled:
-		return true
-	}
-	return false
-}
-
 // KYCStatus is the KYC status of a customer. The sandbox KYC simulation
 // (KYCService.SimulateStatus) allows PROCESSING to move to VERIFIED,
 // UNVERIFIED, TAX_VERIFICATION_FAILED or DOCUMENT_VERIFICATION_FAILED,
@@ -282,60 +222,6 @@ func quotationStatusList() [4]QuotationStatus {
 	return [...]QuotationStatus{QuotationProcessing, QuotationUnlinked, QuotationLinked, QuotationExpired}
 }
 
-// PayinStatus is the status of a payin. A payin is initiated PROCESSING;
-// it moves to SUCCESS (the fiat arrived), FAILED (failure_reason set) or
-// ON_HOLD, and a FAILED payin may be returned to the customer:
-// REFUND_INITIATED, then REFUNDED (refund_reason set on both). A value not
-// listed here decodes unchanged; see IsKnown.
-type PayinStatus string
-
-// Payin status values.
-const (
-	// PayinProcessing is the status of a payin under way.
-	PayinProcessing PayinStatus = "PROCESSING"
-	// PayinSuccess means the fiat arrived. It is final.
-	PayinSuccess PayinStatus = "SUCCESS"
-	// PayinFailed means the payin failed; failure_reason says why. It may
-	// still be refunded.
-	PayinFailed PayinStatus = "FAILED"
-	// PayinRefunded means a failed payin was returned to the customer. It
-	// is final.
-	PayinRefunded PayinStatus = "REFUNDED"
-	// PayinOnHold means the payin is held for review; it still moves.
-	PayinOnHold PayinStatus = "ON_HOLD"
-	// PayinRefundInitiated means the return of a failed payin to the
-	// customer has begun; refund_reason says why. It still moves, to
-	// REFUNDED.
-	PayinRefundInitiated PayinStatus = "REFUND_INITIATED"
-)
-
-// Values returns every payin status: PROCESSING, SUCCESS, FAILED,
-// REFUNDED, ON_HOLD, REFUND_INITIATED. The slice is new on every call.
-func (PayinStatus) Values() []PayinStatus {
-	l := payinStatusList()
-	return l[:]
-}
-
-// IsKnown reports whether s is one of the listed payin statuses (compared
-// exactly, case-sensitively).
-func (s PayinStatus) IsKnown() bool {
-	l := payinStatusList()
-	return slices.Contains(l[:], s)
-}
-
-// payinStatusList is every PayinStatus value, in a fixed order:
-// the one list from which Values and IsKnown derive.
-func payinStatusList() [6]PayinStatus {
-	return [...]PayinStatus{PayinProcessing, PayinSuccess, PayinFailed, PayinRefunded, PayinOnHold, PayinRefundInitiated}
-}
-
-// IsFinal reports whether a payin in status s can no longer move: SUCCESS
-// or REFUNDED. FAILED is not final (a refund may follow), nor are
-// PROCESSING, ON_HOLD, REFUND_INITIATED and unknown statuses.
-func (s PayinStatus) IsFinal() bool {
-	return s == PayinSuccess || s == PayinRefunded
-}
-
 // Payin failure and refund reasons.
 
 // PayinFailureReason says why a payin FAILED, as failure_reason. A value
@@ -408,8 +294,6 @@ func (r PayinRefundReason) IsKnown() bool {
 func payinRefundReasonList() [3]PayinRefundReason {
 	return [...]PayinRefundReason{PayinRefundIncorrectAmount, PayinRefundNonWhitelistedAccount, PayinRefundThirdPartyPayment}
 }
-
-// Customers and KYC.
 
 // KYCFailureReason says why a customer's KYC failed, as failure_reason.
 // The first three are recoverable by the matching KYC update (tax,

@@ -135,6 +135,11 @@ type Metadata struct {
 	UTR           *string // "utr": the bank's reference of a payment
 	RFILink       *string // "rfi_link": where to answer a request for information
 	RefundReason  *string // "refund_reason"
+	// ClientReferenceID is "client_reference_id": the reference the
+	// payout or payin was created under, when the service sends it. It
+	// ties an event to the caller's own record even when the create's
+	// answer was lost and the object's id never learned.
+	ClientReferenceID *string
 	// Raw is the metadata object as the service reads it: its canonical
 	// JSON (keys sorted, the last of duplicate keys kept, non-ASCII
 	// escaped). Nil when the body has no metadata or metadata is null.
@@ -315,7 +320,7 @@ func unixSeconds(s string) (time.Time, bool) {
 }
 
 // metadataKeys are the metadata members typed in Metadata.
-var metadataKeys = [...]string{"failure_reason", "utr", "rfi_link", "refund_reason"}
+var metadataKeys = [...]string{"failure_reason", "utr", "rfi_link", "refund_reason", "client_reference_id"}
 
 func (m *Metadata) field(key string) **string {
 	switch key {
@@ -327,6 +332,8 @@ func (m *Metadata) field(key string) **string {
 		return &m.RFILink
 	case "refund_reason":
 		return &m.RefundReason
+	case "client_reference_id":
+		return &m.ClientReferenceID
 	}
 	return nil
 }

@@ -70,19 +70,19 @@ func TestDedupeKey(t *testing.T) {
 }
 
 func TestEventMarshalJSON(t *testing.T) {
-	reason, utr := "limit", "UTR1"
+	reason, utr, ref := "limit", "UTR1", "order-1001"
 	ev := webhook.Event{
 		Type: webhook.TypePayout, ID: "p1", Event: webhook.EventFailed,
 		Timestamp: time.Date(2026, 11, 23, 17, 29, 58, 5e8, time.FixedZone("IST", 5*3600+1800)),
 		Metadata: webhook.Metadata{
-			FailureReason: &reason, UTR: &utr,
+			FailureReason: &reason, UTR: &utr, ClientReferenceID: &ref,
 			Raw: json.RawMessage(`{"utr":"old","extra":{"n":1},"failure_reason":"old"}`),
 		},
 	}
 	b, err := json.Marshal(ev)
 	require.NoError(t, err)
 	assert.Equal(t, `{"type":"PAYOUT","id":"p1","event":"FAILED","timestamp":"2026-11-23T11:59:58.5Z",`+
-		`"metadata":{"extra":{"n":1},"failure_reason":"limit","utr":"UTR1"}}`, string(b))
+		`"metadata":{"client_reference_id":"order-1001","extra":{"n":1},"failure_reason":"limit","utr":"UTR1"}}`, string(b))
 
 	b, err = json.Marshal(webhook.Event{Type: webhook.TypeBank, ID: "b1", Event: webhook.EventVerified})
 	require.NoError(t, err)

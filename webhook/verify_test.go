@@ -57,6 +57,19 @@ var oracleCases = []oracleCase{
 		assert.Nil(t, ev.Metadata.FailureReason)
 		assert.JSONEq(t, `{"utr":"UTR202611230001","failure_reason":null}`, string(ev.Metadata.Raw))
 	}},
+	{name: "client reference", key: testKey, secret: testSecret,
+		body: `{"type":"PAYOUT","id":"p-9","event":"FAILED","timestamp":null,"metadata":{"client_reference_id":"order-1001","failure_reason":"Beneficiary bank down"}}`,
+		check: func(t *testing.T, ev *webhook.Event) {
+			require.NotNil(t, ev.Metadata.ClientReferenceID)
+			assert.Equal(t, "order-1001", *ev.Metadata.ClientReferenceID)
+			assert.Equal(t, "Beneficiary bank down", *ev.Metadata.FailureReason)
+		}},
+	{name: "null client reference", key: testKey, secret: testSecret,
+		body: `{"type":"PAYIN","id":"q-9","event":"SUCCESS","metadata":{"client_reference_id":null,"utr":"UTR1"}}`,
+		check: func(t *testing.T, ev *webhook.Event) {
+			assert.Nil(t, ev.Metadata.ClientReferenceID)
+			assert.Equal(t, `{"client_reference_id":null,"utr":"UTR1"}`, string(ev.Metadata.Raw))
+		}},
 	{name: "pretty-printed, unsorted keys", key: testKey, secret: testSecret,
 		body: "{\n  \"metadata\" : {\"rfi_link\": \"https://x.example/rfi?a=1&b=2\"},\n\t\"event\": \"IN_REVIEW\",\r\n \"id\":\"p-2\", \"type\":\"PAYOUT\", \"timestamp\": 1795435198}\n",
 		check: func(t *testing.T, ev *webhook.Event) {
@@ -288,6 +301,7 @@ func refusals(t testing.TB) []refusal {
 		{`{"type":"PAYOUT","id":"p1","event":"SUCCESS","metadata":{"utr":12345}}`, `"metadata.utr" is not a string`},
 		{`{"type":"PAYOUT","id":"p1","event":"SUCCESS","metadata":{"failure_reason":{}}}`, `"metadata.failure_reason" is not a string`},
 		{`{"type":"PAYOUT","id":"p1","event":"SUCCESS","metadata":{"utr":NaN}}`, `"metadata.utr" is not a string`},
+		{`{"type":"PAYOUT","id":"p1","event":"SUCCESS","metadata":{"client_reference_id":1001}}`, `"metadata.client_reference_id" is not a string`},
 		{`{"type":"PAYOUT","id":"p1","event":"SUCCESS","timestamp":-Infinity}`, `"timestamp" -Infinity`},
 		{`{"type":"PAYOUT","id":"p1","event":"SUCCESS","timestamp":NaN}`, `"timestamp" NaN`},
 	} {

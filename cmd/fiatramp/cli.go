@@ -42,7 +42,13 @@ type streams struct {
 
 // command is one command of the tool, e.g. "payouts get".
 type command struct {
-	name    string // words after "fiatramp"
+	name string // words after "fiatramp"
+	// op is the library's operation the command calls, "Service.Method"
+	// (a row of fiatramp.Operations, or one of a row's Helpers); its name
+	// is then the service and the method in kebab case ("payouts
+	// get-balance" for Payouts.GetBalance). "" for a command that is not
+	// one operation (sign, call, payouts reconcile).
+	op      string
 	args    string // what follows the flags in the synopsis
 	summary string // one line for the command list
 	about   string // a paragraph for the command's own help
@@ -53,59 +59,55 @@ type command struct {
 }
 
 // commands is the table of commands that call the service or sign, in
-// the order of the help.
+// the order of the help: by service as the library's index of operations
+// orders them, then the tools (see order).
 func commands() []*command {
-	return []*command{
+	cs := []*command{
 		payoutsGetCommand(),
-		payoutsBalanceCommand(),
+		payoutsGetBalanceCommand(),
 		payoutsCreateCommand(),
-		customersBanksCommand(),
-		kycConfigCommand(),
-		payinsQuoteCommand(),
-		// Payins after the quotation.
+		payoutsGetConfigurationCommand(),
+		payoutsGetRateCommand(),
+		payoutsGetLimitsCommand(),
+		payoutsSaveEDDCommand(),
+		payoutsCreateQuotationCommand(),
+		payoutsGetQuotationCommand(),
+		payoutsLinkTransferCommand(),
+		payoutsListCommand(),
+		payoutsReconcileCommand(),
+		payinsCreateQuotationCommand(),
 		payinsGetQuotationCommand(),
 		payinsInitiateCommand(),
 		payinsGetCommand(),
-		payinsHistoryCommand(),
+		payinsListCommand(),
 		payinsLinkTransferCommand(),
-		payinsSimulateCommand(),
+		payinsSimulateStatusCommand(),
+		payinsGetConfigurationCommand(),
+		payinsGetRateCommand(),
+		payinsGetLimitsCommand(),
+		payinsSaveEDDCommand(),
+		customersCreateCommand(),
+		customersGetCommand(),
+		customersListCommand(),
+		customersBankAccountsCommand(),
+		customersAddBankAccountCommand(),
+		kycGetConfigurationCommand(),
+		kycAddDataCommand(),
+		kycUpdateTaxInfoCommand(),
+		kycUpdateDocumentInfoCommand(),
+		kycUpdateSelfieCommand(),
+		kycUpdateAdditionalInfoCommand(),
+		kycResetCommand(),
+		kycGenerateLinkCommand(),
+		organizationSetWebhookURLCommand(),
+		widgetInitializeCommand(),
 		callCommand(),
 		signCommand(),
 		webhookVerifyCommand(),
 		webhookSendCommand(),
-		// Configuration, rates, limits and EDD.
-		payoutsConfigCommand(),
-		payoutsRateCommand(),
-		payoutsLimitsCommand(),
-		payoutsEDDCommand(),
-		payinsConfigCommand(),
-		payinsRateCommand(),
-		payinsLimitsCommand(),
-		payinsEDDCommand(),
-		// Payout quotations and history.
-		payoutsQuoteCommand(),
-		payoutsQuotationCommand(),
-		payoutsLinkTransferCommand(),
-		payoutsHistoryCommand(),
-		// Bank accounts and the organization's webhook URL.
-		customersAddBankCommand(),
-		orgWebhookURLCommand(),
-		// Customers and KYC.
-		customersCreateCommand(),
-		customersGetCommand(),
-		customersListCommand(),
-		kycAddCommand(),
-		kycUpdateTaxCommand(),
-		kycUpdateDocumentCommand(),
-		kycUpdateSelfieCommand(),
-		kycUpdateAdditionalCommand(),
-		kycResetCommand(),
-		// The hosted KYC link and the hosted widget.
-		kycLinkCommand(),
-		widgetInitCommand(),
-		// Reconciliation.
-		payoutsReconcileCommand(),
 	}
+	order(cs)
+	return cs
 }
 
 // findCommand returns the command args start with and the arguments after
@@ -132,29 +134,6 @@ func slicesEqual(a, b []string) bool {
 	return true
 }
 
-// isGroup reports whether word names a group of commands ("payouts").
-func isGroup(word string) bool {
-	for _, c := range commands() {
-		if w := strings.Fields(c.name); len(w) > 1 && w[0] == word {
-			return true
-		}
-	}
-	return false
-}
-
-// groupUsage lists the commands of group.
-func groupUsage(group string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Commands of fiatramp %s:\n\n", group)
-	for _, c := range commands() {
-		if strings.Fields(c.name)[0] == group {
-			fmt.Fprintf(&b, "\tfiatramp %-18s %s\n", c.name, c.summary)
-		}
-	}
-	fmt.Fprintf(&b, "\nRun \"fiatramp help %s COMMAND\" for a command's flags and an example.\n", group)
-	return b.String()
-}
-
 // flags returns c's flag set, with its help (synopsis, about, flags,
 // example) on out.
 func (c *command) flags(out io.Writer) (*flag.FlagSet, func(context.Context, streams, []string) error) {
@@ -163,31 +142,6 @@ func (c *command) flags(out io.Writer) (*flag.FlagSet, func(context.Context, str
 	run := c.setup(fs)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), c.help(fs)) }
 	return fs, run
-}
-
-// synopsis is c's usage line.
-func (c *command) synopsis() string {
-	return strings.TrimSpace("fiatramp " + c.name + " [flags] " + c.args)
-}
-
-// help is c's whole help text.
-func (c *command) help(fs *flag.FlagSet) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Usage: %s\n\n%s\n", c.synopsis(), strings.TrimSpace(c.about))
-	var any bool
-	fs.VisitAll(func(*flag.Flag) { any = true })
-	if any {
-		b.WriteString("\nFlags:\n\n")
-		w := fs.Output()
-		fs.SetOutput(&b)
-		fs.PrintDefaults()
-		fs.SetOutput(w)
-	}
-	fmt.Fprintf(&b, "\nExample:\n\n")
-	for _, line := range strings.Split(strings.TrimSpace(c.example), "\n") {
-		fmt.Fprintf(&b, "\t%s\n", strings.TrimSpace(line))
-	}
-	return b.String()
 }
 
 // runCommand parses c's flags from args and runs it.
@@ -378,92 +332,6 @@ func stdinIsTerminal() bool {
 	return err != nil || !os.SameFile(fi, null)
 }
 
-// sentinel is a sentinel error of the library and its name.
-type sentinel struct {
-	name string
-	err  error
-}
-
-// sentinels names every sentinel error of the library, for the messages
-// of failed calls.
-func sentinels() []sentinel {
-	return []sentinel{
-		{"ErrFieldMissing", fiatramp.ErrFieldMissing},
-		{"ErrInternal", fiatramp.ErrInternal},
-		{"ErrUnavailable", fiatramp.ErrUnavailable},
-		{"ErrUnauthorized", fiatramp.ErrUnauthorized},
-		{"ErrRateLimited", fiatramp.ErrRateLimited},
-		{"ErrClientReferenceExists", fiatramp.ErrClientReferenceExists},
-		{"ErrQuotationNotFound", fiatramp.ErrQuotationNotFound},
-		{"ErrCustomerMismatch", fiatramp.ErrCustomerMismatch},
-		{"ErrQuotationExpired", fiatramp.ErrQuotationExpired},
-		{"ErrQuotationAlreadyLinked", fiatramp.ErrQuotationAlreadyLinked},
-		{"ErrExchangeOrderInUse", fiatramp.ErrExchangeOrderInUse},
-		{"ErrInsufficientBalance", fiatramp.ErrInsufficientBalance},
-		{"ErrNotEntitled", fiatramp.ErrNotEntitled},
-		{"ErrPayoutIDInvalid", fiatramp.ErrPayoutIDInvalid},
-		{"ErrQuotationIDInvalid", fiatramp.ErrQuotationIDInvalid},
-		{"ErrCustomerNotFound", fiatramp.ErrCustomerNotFound},
-		{"ErrBankNotFound", fiatramp.ErrBankNotFound},
-		{"ErrCustomerUnverified", fiatramp.ErrCustomerUnverified},
-		{"ErrBankUnverified", fiatramp.ErrBankUnverified},
-		{"ErrOnrampDisabled", fiatramp.ErrOnrampDisabled},
-		{"ErrAmountBelowMinimum", fiatramp.ErrAmountBelowMinimum},
-		{"ErrAmountAboveMaximum", fiatramp.ErrAmountAboveMaximum},
-		{"ErrAMLScreeningFailed", fiatramp.ErrAMLScreeningFailed},
-		{"ErrEDDRequired", fiatramp.ErrEDDRequired},
-		{"ErrDailyLimitExhausted", fiatramp.ErrDailyLimitExhausted},
-		{"ErrMalformedResponse", fiatramp.ErrMalformedResponse},
-		{"ErrPagination", fiatramp.ErrPagination},
-		{"ErrInvalidRequest", fiatramp.ErrInvalidRequest},
-		{"ErrOutcomeUnknown", fiatramp.ErrOutcomeUnknown},
-		{"ErrRedirect", fiatramp.ErrRedirect},
-		{"ErrClockSkew", fiatramp.ErrClockSkew},
-		{"ErrRetryBudgetExhausted", fiatramp.ErrRetryBudgetExhausted},
-		// Every refusal the service documents (errors issue 18).
-		{"ErrNotFound", fiatramp.ErrNotFound},
-		{"ErrPayoutNotFound", fiatramp.ErrPayoutNotFound},
-		{"ErrPayinNotFound", fiatramp.ErrPayinNotFound},
-		{"ErrServiceTimeout", fiatramp.ErrServiceTimeout},
-		{"ErrServiceUnknown", fiatramp.ErrServiceUnknown},
-		{"ErrUPIUnsupported", fiatramp.ErrUPIUnsupported},
-		{"ErrEDDNotRequired", fiatramp.ErrEDDNotRequired},
-		{"ErrUTRInUse", fiatramp.ErrUTRInUse},
-		{"ErrUTRInvalid", fiatramp.ErrUTRInvalid},
-		{"ErrPayinIDInvalid", fiatramp.ErrPayinIDInvalid},
-		{"ErrEmailInUse", fiatramp.ErrEmailInUse},
-		{"ErrPhoneInUse", fiatramp.ErrPhoneInUse},
-		{"ErrDuplicateContact", fiatramp.ErrDuplicateContact},
-		{"ErrInvalidCountry", fiatramp.ErrInvalidCountry},
-		{"ErrInvalidResidenceCountry", fiatramp.ErrInvalidResidenceCountry},
-		{"ErrNonResidentUnsupported", fiatramp.ErrNonResidentUnsupported},
-		{"ErrInputMalformed", fiatramp.ErrInputMalformed},
-		{"ErrAdditionalInfoMalformed", fiatramp.ErrAdditionalInfoMalformed},
-		{"ErrInvalidDateFormat", fiatramp.ErrInvalidDateFormat},
-		{"ErrInvalidDateRange", fiatramp.ErrInvalidDateRange},
-		{"ErrInvalidAadhaar", fiatramp.ErrInvalidAadhaar},
-		{"ErrInvalidDocumentType", fiatramp.ErrInvalidDocumentType},
-		{"ErrKYCExists", fiatramp.ErrKYCExists},
-		{"ErrKYCInUse", fiatramp.ErrKYCInUse},
-		{"ErrUpdateLimitExceeded", fiatramp.ErrUpdateLimitExceeded},
-		{"ErrVPAInUse", fiatramp.ErrVPAInUse},
-		{"ErrAccountNumberInUse", fiatramp.ErrAccountNumberInUse},
-		{"ErrBankAccountLimit", fiatramp.ErrBankAccountLimit},
-		{"ErrNotCreated", fiatramp.ErrNotCreated},
-	}
-}
-
-// sentinelNames lists the names of the sentinels err matches.
-func sentinelNames(err error) []string {
-	var names []string
-	for _, s := range sentinels() {
-		if errors.Is(err, s.err) {
-			names = append(names, s.name)
-		}
-	}
-	return names
-}
-
 // libraryClockRemedy is the remedy the library's message of a refused
 // timestamp names for Go code; message names the command's flag instead.
 const libraryClockRemedy = "or use WithClockCorrection"
@@ -500,7 +368,7 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitRefused
 	case errors.As(err, &ou):
 		fmt.Fprintln(stderr, message(err))
-		fmt.Fprintln(stderr, "  sentinel:", strings.Join(sentinelNames(err), ", "))
+		fmt.Fprintln(stderr, "  sentinel:", strings.Join(fiatramp.SentinelNames(err), ", "))
 		if ou.ClientReferenceID != "" {
 			fmt.Fprintf(stderr, "  reconcile: the operation may have taken effect. Repeat the same create with --reference %s\n"+
 				"             (it cannot pay twice): success means it is new, ErrClientReferenceExists or\n"+
@@ -517,7 +385,7 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitUnknown
 	case errors.Is(err, fiatramp.ErrInvalidRequest):
 		fmt.Fprintln(stderr, message(err))
-		fmt.Fprintln(stderr, "  sentinel:", strings.Join(sentinelNames(err), ", "))
+		fmt.Fprintln(stderr, "  sentinel:", strings.Join(fiatramp.SentinelNames(err), ", "))
 		fmt.Fprintln(stderr, "  nothing was sent")
 		return exitUsage
 	case errors.As(err, &api):
@@ -540,13 +408,13 @@ func exitCode(err error, stderr io.Writer) int {
 		if api.ErrorText != "" {
 			fmt.Fprintln(stderr, "  errors:", printable(api.ErrorText))
 		}
-		if names := sentinelNames(err); len(names) > 0 {
+		if names := fiatramp.SentinelNames(err); len(names) > 0 {
 			fmt.Fprintln(stderr, "  sentinel:", strings.Join(names, ", "))
 		}
 		return exitRefused
 	default:
 		fmt.Fprintln(stderr, "fiatramp:", message(err))
-		if names := sentinelNames(err); len(names) > 0 {
+		if names := fiatramp.SentinelNames(err); len(names) > 0 {
 			fmt.Fprintln(stderr, "  sentinel:", strings.Join(names, ", "))
 		}
 		return exitRefused

@@ -1,6 +1,6 @@
 package main
 
-// fiatramp payouts config | payins config
+// fiatramp payouts get-configuration | payins get-configuration
 
 import (
 	"context"
@@ -12,30 +12,31 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-func payoutsConfigCommand() *command {
+func payoutsGetConfigurationCommand() *command {
 	return configCommand("payouts", "/pos/api/v1/payout/configuration",
 		func(ctx context.Context, cl *fiatramp.Client) (*types.Configuration, error) {
 			return cl.Payouts.GetConfiguration(ctx)
 		})
 }
 
-func payinsConfigCommand() *command {
+func payinsGetConfigurationCommand() *command {
 	return configCommand("payins", "/pis/api/v1/payin/configuration",
 		func(ctx context.Context, cl *fiatramp.Client) (*types.Configuration, error) {
 			return cl.Payins.GetConfiguration(ctx)
 		})
 }
 
-// configCommand is "fiatramp SERVICE config", fetching path through get.
+// configCommand is "fiatramp SERVICE get-configuration", fetching path through get.
 func configCommand(service, path string, get func(context.Context, *fiatramp.Client) (*types.Configuration, error)) *command {
 	c := &command{
-		name:    service + " config",
+		name:    service + " get-configuration",
+		op:      serviceOf(service) + ".GetConfiguration",
 		summary: "what " + service + " support: assets and limits per fiat",
 		about: `Fetch the ` + strings.TrimSuffix(service, "s") + ` configuration (GET ` + path + `) and print it:
 the response data as JSON (keyed by fiat, or flat from an older deployment),
 or with -o table one row per fiat, asset and payment method with the least
 and the most one transaction may carry, in units of the asset.`,
-		example: `fiatramp ` + service + ` config -o table`,
+		example: `fiatramp ` + service + ` get-configuration -o table`,
 	}
 	var cf callFlags
 	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {

@@ -1,6 +1,6 @@
 package main
 
-// fiatramp payouts config and payins config, run as a user runs them.
+// fiatramp payouts get-configuration and payins get-configuration, run as a user runs them.
 
 import (
 	"encoding/json"
@@ -14,7 +14,7 @@ import (
 func TestCLIConfig(t *testing.T) {
 	w := newWorld(t)
 	for service, path := range map[string]string{"payouts": "/pos/api/v1/payout/configuration", "payins": "/pis/api/v1/payin/configuration"} {
-		r := cli(t, w.env, "", service, "config")
+		r := cli(t, w.env, "", service, "get-configuration")
 		require.Equal(t, 0, r.code, r)
 		inr := objectOf(objectOf(json.RawMessage(r.stdout))["inr"])
 		assert.JSONEq(t, `["usdc","usdt"]`, string(inr["supported_assets"]), service)
@@ -24,7 +24,7 @@ func TestCLIConfig(t *testing.T) {
 		assert.Equal(t, path, reqs[0].Path)
 		w.checkSigned(t, reqs[0])
 
-		r = cli(t, w.env, "", service, "config", "-o", "table")
+		r = cli(t, w.env, "", service, "get-configuration", "-o", "table")
 		require.Equal(t, 0, r.code, r)
 		assert.Equal(t, "FIAT  ASSET  METHOD  MIN  MAX\n"+
 			"inr   usdc   imps    10   5000\n"+

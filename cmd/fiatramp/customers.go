@@ -1,6 +1,6 @@
 package main
 
-// fiatramp customers banks | create | get | list
+// fiatramp customers bank-accounts | create | get | list
 
 import (
 	"context"
@@ -13,15 +13,16 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-func customersBanksCommand() *command {
+func customersBankAccountsCommand() *command {
 	c := &command{
-		name:    "customers banks",
+		name:    "customers bank-accounts",
+		op:      "Customers.BankAccounts",
 		args:    "CUSTOMER_ID",
 		summary: "every bank account of a customer, all pages",
 		about: `List every bank account of a customer (GET /cms/api/v1/bank/list/CUSTOMER_ID),
 following the pages to the end, and print them: one JSON array of the
 accounts as sent, or a table with -o table.`,
-		example: `fiatramp customers banks $CUSTOMER | jq -r '.[] | select(.bank_account_status == "VERIFIED") | .id'`,
+		example: `fiatramp customers bank-accounts $CUSTOMER | jq -r '.[] | select(.bank_account_status == "VERIFIED") | .id'`,
 	}
 	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
 		// Every page first: a listing that fails halfway prints nothing,
@@ -60,6 +61,7 @@ func customerFields() []field {
 func customersCreateCommand() *command {
 	c := &command{
 		name:    "customers create",
+		op:      "Customers.Create",
 		summary: "create a customer (UNVERIFIED until KYC)",
 		about: `Create a customer (POST /cms/api/v1/customer/create) and print it. Email,
 phone and -reference must be unused in the organization. The call is sent
@@ -106,6 +108,7 @@ once: if its outcome is unknown (exit status 3), look for the customer
 func customersGetCommand() *command {
 	c := &command{
 		name:    "customers get",
+		op:      "Customers.Get",
 		args:    "CUSTOMER_ID",
 		summary: "a customer, its KYC status",
 		about:   `Fetch a customer (GET /cms/api/v1/customer/CUSTOMER_ID) and print it.`,
@@ -123,6 +126,7 @@ func customersGetCommand() *command {
 func customersListCommand() *command {
 	c := &command{
 		name:    "customers list",
+		op:      "Customers.List",
 		summary: "every customer of the organization, all pages",
 		about: `List the organization's customers (GET /cms/api/v1/customer/list),
 following the pages to the end, and print them: one JSON array of the

@@ -1,6 +1,6 @@
 package main
 
-// fiatramp customers add-bank
+// fiatramp customers add-bank-account
 
 import (
 	"context"
@@ -18,9 +18,10 @@ func bankAccountFields() []field {
 	}
 }
 
-func customersAddBankCommand() *command {
+func customersAddBankAccountCommand() *command {
 	c := &command{
-		name:    "customers add-bank",
+		name:    "customers add-bank-account",
+		op:      "Customers.AddBankAccount",
 		summary: "add a bank account or a UPI address to a verified customer",
 		about: `Add a bank account (-account, -ifsc and -name) or a UPI address (-vpa), not
 both, to a VERIFIED customer (POST /cms/api/v1/bank/create) and print it: the
@@ -28,9 +29,9 @@ response data as JSON, or a table with -o table. The account starts
 PROCESSING; a BANK webhook, or fetching it, tells when it is VERIFIED or
 FAILED. A customer holds at most three accounts and three UPI addresses. If
 the call fails with "already in use" after a retry, the first attempt may
-have added it: list the customer's accounts (fiatramp customers banks).`,
-		example: `fiatramp customers add-bank -customer $CUSTOMER -account 50100123456789 -ifsc HDFC0001234 -name "Asha Rao"
-fiatramp customers add-bank -customer $CUSTOMER -vpa asha@okhdfc | jq -r .id`,
+have added it: list the customer's accounts (fiatramp customers bank-accounts).`,
+		example: `fiatramp customers add-bank-account -customer $CUSTOMER -account 50100123456789 -ifsc HDFC0001234 -name "Asha Rao"
+fiatramp customers add-bank-account -customer $CUSTOMER -vpa asha@okhdfc | jq -r .id`,
 	}
 	var (
 		cf                                 callFlags

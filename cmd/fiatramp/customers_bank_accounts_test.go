@@ -1,6 +1,6 @@
 package main
 
-// fiatramp customers add-bank, run as a user runs it.
+// fiatramp customers add-bank-account, run as a user runs it.
 
 import (
 	"encoding/json"
@@ -16,7 +16,7 @@ func TestCLICustomersAddBank(t *testing.T) {
 	w := newWorld(t)
 	cust := w.demo.Customer.ID.String()
 
-	r := cli(t, w.env, "", "customers", "add-bank", "-customer", cust, "-account", "50100123456789", "-ifsc", "HDFC0001234", "-name", "Asha Rao")
+	r := cli(t, w.env, "", "customers", "add-bank-account", "-customer", cust, "-account", "50100123456789", "-ifsc", "HDFC0001234", "-name", "Asha Rao")
 	require.Equal(t, 0, r.code, r)
 	var got map[string]any
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got))
@@ -29,14 +29,14 @@ func TestCLICustomersAddBank(t *testing.T) {
 	assert.Equal(t, `{"account_name":"Asha Rao","account_number":"50100123456789","customer_id":"`+cust+`","ifsc":"HDFC0001234"}`, string(reqs[0].Body))
 	w.checkSigned(t, reqs[0])
 
-	r = cli(t, w.env, "", "customers", "add-bank", "-customer", cust, "-vpa", "asha.two@okhdfc", "-o", "table")
+	r = cli(t, w.env, "", "customers", "add-bank-account", "-customer", cust, "-vpa", "asha.two@okhdfc", "-o", "table")
 	require.Equal(t, 0, r.code, r)
 	assert.Regexp(t, `(?m)^vpa +asha\.two@okhdfc$`, r.stdout)
 	assert.Regexp(t, `(?m)^bank_account_status +PROCESSING$`, r.stdout)
 	w.requests()
 
 	// The same account again: the service's refusal, on stderr.
-	r = cli(t, w.env, "", "customers", "add-bank", "-customer", cust, "-vpa", "asha.two@okhdfc")
+	r = cli(t, w.env, "", "customers", "add-bank-account", "-customer", cust, "-vpa", "asha.two@okhdfc")
 	assert.Equal(t, 1, r.code, r)
 	assert.Contains(t, r.stderr, "VPA already in use")
 	assert.Contains(t, r.stderr, "sentinel: ErrVPAInUse")
@@ -50,7 +50,7 @@ func TestCLICustomersAddBank(t *testing.T) {
 		{"-vpa", "a@upi"},
 		{"-customer", "nope", "-vpa", "a@upi"},
 	} {
-		r = cli(t, w.env, "", append([]string{"customers", "add-bank"}, args...)...)
+		r = cli(t, w.env, "", append([]string{"customers", "add-bank-account"}, args...)...)
 		assert.Equal(t, 2, r.code, "%s: %s", strings.Join(args, " "), r)
 	}
 	assert.Empty(t, w.requests(), "bad input sends nothing")

@@ -1,6 +1,6 @@
 package main
 
-// fiatramp customers banks, run as a user runs it.
+// fiatramp customers bank-accounts, run as a user runs it.
 
 import (
 	"encoding/json"
@@ -24,7 +24,7 @@ func TestCLICustomersBanks(t *testing.T) {
 	require.NoError(t, err)
 	cust := w.demo.Customer.ID.String()
 
-	r := cli(t, w.env, "", "customers", "banks", cust)
+	r := cli(t, w.env, "", "customers", "bank-accounts", cust)
 	require.Equal(t, 0, r.code, r)
 	var items []map[string]any
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &items))
@@ -40,7 +40,7 @@ func TestCLICustomersBanks(t *testing.T) {
 		w.checkSigned(t, reqs[i])
 	}
 
-	r = cli(t, w.env, "", "customers", "banks", "-o", "table", cust)
+	r = cli(t, w.env, "", "customers", "bank-accounts", "-o", "table", cust)
 	require.Equal(t, 0, r.code, r)
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
 	require.Len(t, lines, 4)
@@ -50,7 +50,7 @@ func TestCLICustomersBanks(t *testing.T) {
 	assert.Contains(t, lines[3], `"Evil\x1b[31mRed"`)
 
 	// A customer of nobody: refused.
-	r = cli(t, w.env, "", "customers", "banks", uuid.NewString())
+	r = cli(t, w.env, "", "customers", "bank-accounts", uuid.NewString())
 	assert.Equal(t, 1, r.code, r)
 	assert.Empty(t, r.stdout, "no partial list")
 	assert.Contains(t, r.stderr, "sentinel: ErrCustomerNotFound")

@@ -1,6 +1,6 @@
 package main
 
-// fiatramp payouts edd | payins edd
+// fiatramp payouts save-edd | payins save-edd
 
 import (
 	"context"
@@ -59,16 +59,17 @@ func passwords(l listFlag) []string {
 	return l
 }
 
-func payoutsEDDCommand() *command {
+func payoutsSaveEDDCommand() *command {
 	c := &command{
-		name:    "payouts edd",
+		name:    "payouts save-edd",
+		op:      "Payouts.SaveEDD",
 		summary: "save a customer's enhanced due diligence for payouts",
 		about: `Save a customer's enhanced due diligence (POST /ren/api/v1/payout/edd/save),
 which, once verified, lifts their payout limits, and print the saved EDD
 ({"id", "status": "PROCESSING"}) as JSON, or a table with -o table. The
 service refuses a customer whose KYC is not verified and one who needs no
-EDD ("fiatramp payouts limits" says whether one is required).`,
-		example: `fiatramp payouts edd -customer $CUSTOMER -source SALARY -bank-statement https://files.example/jan.pdf -declare`,
+EDD ("fiatramp payouts get-limits" says whether one is required).`,
+		example: `fiatramp payouts save-edd -customer $CUSTOMER -source SALARY -bank-statement https://files.example/jan.pdf -declare`,
 	}
 	var (
 		cf callFlags
@@ -105,16 +106,17 @@ EDD ("fiatramp payouts limits" says whether one is required).`,
 	return c
 }
 
-func payinsEDDCommand() *command {
+func payinsSaveEDDCommand() *command {
 	c := &command{
-		name:    "payins edd",
+		name:    "payins save-edd",
+		op:      "Payins.SaveEDD",
 		summary: "save a customer's enhanced due diligence for payins",
 		about: `Save a customer's enhanced due diligence for payins (POST
 /ren/api/v1/payin/edd/save), which, once verified, lifts their payin and
 payout limits, and print the saved EDD ({"id", "status": "PROCESSING"}) as
-JSON, or a table with -o table. It takes the flags of "fiatramp payouts edd"
+JSON, or a table with -o table. It takes the flags of "fiatramp payouts save-edd"
 and the payin's own.`,
-		example: `fiatramp payins edd -customer $CUSTOMER -source BUSINESS_INCOME -itr https://files.example/itr.pdf -purpose Investment -declare`,
+		example: `fiatramp payins save-edd -customer $CUSTOMER -source BUSINESS_INCOME -itr https://files.example/itr.pdf -purpose Investment -declare`,
 	}
 	var (
 		cf                                        callFlags

@@ -1,6 +1,6 @@
 package main
 
-// fiatramp payouts edd and payins edd, run as a user runs them.
+// fiatramp payouts save-edd and payins save-edd, run as a user runs them.
 
 import (
 	"encoding/json"
@@ -17,15 +17,15 @@ func TestCLIEDD(t *testing.T) {
 	w := newWorld(t)
 	cust := w.demo.Customer.ID.String()
 
-	r := cli(t, w.env, "", "payouts", "edd", "-customer", cust, "-source", "SALARY")
+	r := cli(t, w.env, "", "payouts", "save-edd", "-customer", cust, "-source", "SALARY")
 	assert.Equal(t, 2, r.code, r)
 	assert.Contains(t, r.stderr, "-declare is required")
-	r = cli(t, w.env, "", "payouts", "edd", "-customer", cust, "-source", "SALARY", "-bank-statement", "files/jan.pdf", "-declare")
+	r = cli(t, w.env, "", "payouts", "save-edd", "-customer", cust, "-source", "SALARY", "-bank-statement", "files/jan.pdf", "-declare")
 	assert.Equal(t, 2, r.code, r)
 	assert.Contains(t, r.stderr, "bank_statement_url[0]")
 	assert.Empty(t, w.requests(), "nothing sent")
 
-	r = cli(t, w.env, "", "payouts", "edd", "-customer", cust, "-source", "SALARY", "-bank-statement", "https://files.example/jan.pdf", "-declare")
+	r = cli(t, w.env, "", "payouts", "save-edd", "-customer", cust, "-source", "SALARY", "-bank-statement", "https://files.example/jan.pdf", "-declare")
 	assert.Equal(t, 1, r.code, r)
 	assert.Contains(t, r.stderr, "EDD not required")
 	reqs := w.requests()
@@ -37,7 +37,7 @@ func TestCLIEDD(t *testing.T) {
 	w.checkSigned(t, reqs[0])
 
 	require.NoError(t, w.sb.SetCustomerFlags(w.demo.Customer.ID, sandbox.CustomerFlags{EDDRequired: true}))
-	r = cli(t, w.env, "", "payins", "edd", "-customer", cust, "-source", "OTHERS", "-itr", "https://files.example/itr.pdf",
+	r = cli(t, w.env, "", "payins", "save-edd", "-customer", cust, "-source", "OTHERS", "-itr", "https://files.example/itr.pdf",
 		"-itr-password", "s3cret", "-purpose", "Investment", "-purpose-doc", "https://files.example/why.pdf", "-p2p", "-declare")
 	require.Equal(t, 0, r.code, r)
 	assert.Equal(t, `"PROCESSING"`, string(objectOf(json.RawMessage(r.stdout))["status"]))

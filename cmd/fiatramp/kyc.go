@@ -1,6 +1,6 @@
 package main
 
-// fiatramp kyc config
+// fiatramp kyc get-configuration
 
 import (
 	"bytes"
@@ -16,14 +16,15 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-func kycConfigCommand() *command {
+func kycGetConfigurationCommand() *command {
 	c := &command{
-		name:    "kyc config",
+		name:    "kyc get-configuration",
+		op:      "KYC.GetConfiguration",
 		args:    "CUSTOMER_ID",
 		summary: "a customer's KYC configuration",
 		about: `Fetch a customer's KYC configuration (GET /cms/api/v1/kyc/configuration/CUSTOMER_ID):
 the document types accepted and the additional information required.`,
-		example: `fiatramp kyc config $CUSTOMER | jq -r '.supported_document_types[]'`,
+		example: `fiatramp kyc get-configuration $CUSTOMER | jq -r '.supported_document_types[]'`,
 	}
 	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
 		cfg, err := cl.KYC.GetConfiguration(ctx, id)
@@ -40,7 +41,7 @@ the document types accepted and the additional information required.`,
 	})
 }
 
-// fiatramp kyc add | update-tax | update-document | update-selfie |
+// fiatramp kyc add-data | update-tax | update-document | update-selfie |
 // update-additional | reset
 
 func kycResultFields() []field { return []field{f("id"), f("status"), f("failure_reason")} }
@@ -98,9 +99,10 @@ func customerFlag(s streams, c *command, v string) (uuid.UUID, error) {
 	return parseID(s, c, "-customer", v)
 }
 
-func kycAddCommand() *command {
+func kycAddDataCommand() *command {
 	c := &command{
-		name:    "kyc add",
+		name:    "kyc add-data",
+		op:      "KYC.AddData",
 		summary: "submit a customer's KYC data",
 		about: `Submit a customer's KYC data (POST /cms/api/v1/kyc/add-kyc-data) from a
 JSON object with the request's members (customer_id, full_name, phone,
@@ -110,7 +112,7 @@ document_details {document_number, additional_data}, selfie_url,
 selfie_verification_status, additional_info), and print {id, status}.
 With -check-rules the customer's KYC configuration is fetched first and
 additional_info checked against its rules.`,
-		example: `fiatramp kyc add -check-rules -data @kyc.json | jq -r .status`,
+		example: `fiatramp kyc add-data -check-rules -data @kyc.json | jq -r .status`,
 	}
 	var (
 		data  string
@@ -136,14 +138,15 @@ additional_info checked against its rules.`,
 	})
 }
 
-func kycUpdateTaxCommand() *command {
+func kycUpdateTaxInfoCommand() *command {
 	c := &command{
-		name:    "kyc update-tax",
+		name:    "kyc update-tax-info",
+		op:      "KYC.UpdateTaxInfo",
 		summary: "replace a customer's tax number (one of three updates)",
 		about: `Replace a customer's tax number (PATCH /cms/api/v1/kyc/update-tax-info),
 the recovery of TAX_VERIFICATION_FAILED, and print {id, status}. A
 customer has three updates in all.`,
-		example: `fiatramp kyc update-tax -customer $CUSTOMER -tax-number ABCDE1234F`,
+		example: `fiatramp kyc update-tax-info -customer $CUSTOMER -tax-number ABCDE1234F`,
 	}
 	var customer, tax string
 	return kycCommand(c, func(fs *flag.FlagSet) {
@@ -158,9 +161,10 @@ customer has three updates in all.`,
 	})
 }
 
-func kycUpdateDocumentCommand() *command {
+func kycUpdateDocumentInfoCommand() *command {
 	c := &command{
-		name:    "kyc update-document",
+		name:    "kyc update-document-info",
+		op:      "KYC.UpdateDocumentInfo",
 		summary: "replace a customer's identity document (one of three updates)",
 		about: `Replace a customer's identity document (PATCH
 /cms/api/v1/kyc/update-document-info), the recovery of
@@ -168,7 +172,7 @@ DOCUMENT_VERIFICATION_FAILED, from a JSON object with the request's
 members (customer_id, full_address, document_type,
 document_front_image_url, document_back_image_url, document_details,
 phone), and print {id, status}.`,
-		example: `fiatramp kyc update-document -data @document.json`,
+		example: `fiatramp kyc update-document-info -data @document.json`,
 	}
 	var data string
 	return kycCommand(c, func(fs *flag.FlagSet) {
@@ -185,6 +189,7 @@ phone), and print {id, status}.`,
 func kycUpdateSelfieCommand() *command {
 	c := &command{
 		name:    "kyc update-selfie",
+		op:      "KYC.UpdateSelfie",
 		summary: "replace a customer's selfie (one of three updates)",
 		about: `Replace a customer's selfie (PATCH /cms/api/v1/kyc/update-selfie-info),
 the recovery of SELFIE_VERIFICATION_FAILED, and print {id, status}.`,
@@ -216,15 +221,16 @@ func (m infoFlags) Set(v string) error {
 	return nil
 }
 
-func kycUpdateAdditionalCommand() *command {
+func kycUpdateAdditionalInfoCommand() *command {
 	c := &command{
-		name:    "kyc update-additional",
+		name:    "kyc update-additional-info",
+		op:      "KYC.UpdateAdditionalInfo",
 		summary: "replace a customer's additional KYC information (one of three updates)",
 		about: `Replace a customer's additional KYC information (PATCH
 /cms/api/v1/kyc/update-additional-info) with the -info KEY=VALUE pairs,
 and print {id, status}. With -check-rules the customer's KYC configuration
 is fetched first and the information checked against its rules.`,
-		example: `fiatramp kyc update-additional -customer $CUSTOMER -info income_range=5-10L -info profession=engineer`,
+		example: `fiatramp kyc update-additional-info -customer $CUSTOMER -info income_range=5-10L -info profession=engineer`,
 	}
 	var (
 		customer string
@@ -255,6 +261,7 @@ is fetched first and the information checked against its rules.`,
 func kycResetCommand() *command {
 	c := &command{
 		name:    "kyc reset",
+		op:      "KYC.Reset",
 		args:    "CUSTOMER_ID",
 		summary: "reset a VERIFIED customer's KYC (irreversible; asks first)",
 		about: `Reset a VERIFIED customer's KYC to UNVERIFIED (POST /cms/api/v1/kyc/reset-kyc),

@@ -1,6 +1,6 @@
 package main
 
-// fiatramp kyc link
+// fiatramp kyc generate-link
 
 import (
 	"context"
@@ -9,16 +9,17 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-func kycLinkCommand() *command {
+func kycGenerateLinkCommand() *command {
 	c := &command{
-		name:    "kyc link",
+		name:    "kyc generate-link",
+		op:      "KYC.GenerateLink",
 		args:    "CUSTOMER_ID",
 		summary: "a hosted KYC page link for a customer",
 		about: `Create a link to the hosted KYC page (POST /cms/api/v1/kyc/generate-link), where
 the customer completes KYC and is then sent to -redirect, an absolute http
 or https URL. The sandbox's link opens its own page, where a tester approves
 or declines the customer.`,
-		example: `fiatramp kyc link -redirect https://shop.example/kyc-done $CUSTOMER | jq -r .url`,
+		example: `fiatramp kyc generate-link -redirect https://shop.example/kyc-done $CUSTOMER | jq -r .url`,
 	}
 	var (
 		cf       callFlags

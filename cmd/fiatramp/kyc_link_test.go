@@ -1,6 +1,6 @@
 package main
 
-// fiatramp kyc link, run as a user runs it.
+// fiatramp kyc generate-link, run as a user runs it.
 
 import (
 	"encoding/json"
@@ -17,7 +17,7 @@ import (
 func TestCLIKYCLink(t *testing.T) {
 	w := newWorld(t)
 	cust := w.demo.PendingCustomer.ID.String()
-	r := cli(t, w.env, "", "kyc", "link", "-redirect", "https://shop.example/kyc-done", cust)
+	r := cli(t, w.env, "", "kyc", "generate-link", "-redirect", "https://shop.example/kyc-done", cust)
 	require.Equal(t, 0, r.code, r)
 	got := objectOf(json.RawMessage(r.stdout))
 	assert.Equal(t, `"`+cust+`"`, string(got["customer_id"]))
@@ -32,10 +32,10 @@ func TestCLIKYCLink(t *testing.T) {
 	w.checkSigned(t, reqs[0])
 
 	for _, bad := range [][]string{
-		{"kyc", "link", cust},                                  // no -redirect
-		{"kyc", "link", "-redirect", "/relative", cust},        // refused before sending
-		{"kyc", "link", "-redirect", "https://x.example", "x"}, // not an id
-		{"kyc", "link", "-redirect", "https://x.example"},      // no id
+		{"kyc", "generate-link", cust},                                  // no -redirect
+		{"kyc", "generate-link", "-redirect", "/relative", cust},        // refused before sending
+		{"kyc", "generate-link", "-redirect", "https://x.example", "x"}, // not an id
+		{"kyc", "generate-link", "-redirect", "https://x.example"},      // no id
 	} {
 		r = cli(t, w.env, "", bad...)
 		assert.Equal(t, 2, r.code, "%v: %s", bad, r)

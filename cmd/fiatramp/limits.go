@@ -1,6 +1,6 @@
 package main
 
-// fiatramp payouts limits | payins limits
+// fiatramp payouts get-limits | payins get-limits
 
 import (
 	"context"
@@ -20,16 +20,17 @@ func limitsFields() []field {
 	}
 }
 
-func payoutsLimitsCommand() *command {
+func payoutsGetLimitsCommand() *command {
 	c := &command{
-		name:    "payouts limits",
+		name:    "payouts get-limits",
+		op:      "Payouts.GetLimits",
 		args:    "CUSTOMER_ID",
 		summary: "what a customer may still be paid today",
 		about: `Fetch a customer's payout limits (GET /ren/api/v1/payout/limits/CUSTOMER_ID)
 and print them: the response data as JSON, or a table with -o table. When
-is_edd_required is true, "fiatramp payouts edd" saves the enhanced due
+is_edd_required is true, "fiatramp payouts save-edd" saves the enhanced due
 diligence that lifts them.`,
-		example: `fiatramp payouts limits 0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01 | jq .available_limit`,
+		example: `fiatramp payouts get-limits 0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01 | jq .available_limit`,
 	}
 	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
 		l, err := cl.Payouts.GetLimits(ctx, id)
@@ -40,16 +41,17 @@ diligence that lifts them.`,
 	})
 }
 
-func payinsLimitsCommand() *command {
+func payinsGetLimitsCommand() *command {
 	c := &command{
-		name:    "payins limits",
+		name:    "payins get-limits",
+		op:      "Payins.GetLimits",
 		args:    "CUSTOMER_ID",
 		summary: "what a customer may still pay in today",
 		about: `Fetch a customer's payin limits (GET /ren/api/v1/payin/limits/CUSTOMER_ID)
 and print them: the response data as JSON, or a table with -o table. When
-is_edd_required is true, "fiatramp payins edd" saves the enhanced due
+is_edd_required is true, "fiatramp payins save-edd" saves the enhanced due
 diligence that lifts them.`,
-		example: `fiatramp payins limits 0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01 -o table`,
+		example: `fiatramp payins get-limits 0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01 -o table`,
 	}
 	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
 		l, err := cl.Payins.GetLimits(ctx, id)

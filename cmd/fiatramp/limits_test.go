@@ -1,6 +1,6 @@
 package main
 
-// fiatramp payouts limits and payins limits, run as a user runs them.
+// fiatramp payouts get-limits and payins get-limits, run as a user runs them.
 
 import (
 	"encoding/json"
@@ -15,7 +15,7 @@ import (
 func TestCLILimits(t *testing.T) {
 	w := newWorld(t)
 	cust := w.demo.Customer.ID.String()
-	r := cli(t, w.env, "", "payouts", "limits", cust)
+	r := cli(t, w.env, "", "payouts", "get-limits", cust)
 	require.Equal(t, 0, r.code, r)
 	got := objectOf(json.RawMessage(r.stdout))
 	assert.Equal(t, "10000000", string(got["available_limit"]))
@@ -26,13 +26,13 @@ func TestCLILimits(t *testing.T) {
 	assert.Equal(t, "/ren/api/v1/payout/limits/"+cust, reqs[0].Path)
 	w.checkSigned(t, reqs[0])
 
-	r = cli(t, w.env, "", "payins", "limits", cust, "-o", "table")
+	r = cli(t, w.env, "", "payins", "get-limits", cust, "-o", "table")
 	require.Equal(t, 0, r.code, r)
 	assert.Contains(t, r.stdout, "available_limit              10000000")
 	assert.Contains(t, r.stdout, "is_limit_increase_available  true")
 	assert.Equal(t, "/ren/api/v1/payin/limits/"+cust, w.requests()[0].Path)
 
-	r = cli(t, w.env, "", "payins", "limits", uuid.NewString())
+	r = cli(t, w.env, "", "payins", "get-limits", uuid.NewString())
 	assert.Equal(t, 1, r.code, r)
 	assert.Contains(t, r.stderr, "Customer not found or access denied")
 }

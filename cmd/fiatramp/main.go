@@ -13,43 +13,43 @@
 //	                 [-control] [-startup-file FILE] [-bank-verification-delay 0s]
 //	fiatramp sign [-method M] [-timestamp N] [-now N] [-compare SIG | -request FILE] [BODY_FILE]
 //	fiatramp payouts get PAYOUT_ID
-//	fiatramp payouts balance
+//	fiatramp payouts get-balance
 //	fiatramp payouts create -quotation ID -customer ID [-reference REF] [--yes]
 //	fiatramp payouts reconcile -reference REF -customer ID [-quotation ID] [-from DAY -to DAY]
-//	fiatramp customers banks CUSTOMER_ID
-//	fiatramp kyc config CUSTOMER_ID
-//	fiatramp payins quote -customer ID -bank ID -method IMPS|UPI -amount N
+//	fiatramp customers bank-accounts CUSTOMER_ID
+//	fiatramp kyc get-configuration CUSTOMER_ID
+//	fiatramp payins create-quotation -customer ID -bank ID -method IMPS|UPI -amount N
 //	fiatramp payins get-quotation QUOTATION_ID
 //	fiatramp payins initiate -quotation ID -customer ID -utr UTR [-reference REF] [--yes]
 //	fiatramp payins get PAYIN_ID
-//	fiatramp payins history [-status S] [-customer ID] [-from YYYY-MM-DD -to YYYY-MM-DD]
+//	fiatramp payins list [-status S] [-customer ID] [-from YYYY-MM-DD -to YYYY-MM-DD]
 //	fiatramp payins link-transfer -payin ID -transfer ID
-//	fiatramp payins simulate PAYIN_ID -status S
+//	fiatramp payins simulate-status PAYIN_ID -status S
 //	fiatramp call METHOD PATH [BODY | @FILE | -]
 //	fiatramp webhook verify [-key K] [-secret-file F] [-now N] [DELIVERY_FILE]
 //	fiatramp webhook send [-type T] [-event E] [-id ID] [-metadata JSON] URL
-//	fiatramp payouts config | payins config
-//	fiatramp payouts rate -asset A -fiat F [-network N] (payins rate alike)
-//	fiatramp payouts limits CUSTOMER_ID | payins limits CUSTOMER_ID
-//	fiatramp payouts edd -customer ID -source S [-bank-statement URL]... [-itr URL]... -declare
-//	fiatramp payins edd (the payout EDD's flags) [-purpose P] [-purpose-doc URL]... [-p2p]
-//	fiatramp payouts quote -customer ID -bank ID -amount N [-asset A] [-fiat F] [-network N]
-//	fiatramp payouts quotation QUOTATION_ID
+//	fiatramp payouts get-configuration | payins get-configuration
+//	fiatramp payouts get-rate -asset A -fiat F [-network N] (payins get-rate alike)
+//	fiatramp payouts get-limits CUSTOMER_ID | payins get-limits CUSTOMER_ID
+//	fiatramp payouts save-edd -customer ID -source S [-bank-statement URL]... [-itr URL]... -declare
+//	fiatramp payins save-edd (the payout EDD's flags) [-purpose P] [-purpose-doc URL]... [-p2p]
+//	fiatramp payouts create-quotation -customer ID -bank ID -amount N [-asset A] [-fiat F] [-network N]
+//	fiatramp payouts get-quotation QUOTATION_ID
 //	fiatramp payouts link-transfer -exchange-order ID -transfer ID
-//	fiatramp payouts history [-status S] [-customer ID] [-from YYYY-MM-DD -to YYYY-MM-DD]
-//	fiatramp customers add-bank -customer ID (-account N -ifsc IFSC -name NAME | -vpa VPA)
-//	fiatramp org webhook-url URL
+//	fiatramp payouts list [-status S] [-customer ID] [-from YYYY-MM-DD -to YYYY-MM-DD]
+//	fiatramp customers add-bank-account -customer ID (-account N -ifsc IFSC -name NAME | -vpa VPA)
+//	fiatramp organization set-webhook-url URL
 //	fiatramp customers create -name N -email E -phone P -country C [-reference REF]
 //	fiatramp customers get CUSTOMER_ID
 //	fiatramp customers list [-from DD-MM-YYYY] [-to DD-MM-YYYY]
-//	fiatramp kyc add [-check-rules] -data @FILE
-//	fiatramp kyc update-tax -customer ID -tax-number N
-//	fiatramp kyc update-document -data @FILE
+//	fiatramp kyc add-data [-check-rules] -data @FILE
+//	fiatramp kyc update-tax-info -customer ID -tax-number N
+//	fiatramp kyc update-document-info -data @FILE
 //	fiatramp kyc update-selfie -customer ID -selfie-url URL
-//	fiatramp kyc update-additional -customer ID -info KEY=VALUE... [-check-rules]
+//	fiatramp kyc update-additional-info -customer ID -info KEY=VALUE... [-check-rules]
 //	fiatramp kyc reset [--yes] CUSTOMER_ID
-//	fiatramp kyc link -redirect URL CUSTOMER_ID
-//	fiatramp widget init -amount N -network CODE -method M -wallet ADDRESS
+//	fiatramp kyc generate-link -redirect URL CUSTOMER_ID
+//	fiatramp widget initialize -amount N -network CODE -method M -wallet ADDRESS
 //	fiatramp help [COMMAND]
 //
 // The commands that call the service take their credentials from
@@ -161,7 +161,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 )
 
@@ -178,56 +177,16 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
-const usage = `fiatramp serves the fiatramp sandbox, signs requests and calls the
-service from a shell.
+// usageIntro opens the overview of the commands, usageOutro ends it; the
+// commands between are listed from the command table (overview).
+const usageIntro = `fiatramp serves the fiatramp sandbox, signs requests and calls the
+service from a shell. Its commands that call the service are named as the
+library's methods: "fiatramp payouts get-balance" calls Payouts.GetBalance.
 
 Usage:
+`
 
-	fiatramp sandbox [flags]                serve a sandbox until interrupted
-	fiatramp sign [flags] [BODY_FILE]       sign a body, or explain why a signature does not match
-	fiatramp payouts get PAYOUT_ID          fetch a payout
-	fiatramp payouts balance                the prefunded balance per asset
-	fiatramp payouts create [flags]         create a standard payout (asks first, or --yes)
-	fiatramp payouts reconcile [flags]      settle a create whose outcome is unknown (reads only)
-	fiatramp customers banks CUSTOMER_ID    every bank account of a customer, all pages
-	fiatramp kyc config CUSTOMER_ID         a customer's KYC configuration
-	fiatramp payins quote [flags]           create a payin quotation
-	fiatramp payins get-quotation QUOTATION_ID fetch a payin quotation
-	fiatramp payins initiate [flags]        record a payin by its UTR (asks first, or --yes)
-	fiatramp payins get PAYIN_ID            fetch a payin
-	fiatramp payins history [flags]         the payin history, one JSON object per line
-	fiatramp payins link-transfer [flags]   store a payin's exchange transfer id
-	fiatramp payins simulate PAYIN_ID       move a payin to a status (sandbox only)
-	fiatramp call METHOD PATH [BODY]        any operation, signed
-	fiatramp webhook verify [DELIVERY_FILE] check a captured webhook delivery, print its event
-	fiatramp webhook send URL               send a signed test event to a local receiver
-	fiatramp payouts config                 what payouts support: assets and limits per fiat
-	fiatramp payouts rate [flags]           the indicative rate of a payout (-asset, -fiat)
-	fiatramp payouts limits CUSTOMER_ID     what a customer may still be paid today
-	fiatramp payouts edd [flags]            save a customer's enhanced due diligence for payouts
-	fiatramp payins config                  what payins support: assets and limits per fiat
-	fiatramp payins rate [flags]            the indicative rate of a payin (-asset, -fiat)
-	fiatramp payins limits CUSTOMER_ID      what a customer may still pay in today
-	fiatramp payins edd [flags]             save a customer's enhanced due diligence for payins
-	fiatramp payouts quote [flags]          create a payout quotation
-	fiatramp payouts quotation QUOTATION_ID fetch a payout quotation and its status
-	fiatramp payouts link-transfer [flags]  record a payout's exchange transfer id
-	fiatramp payouts history [flags]        stream the payout history, one JSON object a line
-	fiatramp customers add-bank [flags]     add a bank account or UPI address to a customer
-	fiatramp org webhook-url URL            register the organization's webhook URL
-	fiatramp customers create [flags]       create a customer (UNVERIFIED until KYC)
-	fiatramp customers get CUSTOMER_ID      a customer, its KYC status
-	fiatramp customers list [flags]         every customer, all pages
-	fiatramp kyc add -data FILE             submit a customer's KYC data
-	fiatramp kyc update-tax [flags]         replace the tax number (3 updates in all)
-	fiatramp kyc update-document [flags]    replace the identity document
-	fiatramp kyc update-selfie [flags]      replace the selfie
-	fiatramp kyc update-additional [flags]  replace the additional information
-	fiatramp kyc reset CUSTOMER_ID          reset a VERIFIED customer's KYC (asks first, or --yes)
-	fiatramp kyc link CUSTOMER_ID           a hosted KYC page link for a customer
-	fiatramp widget init [flags]            open a hosted widget session for an order
-	fiatramp help [COMMAND]                 this help, or a command's flags and an example
-
+const usageOutro = `
 The commands that call the service read FIATRAMP_API_KEY, FIATRAMP_API_SECRET
 and FIATRAMP_BASE_URL, print the response data as JSON (amounts exactly as
 sent; -o table for a short table) and exit with status 0 when done, 1 when
@@ -242,7 +201,7 @@ Example, against a local sandbox:
 	export FIATRAMP_BASE_URL=$(jq -r .base_url sandbox.json)
 	export FIATRAMP_API_KEY=$(jq -r .demo.organization.api_key sandbox.json)
 	export FIATRAMP_API_SECRET=$(jq -r .demo.organization.api_secret sandbox.json)
-	fiatramp payouts balance
+	fiatramp payouts get-balance
 
 On start, "fiatramp sandbox" prints one JSON document to stdout (or writes
 it to -startup-file FILE once serving) with the base URL and the demo
@@ -254,7 +213,7 @@ to sign requests from any language.
 // returns when ctx is done (nil) or at once with an error.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, overview())
 		return &usageError{"no command"}
 	}
 	switch cmd, rest := args[0], args[1:]; cmd {
@@ -274,57 +233,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "fiatramp: %s\n\n%s", msg, groupUsage(cmd))
 			return &usageError{msg}
 		}
-		fmt.Fprintf(stderr, "fiatramp: unknown command %q\n\n%s", cmd, usage)
+		fmt.Fprintf(stderr, "fiatramp: unknown command %q\n\n%s", cmd, overview())
 		return &usageError{fmt.Sprintf("unknown command %q", cmd)}
 	}
-}
-
-// helpUsage is the help of "fiatramp help".
-const helpUsage = `Usage: fiatramp help [COMMAND]
-
-Print the overview of every command, or the help of one: its synopsis, what
-it does, its flags and an example. COMMAND is the command's words
-("payouts get", "sign") or a group of commands ("payouts"). "fiatramp
-COMMAND -h" prints the same help on stderr.
-
-Example:
-
-	fiatramp help payouts create
-`
-
-// help prints the help of the command named by args, or the overview.
-func help(args []string, stdout, stderr io.Writer) error {
-	switch {
-	case len(args) == 0:
-		fmt.Fprint(stdout, usage)
-		return nil
-	case len(args) == 1 && isHelpWord(args[0]):
-		fmt.Fprint(stdout, helpUsage)
-		return nil
-	case args[0] == "sandbox" && len(args) == 1:
-		fs, _ := sandboxFlags(stdout)
-		fs.Usage()
-		return nil
-	}
-	if c, rest := findCommand(args); c != nil && len(rest) == 0 {
-		fs, _ := c.flags(stdout)
-		fs.Usage()
-		return nil
-	}
-	if len(args) == 1 && isGroup(args[0]) {
-		fmt.Fprint(stdout, groupUsage(args[0]))
-		return nil
-	}
-	fmt.Fprintf(stderr, "fiatramp help: unknown command %q\n\n%s", strings.Join(args, " "), usage)
-	return &usageError{fmt.Sprintf("unknown command %q", strings.Join(args, " "))}
-}
-
-// isHelpWord reports whether word asks for help: "help", "-h", "-help" or
-// "--help".
-func isHelpWord(word string) bool {
-	switch word {
-	case "help", "-h", "-help", "--help":
-		return true
-	}
-	return false
 }

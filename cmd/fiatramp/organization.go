@@ -1,6 +1,6 @@
 package main
 
-// fiatramp org webhook-url
+// fiatramp organization set-webhook-url
 
 import (
 	"context"
@@ -9,9 +9,10 @@ import (
 	"fmt"
 )
 
-func orgWebhookURLCommand() *command {
+func organizationSetWebhookURLCommand() *command {
 	c := &command{
-		name:    "org webhook-url",
+		name:    "organization set-webhook-url",
+		op:      "Organization.SetWebhookURL",
 		args:    "URL",
 		summary: "register the organization's webhook URL",
 		about: `Register URL, an absolute http or https URL, as the one address that receives
@@ -19,7 +20,7 @@ the organization's webhooks from now on, replacing any earlier one
 (POST /org/api/v1/organizations/api-webhooks with {"webhook_url": URL}), and
 print the URL the service registered: a JSON string, or the bare URL with
 -o table.`,
-		example: `fiatramp org webhook-url https://hooks.example.com/fiatramp`,
+		example: `fiatramp organization set-webhook-url http://127.0.0.1:8080/webhooks/fiatramp`,
 	}
 	var cf callFlags
 	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {

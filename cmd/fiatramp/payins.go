@@ -1,6 +1,6 @@
 package main
 
-// fiatramp payins quote | get-quotation | initiate | get | history |
+// fiatramp payins create-quotation | get-quotation | initiate | get | history |
 // link-transfer | simulate
 
 import (
@@ -31,16 +31,17 @@ func quotationFields() []field {
 	}
 }
 
-func payinsQuoteCommand() *command {
+func payinsCreateQuotationCommand() *command {
 	c := &command{
-		name:    "payins quote",
+		name:    "payins create-quotation",
+		op:      "Payins.CreateQuotation",
 		summary: "create a payin quotation",
 		about: `Create a payin quotation (POST /pis/api/v1/payin/quotation): lock a rate for a
 customer paying fiat from one of their bank accounts (-bank: an account of
 type bank_account for IMPS, a vpa for UPI), and print the quotation with its
 deposit instructions and expiry. -amount is sent exactly as written, as a
 decimal string.`,
-		example: `fiatramp payins quote -customer $CUSTOMER -bank $VPA -method UPI -asset USDT -fiat INR -amount 2600.50 -o table`,
+		example: `fiatramp payins create-quotation -customer $CUSTOMER -bank $VPA -method UPI -asset USDT -fiat INR -amount 2600.50 -o table`,
 	}
 	var (
 		cf                                  callFlags
@@ -108,6 +109,7 @@ decimal string.`,
 func payinsGetQuotationCommand() *command {
 	c := &command{
 		name:    "payins get-quotation",
+		op:      "Payins.GetQuotation",
 		args:    "QUOTATION_ID",
 		summary: "fetch a payin quotation",
 		about: `Fetch a payin quotation with its order id and status
@@ -136,6 +138,7 @@ func payinFields() []field {
 func payinsInitiateCommand() *command {
 	c := &command{
 		name:    "payins initiate",
+		op:      "Payins.Initiate",
 		summary: "record a payin by its UTR (asks first)",
 		about: `Initiate a payin (POST /pis/api/v1/payin/initiate) once the customer has paid
 the quoted amount from their own account: -utr is the bank transfer's
@@ -146,7 +149,7 @@ terminal, and without one it refuses unless --yes is given. Every initiate
 carries a client_reference_id (-reference, or a generated one). If the
 outcome is unknown (exit status 3) the payin may exist: repeat the same
 command with the printed reference and the same UTR, which cannot record
-twice, or look for the UTR in "fiatramp payins history -customer ID".`,
+twice, or look for the UTR in "fiatramp payins list -customer ID".`,
 		example: `fiatramp payins initiate -quotation $QUOTATION -customer $CUSTOMER -utr 123456789012 -reference order-1 --yes`,
 	}
 	var (
@@ -210,6 +213,7 @@ twice, or look for the UTR in "fiatramp payins history -customer ID".`,
 func payinsGetCommand() *command {
 	c := &command{
 		name:    "payins get",
+		op:      "Payins.Get",
 		args:    "PAYIN_ID",
 		summary: "fetch a payin",
 		about: `Fetch a payin by its own id (GET /pis/api/v1/payin/PAYIN_ID): status, UTR,
@@ -225,16 +229,17 @@ exchange transfer id, failure and refund reasons.`,
 	})
 }
 
-func payinsHistoryCommand() *command {
+func payinsListCommand() *command {
 	c := &command{
-		name:    "payins history",
+		name:    "payins list",
+		op:      "Payins.List",
 		summary: "the payin history, one JSON object per line",
 		about: `List the organization's payins (GET /pis/api/v1/payin/history), following the
 pages to the end, and print each payin as sent on a line of its own, so that
 it pipes into jq; -o table prints a table once every page is read. Filters:
 -status, -customer, and -from with -to (YYYY-MM-DD, both or neither).
 A listing that fails part way exits 1 after the lines already printed.`,
-		example: `fiatramp payins history -customer $CUSTOMER -status SUCCESS | jq -r .utr`,
+		example: `fiatramp payins list -customer $CUSTOMER -status SUCCESS | jq -r .utr`,
 	}
 	var (
 		cf     callFlags
@@ -294,6 +299,7 @@ A listing that fails part way exits 1 after the lines already printed.`,
 func payinsLinkTransferCommand() *command {
 	c := &command{
 		name:    "payins link-transfer",
+		op:      "Payins.LinkTransfer",
 		summary: "store a payin's exchange transfer id",
 		about: `Store the exchange transfer that delivered a payin's asset
 (PATCH /pis/api/v1/payin/update-transfer-id) and print the link. A repeat
@@ -337,15 +343,16 @@ sets the same value again.`,
 	return c
 }
 
-func payinsSimulateCommand() *command {
+func payinsSimulateStatusCommand() *command {
 	c := &command{
-		name:    "payins simulate",
+		name:    "payins simulate-status",
+		op:      "Payins.SimulateStatus",
 		args:    "PAYIN_ID",
 		summary: "move a payin to a status (sandbox only)",
 		about: `Move a payin to -status in the sandbox (PATCH /pis/api/v1/payin/mock-payin-status
 with the payin's own id): PROCESSING to SUCCESS, FAILED or ON_HOLD, FAILED
 to REFUND_INITIATED, then REFUNDED. Each move sends the PAYIN webhook.`,
-		example: `fiatramp payins simulate $PAYIN -status SUCCESS`,
+		example: `fiatramp payins simulate-status $PAYIN -status SUCCESS`,
 	}
 	var status string
 	c = withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {

@@ -15,7 +15,7 @@ import (
 func TestCLIPayinsQuote(t *testing.T) {
 	w := newWorld(t)
 	cust, vpa := w.demo.Customer.ID.String(), w.demo.VPA.ID.String()
-	r := cli(t, w.env, "", "payins", "quote", "-customer", cust, "-bank", vpa, "-method", "upi",
+	r := cli(t, w.env, "", "payins", "create-quotation", "-customer", cust, "-bank", vpa, "-method", "upi",
 		"-amount", "2600.50", "-ip", "203.0.113.9", "-device", "dev-1")
 	require.Equal(t, 0, r.code, r)
 	reqs := w.requests()
@@ -38,7 +38,7 @@ func TestCLIPayinsQuote(t *testing.T) {
 	w.requests()
 
 	// Refused: below the minimum.
-	r = cli(t, w.env, "", "payins", "quote", "-customer", cust, "-bank", vpa, "-method", "UPI", "-amount", "100")
+	r = cli(t, w.env, "", "payins", "create-quotation", "-customer", cust, "-bank", vpa, "-method", "UPI", "-amount", "100")
 	assert.Equal(t, 1, r.code, r)
 	assert.Contains(t, r.stderr, "sentinel: ErrAmountBelowMinimum")
 	w.requests()
@@ -50,14 +50,14 @@ func TestCLIPayinsQuote(t *testing.T) {
 		{"-amount", "-5", "-method", "UPI"},
 		{"-amount", "2600"},
 	} {
-		r = cli(t, w.env, "", append([]string{"payins", "quote", "-customer", cust, "-bank", vpa}, bad...)...)
+		r = cli(t, w.env, "", append([]string{"payins", "create-quotation", "-customer", cust, "-bank", vpa}, bad...)...)
 		assert.Equal(t, 2, r.code, "%v: %s", bad, r)
 	}
 	assert.Empty(t, w.requests())
 
 	// A method the library does not list is sent as given (the enum is
 	// open) and the service refuses it: exit 1, its field error shown.
-	r = cli(t, w.env, "", "payins", "quote", "-customer", cust, "-bank", vpa, "-method", "CARD", "-amount", "2600")
+	r = cli(t, w.env, "", "payins", "create-quotation", "-customer", cust, "-bank", vpa, "-method", "CARD", "-amount", "2600")
 	assert.Equal(t, 1, r.code, r)
 	assert.Contains(t, r.stderr, "payment_method")
 	assert.Len(t, w.requests(), 1)
@@ -68,7 +68,7 @@ func TestCLIPayinsQuote(t *testing.T) {
 func quoteID(t *testing.T, w *world) string {
 	t.Helper()
 	cust, vpa := w.demo.Customer.ID.String(), w.demo.VPA.ID.String()
-	r := cli(t, w.env, "", "payins", "quote", "-customer", cust, "-bank", vpa, "-method", "UPI", "-amount", "2600.50")
+	r := cli(t, w.env, "", "payins", "create-quotation", "-customer", cust, "-bank", vpa, "-method", "UPI", "-amount", "2600.50")
 	require.Equal(t, 0, r.code, r)
 	var q struct{ ID string }
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &q))
@@ -105,7 +105,7 @@ func TestCLIPayinsFlow(t *testing.T) {
 
 	r = cli(t, w.env, "", "payins", "link-transfer", "-payin", p.ID, "-transfer", "778899")
 	require.Equal(t, 0, r.code, r)
-	r = cli(t, w.env, "", "payins", "simulate", p.ID, "-status", "success")
+	r = cli(t, w.env, "", "payins", "simulate-status", p.ID, "-status", "success")
 	require.Equal(t, 0, r.code, r)
 	assert.Contains(t, r.stdout, `"payin_status": "SUCCESS"`)
 	r = cli(t, w.env, "", "payins", "get", p.ID, "-o", "table")
@@ -119,7 +119,7 @@ func TestCLIPayinsFlow(t *testing.T) {
 	r = cli(t, w.env, "", "payins", "initiate", "-quotation", qid3, "-customer", cust, "-utr", "ABCDEF654321", "--yes")
 	require.Equal(t, 0, r.code, r)
 	w.requests()
-	r = cli(t, w.env, "", "payins", "history", "-customer", cust)
+	r = cli(t, w.env, "", "payins", "list", "-customer", cust)
 	require.Equal(t, 0, r.code, r)
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
 	require.Len(t, lines, 2, r.stdout)
@@ -128,7 +128,7 @@ func TestCLIPayinsFlow(t *testing.T) {
 	}
 	assert.Contains(t, lines[0], `"utr":"123456789012"`)
 	assert.Contains(t, lines[1], `"utr":"ABCDEF654321"`)
-	r = cli(t, w.env, "", "payins", "history", "-status", "success", "-from", "2000-01-01", "-to", "2999-12-31")
+	r = cli(t, w.env, "", "payins", "list", "-status", "success", "-from", "2000-01-01", "-to", "2999-12-31")
 	require.Equal(t, 0, r.code, r)
 	assert.Equal(t, 1, strings.Count(r.stdout, "\n"), r.stdout)
 	reqs = w.requests()
@@ -138,13 +138,13 @@ func TestCLIPayinsFlow(t *testing.T) {
 
 	// Bad input: exit 2, nothing sent.
 	for _, bad := range [][]string{
-		{"payins", "history", "-from", "2026-01-01"},
-		{"payins", "history", "-from", "2026-01-02", "-to", "2026-01-01"},
-		{"payins", "history", "-from", "01/01/2026", "-to", "2026-01-01"},
+		{"payins", "list", "-from", "2026-01-01"},
+		{"payins", "list", "-from", "2026-01-02", "-to", "2026-01-01"},
+		{"payins", "list", "-from", "01/01/2026", "-to", "2026-01-01"},
 		{"payins", "initiate", "-quotation", qid, "-customer", cust, "--yes"},
 		{"payins", "initiate", "-quotation", "x", "-customer", cust, "-utr", "123456789012", "--yes"},
 		{"payins", "link-transfer", "-payin", p.ID},
-		{"payins", "simulate", p.ID},
+		{"payins", "simulate-status", p.ID},
 	} {
 		r = cli(t, w.env, "", bad...)
 		assert.Equal(t, 2, r.code, "%v: %s", bad, r)

@@ -28,6 +28,7 @@ func payoutFields() []field {
 func payoutsGetCommand() *command {
 	c := &command{
 		name:    "payouts get",
+		op:      "Payouts.Get",
 		args:    "PAYOUT_ID",
 		summary: "fetch a payout",
 		about: `Fetch a payout (GET /pos/api/v1/payout/PAYOUT_ID) and print it: the
@@ -56,15 +57,16 @@ func (f *callFlags) print(s streams, raw json.RawMessage, fields []field) error 
 // gives it.
 const balancePath = "/pos/api/v1/payout/balance"
 
-func payoutsBalanceCommand() *command {
+func payoutsGetBalanceCommand() *command {
 	c := &command{
-		name:    "payouts balance",
+		name:    "payouts get-balance",
+		op:      "Payouts.GetBalance",
 		summary: "the prefunded balance per asset",
 		about: `Fetch the organization's prefunded balance (GET ` + balancePath + `) and
 print it: the response data as JSON ({"available_balance": {"USDT": "1000"}},
 amounts exactly as sent), or a table with -o table. Organizations without a
 prefunded wallet are refused (ErrNotEntitled).`,
-		example: `fiatramp payouts balance -o table`,
+		example: `fiatramp payouts get-balance -o table`,
 	}
 	var cf callFlags
 	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
@@ -119,6 +121,7 @@ func excerpt(raw []byte) string {
 func payoutsCreateCommand() *command {
 	c := &command{
 		name:    "payouts create",
+		op:      "Payouts.Create",
 		summary: "create a standard payout (asks first)",
 		about: `Create a standard payout (POST /pos/api/v1/payout/initiate) against a
 quotation, paid to the quotation's bank account, and print it.

@@ -1,6 +1,6 @@
 package main
 
-// fiatramp payouts quote | quotation | link-transfer | history
+// fiatramp payouts create-quotation | quotation | link-transfer | history
 
 import (
 	"bufio"
@@ -29,9 +29,10 @@ func payoutQuotationFields() []field {
 	}
 }
 
-func payoutsQuoteCommand() *command {
+func payoutsCreateQuotationCommand() *command {
 	c := &command{
-		name:    "payouts quote",
+		name:    "payouts create-quotation",
+		op:      "Payouts.CreateQuotation",
 		summary: "create a payout quotation",
 		about: `Create a payout quotation (POST /pos/api/v1/payout/quotation): lock a rate
 for paying -amount of -asset out as -fiat to one of the customer's verified
@@ -40,7 +41,7 @@ amounts, fees and expiry (5 minutes in the service's examples). -amount is
 sent exactly as written, as a decimal string. -network (the on-chain model)
 asks for a deposit address. Create the payout with "payouts create
 -quotation ID" before the expiry.`,
-		example: `fiatramp payouts quote -customer $CUSTOMER -bank $BANK -asset USDT -fiat INR -amount 10.5 | jq -r .id`,
+		example: `fiatramp payouts create-quotation -customer $CUSTOMER -bank $BANK -asset USDT -fiat INR -amount 10.5 | jq -r .id`,
 	}
 	var (
 		cf                                           callFlags
@@ -104,15 +105,16 @@ asks for a deposit address. Create the payout with "payouts create
 	return c
 }
 
-func payoutsQuotationCommand() *command {
+func payoutsGetQuotationCommand() *command {
 	c := &command{
-		name:    "payouts quotation",
+		name:    "payouts get-quotation",
+		op:      "Payouts.GetQuotation",
 		args:    "QUOTATION_ID",
 		summary: "fetch a payout quotation and its status",
 		about: `Fetch a payout quotation with its order id and status
 (GET /pos/api/v1/payout/quotation/QUOTATION_ID): UNLINKED until a payout is
 created on it, then LINKED, or EXPIRED once it expired unused.`,
-		example: `fiatramp payouts quotation $QUOTATION | jq -r .status`,
+		example: `fiatramp payouts get-quotation $QUOTATION | jq -r .status`,
 	}
 	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
 		q, err := cl.Payouts.GetQuotation(ctx, id)
@@ -126,6 +128,7 @@ created on it, then LINKED, or EXPIRED once it expired unused.`,
 func payoutsLinkTransferCommand() *command {
 	c := &command{
 		name:    "payouts link-transfer",
+		op:      "Payouts.LinkTransfer",
 		summary: "record a payout's exchange transfer id",
 		about: `Record on the payout of an exchange order the id of the exchange transfer
 that funds it (PATCH /pos/api/v1/payout/update-transfer-id) and print the
@@ -166,9 +169,10 @@ the command sets the same value again.`,
 	return c
 }
 
-func payoutsHistoryCommand() *command {
+func payoutsListCommand() *command {
 	c := &command{
-		name:    "payouts history",
+		name:    "payouts list",
+		op:      "Payouts.List",
 		summary: "stream the payout history, one JSON object a line",
 		about: `Walk the payout history (GET /pos/api/v1/payout/history, following every
 page's next link) and print each payout as it arrives: one compact JSON
@@ -177,7 +181,7 @@ The filters are sent as the service's query parameters: -status
 (payout_status), -customer (customer_id), -from and -to (start_date and
 end_date, YYYY-MM-DD, both or neither). With -o table, a header and one
 tab-separated row a payout. -timeout bounds the whole walk.`,
-		example: `fiatramp payouts history -customer $CUSTOMER -from 2026-11-01 -to 2026-11-30 | jq -r 'select(.client_reference_id == "order-1") | .id'`,
+		example: `fiatramp payouts list -customer $CUSTOMER -from 2026-11-01 -to 2026-11-30 | jq -r 'select(.client_reference_id == "order-1") | .id'`,
 	}
 	var (
 		cf     callFlags

@@ -1,6 +1,6 @@
 package main
 
-// fiatramp payouts quote, quotation, link-transfer and history, run as a
+// fiatramp payouts create-quotation, quotation, link-transfer and history, run as a
 // user runs them.
 
 import (
@@ -20,7 +20,7 @@ func TestCLIPayoutsQuoteAndQuotation(t *testing.T) {
 	w := newWorld(t)
 	cust, bank := w.demo.Customer.ID.String(), w.demo.BankAccount.ID.String()
 
-	r := cli(t, w.env, "", "payouts", "quote", "-customer", cust, "-bank", bank, "-amount", "10.50", "-ip", "203.0.113.9")
+	r := cli(t, w.env, "", "payouts", "create-quotation", "-customer", cust, "-bank", bank, "-amount", "10.50", "-ip", "203.0.113.9")
 	require.Equal(t, 0, r.code, r)
 	reqs := w.requests()
 	require.Len(t, reqs, 1)
@@ -35,7 +35,7 @@ func TestCLIPayoutsQuoteAndQuotation(t *testing.T) {
 	var id string
 	require.NoError(t, json.Unmarshal(q["id"], &id))
 
-	r = cli(t, w.env, "", "payouts", "quotation", id, "-o", "table")
+	r = cli(t, w.env, "", "payouts", "get-quotation", id, "-o", "table")
 	require.Equal(t, 0, r.code, r)
 	assert.Regexp(t, `(?m)^status +UNLINKED$`, r.stdout)
 	w.requests()
@@ -46,13 +46,13 @@ func TestCLIPayoutsQuoteAndQuotation(t *testing.T) {
 		{"-customer", cust, "-bank", bank, "-amount", "1e3"},
 		{"-customer", "nope", "-bank", bank, "-amount", "1"},
 	} {
-		r = cli(t, w.env, "", append([]string{"payouts", "quote"}, args...)...)
+		r = cli(t, w.env, "", append([]string{"payouts", "create-quotation"}, args...)...)
 		assert.Equal(t, 2, r.code, r)
 	}
 	assert.Empty(t, w.requests())
 
 	// A refusal: exit 1 with the message.
-	r = cli(t, w.env, "", "payouts", "quote", "-customer", cust, "-bank", w.demo.VPA.ID.String(), "-amount", "10")
+	r = cli(t, w.env, "", "payouts", "create-quotation", "-customer", cust, "-bank", w.demo.VPA.ID.String(), "-amount", "10")
 	assert.Equal(t, 1, r.code, r)
 	assert.Contains(t, r.stderr, "UPI is not supported")
 }
@@ -97,7 +97,7 @@ func TestCLIPayoutsHistory(t *testing.T) {
 	w.requests()
 
 	day := w.sb.Now().UTC().Format("2006-01-02")
-	r := cli(t, w.env, "", "payouts", "history", "-customer", cust, "-status", "PROCESSING", "-from", day, "-to", day)
+	r := cli(t, w.env, "", "payouts", "list", "-customer", cust, "-status", "PROCESSING", "-from", day, "-to", day)
 	require.Equal(t, 0, r.code, r)
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
 	require.Len(t, lines, len(w.demo.Quotations))
@@ -115,11 +115,11 @@ func TestCLIPayoutsHistory(t *testing.T) {
 		w.checkSigned(t, rq)
 	}
 
-	r = cli(t, w.env, "", "payouts", "history", "-status", "SUCCESS")
+	r = cli(t, w.env, "", "payouts", "list", "-status", "SUCCESS")
 	require.Equal(t, 0, r.code, r)
 	assert.Empty(t, r.stdout)
 
-	r = cli(t, w.env, "", "payouts", "history", "-o", "table")
+	r = cli(t, w.env, "", "payouts", "list", "-o", "table")
 	require.Equal(t, 0, r.code, r)
 	rows := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
 	require.Len(t, rows, 1+len(w.demo.Quotations))
@@ -128,7 +128,7 @@ func TestCLIPayoutsHistory(t *testing.T) {
 
 	for _, args := range [][]string{{"-from", day}, {"-to", day}, {"-from", "01-11-2026", "-to", day},
 		{"-from", "2026-11-02", "-to", "2026-11-01"}, {"-customer", "nope"}} {
-		r = cli(t, w.env, "", append([]string{"payouts", "history"}, args...)...)
+		r = cli(t, w.env, "", append([]string{"payouts", "list"}, args...)...)
 		assert.Equal(t, 2, r.code, r)
 	}
 	assert.Empty(t, w.requests(), "bad filters send nothing")

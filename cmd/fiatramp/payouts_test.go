@@ -22,7 +22,7 @@ func TestCLIPayoutsBalance(t *testing.T) {
 	// More digits than a float64 holds: the output must keep every one.
 	require.NoError(t, w.sb.SetBalance(w.demo.Organization.ID, "USDC", decimal.RequireFromString("12345678901234567890.123456789")))
 
-	r := cli(t, w.env, "", "payouts", "balance")
+	r := cli(t, w.env, "", "payouts", "get-balance")
 	require.Equal(t, 0, r.code, r)
 	assert.Empty(t, r.stderr)
 	got := objectOf(json.RawMessage(r.stdout))
@@ -34,7 +34,7 @@ func TestCLIPayoutsBalance(t *testing.T) {
 	assert.Empty(t, reqs[0].Body)
 	w.checkSigned(t, reqs[0])
 
-	r = cli(t, w.env, "", "payouts", "balance", "-o", "table")
+	r = cli(t, w.env, "", "payouts", "get-balance", "-o", "table")
 	require.Equal(t, 0, r.code, r)
 	assert.Equal(t, "ASSET  AVAILABLE\nUSDC   12345678901234567890.123456789\nUSDT   1000\n", r.stdout)
 }

@@ -1,6 +1,6 @@
 package main
 
-// fiatramp payouts rate | payins rate
+// fiatramp payouts get-rate | payins get-rate
 
 import (
 	"context"
@@ -11,30 +11,31 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-func payoutsRateCommand() *command {
+func payoutsGetRateCommand() *command {
 	return rateCommand("payouts", "/pos/api/v1/payout/fetch-rate",
 		func(ctx context.Context, cl *fiatramp.Client, req types.RateRequest) (*types.Rate, error) {
 			return cl.Payouts.GetRate(ctx, req)
 		})
 }
 
-func payinsRateCommand() *command {
+func payinsGetRateCommand() *command {
 	return rateCommand("payins", "/pis/api/v1/payin/fetch-rate",
 		func(ctx context.Context, cl *fiatramp.Client, req types.RateRequest) (*types.Rate, error) {
 			return cl.Payins.GetRate(ctx, req)
 		})
 }
 
-// rateCommand is "fiatramp SERVICE rate", fetching path through get.
+// rateCommand is "fiatramp SERVICE get-rate", fetching path through get.
 func rateCommand(service, path string, get func(context.Context, *fiatramp.Client, types.RateRequest) (*types.Rate, error)) *command {
 	c := &command{
-		name:    service + " rate",
+		name:    service + " get-rate",
+		op:      serviceOf(service) + ".GetRate",
 		summary: "the indicative exchange rate of a " + strings.TrimSuffix(service, "s"),
 		about: `Fetch the exchange rate, fiat per unit of asset (GET ` + path + `?asset=&fiat=,
 with network= when -network is given), and print it: the response data as
 JSON, or a table with -o table. The rate a ` + strings.TrimSuffix(service, "s") + ` is made at is the one
 its quotation locks.`,
-		example: `fiatramp ` + service + ` rate -asset USDT -fiat INR | jq -r .rate`,
+		example: `fiatramp ` + service + ` get-rate -asset USDT -fiat INR | jq -r .rate`,
 	}
 	var (
 		cf                   callFlags

@@ -1,6 +1,6 @@
 package main
 
-// fiatramp payouts rate and payins rate, run as a user runs them.
+// fiatramp payouts get-rate and payins get-rate, run as a user runs them.
 
 import (
 	"net/http"
@@ -12,7 +12,7 @@ import (
 
 func TestCLIRate(t *testing.T) {
 	w := newWorld(t)
-	r := cli(t, w.env, "", "payouts", "rate", "-asset", "usdt", "-fiat", "inr")
+	r := cli(t, w.env, "", "payouts", "get-rate", "-asset", "usdt", "-fiat", "inr")
 	require.Equal(t, 0, r.code, r)
 	assert.JSONEq(t, `{"asset":"USDT","fiat":"INR","rate":88.5}`, r.stdout)
 	reqs := w.requests()
@@ -23,7 +23,7 @@ func TestCLIRate(t *testing.T) {
 	assert.Empty(t, reqs[0].Body)
 	w.checkSigned(t, reqs[0])
 
-	r = cli(t, w.env, "", "payins", "rate", "-asset", "USDC", "-fiat", "INR", "-network", "ERC20", "-o", "table")
+	r = cli(t, w.env, "", "payins", "get-rate", "-asset", "USDC", "-fiat", "INR", "-network", "ERC20", "-o", "table")
 	require.Equal(t, 0, r.code, r)
 	assert.Contains(t, r.stdout, "rate     88.4")
 	assert.Contains(t, r.stdout, "network  ERC20")
@@ -32,7 +32,7 @@ func TestCLIRate(t *testing.T) {
 	assert.Equal(t, "/pis/api/v1/payin/fetch-rate", reqs[0].Path)
 	assert.Equal(t, "asset=USDC&fiat=INR&network=ERC20", reqs[0].Query)
 
-	r = cli(t, w.env, "", "payouts", "rate", "-asset", "USDT")
+	r = cli(t, w.env, "", "payouts", "get-rate", "-asset", "USDT")
 	assert.Equal(t, 2, r.code, r)
 	assert.Contains(t, r.stderr, "-asset and -fiat are required")
 	assert.Empty(t, w.requests())

@@ -119,7 +119,7 @@ func TestDocShellStory(t *testing.T) {
 	require.NoError(t, err, "the story failed:\n%s", out)
 	text := string(out)
 	assert.Regexp(t, `(?m)^USDT +1000$`, text, "balance table")
-	assert.Contains(t, text, "AADHAAR\nPASSPORT\n", "kyc config through jq")
+	assert.Contains(t, text, "AADHAAR\nPASSPORT\n", "kyc get-configuration through jq")
 	assert.Regexp(t, `(?m)^payment_method +UPI$`, text, "payin quotation table")
 	assert.Regexp(t, `(?m)^client_reference_id +order-1$`, text, "payout table")
 	assert.Contains(t, text, `"payout_status": "SUCCESS"`, "the simulation through call")

@@ -1,6 +1,6 @@
 package main
 
-// fiatramp widget init
+// fiatramp widget initialize
 
 import (
 	"context"
@@ -12,15 +12,16 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-func widgetInitCommand() *command {
+func widgetInitializeCommand() *command {
 	c := &command{
-		name:    "widget init",
+		name:    "widget initialize",
+		op:      "Widget.Initialize",
 		summary: "open a hosted widget session for an order",
 		about: `Open a hosted widget session (POST /widget/initialize) for an order and print its
 link, which carries a token valid 30 minutes. -amount is sent exactly as
 written, as a decimal string. The sandbox's link opens its own page, where a
 tester completes or abandons the order.`,
-		example: `fiatramp widget init -amount 2600.50 -network TRON -method UPI -wallet TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE | jq -r .widget_link`,
+		example: `fiatramp widget initialize -amount 2600.50 -network TRON -method UPI -wallet TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE | jq -r .widget_link`,
 	}
 	var (
 		cf                                 callFlags

@@ -1,6 +1,6 @@
 package main
 
-// fiatramp widget init, run as a user runs it.
+// fiatramp widget initialize, run as a user runs it.
 
 import (
 	"encoding/json"
@@ -16,7 +16,7 @@ import (
 
 func TestCLIWidgetInit(t *testing.T) {
 	w := newWorld(t)
-	r := cli(t, w.env, "", "widget", "init", "-amount", "2600.50", "-network", "TRON", "-method", "upi", "-wallet", "TQn9Y2")
+	r := cli(t, w.env, "", "widget", "initialize", "-amount", "2600.50", "-network", "TRON", "-method", "upi", "-wallet", "TQn9Y2")
 	require.Equal(t, 0, r.code, r)
 	var got struct {
 		WidgetLink string `json:"widget_link"`
@@ -34,10 +34,10 @@ func TestCLIWidgetInit(t *testing.T) {
 	assert.Equal(t, sandbox.WidgetOpen, sessions[0].State)
 
 	for _, bad := range [][]string{
-		{"widget", "init", "-network", "TRON", "-method", "UPI", "-wallet", "T"},                       // no -amount
-		{"widget", "init", "-amount", "1e3", "-network", "TRON", "-method", "UPI", "-wallet", "T"},     // not a plain decimal
-		{"widget", "init", "-amount", "0", "-network", "TRON", "-method", "UPI", "-wallet", "T"},       // refused before sending
-		{"widget", "init", "-amount", "10", "-network", "TRON", "-method", "UPI", "-wallet", "T", "x"}, // extra argument
+		{"widget", "initialize", "-network", "TRON", "-method", "UPI", "-wallet", "T"},                       // no -amount
+		{"widget", "initialize", "-amount", "1e3", "-network", "TRON", "-method", "UPI", "-wallet", "T"},     // not a plain decimal
+		{"widget", "initialize", "-amount", "0", "-network", "TRON", "-method", "UPI", "-wallet", "T"},       // refused before sending
+		{"widget", "initialize", "-amount", "10", "-network", "TRON", "-method", "UPI", "-wallet", "T", "x"}, // extra argument
 	} {
 		r = cli(t, w.env, "", bad...)
 		assert.Equal(t, 2, r.code, "%v: %s", bad, r)

@@ -1,8 +1,8 @@
 package sandbox
 
-// Hosted pages: the hosted KYC link (POST /cms/api/v1/kyc/generate-link)
-// and the pages the sandbox serves itself for the KYC link and the widget
-// link (widget.go), plain server-rendered HTML a tester clicks through.
+// Hosted pages: the pages the sandbox serves itself for the KYC link
+// (kyc_links.go) and the widget link (widget.go), plain server-rendered
+// HTML a tester clicks through.
 //
 // A page is reached only by the unguessable token in its URL (32 random
 // bytes from crypto/rand), never by the API key or secret, which no page
@@ -69,40 +69,6 @@ func newPageToken() string {
 // the request arrived with.
 func (s *Sandbox) hostedBase(r *http.Request) string {
 	return strings.TrimSuffix(s.pageBase(r), r.URL.EscapedPath())
-}
-
-// webURL reports whether raw is an absolute http or https URL with a host.
-func webURL(raw string) bool {
-	if strings.IndexFunc(raw, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
-		return false
-	}
-	u, err := url.Parse(raw)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Hostname() != ""
-}
-
-// generateKYCLink is POST /cms/api/v1/kyc/generate-link with
-// {customer_id, redirect_url}, answering {customer_id, url}: the URL of
-// the sandbox's hosted KYC page for the customer, a fresh token each time.
-func (s *Sandbox) generateKYCLink(rq *request) reply {
-	f := rq.body
-	customerID := f.uuid("customer_id")
-	redirect, ok := f.str("redirect_url", true)
-	if ok && !webURL(redirect) {
-		f.fail("redirect_url", "Enter a valid URL.")
-	}
-	if rep := f.refused(); rep != nil {
-		return *rep
-	}
-	c := s.orgCustomer(rq, customerID)
-	if c == nil {
-		return rule(msgCustomerNotFound)
-	}
-	token := newPageToken()
-	s.st.index.pages[token] = pageRef{org: rq.org.ID, kyc: &kycLink{customer: c, redirectURL: redirect}}
-	return success(http.StatusOK, "KYC link generated successfully", struct {
-		CustomerID uuid.UUID `json:"customer_id"`
-		URL        string    `json:"url"`
-	}{c.ID, s.hostedBase(rq.r) + HostedPrefix + "kyc/" + token})
 }
 
 // serveHosted serves a hosted page: GET shows it, POST acts on its form.
@@ -343,4 +309,75 @@ var kycTemplate = template.Must(template.New("kyc").Parse(pageHead + `
 </form>{{end}}
 {{if not (or .CanApprove .Reasons)}}<p id="no-decision">The KYC simulation allows no decision from {{.Status}}: submit KYC data first.</p>{{end}}
 {{end}}
+` + pageFoot))
+
+// widgetPageData is what the widget page shows.
+type widgetPageData struct {
+	Token string
+	WidgetSession
+	// Amount is FiatAmount with the digits it was sent with (2600.50
+	// stays 2600.50).
+	Amount string
+	Error  string
+}
+
+// widgetPage shows the widget page of token or acts on its form (complete
+// or abandon an open session); s.mu is held. An expired token shows an
+// error page, 410.
+func (s *Sandbox) widgetPage(r *http.Request, token string, now time.Time) page {
+	o, ref := s.st.page(token)
+	w := ref.widget
+	if o == nil || w == nil {
+		return page{status: http.StatusNotFound, body: errorPage("Link not found", "This widget link is not known to the sandbox.")}
+	}
+	state := w.stateAt(now)
+	if state == WidgetExpired {
+		return page{status: http.StatusGone, body: errorPage("Link expired", "This widget link's token has expired: it is valid 30 minutes.")}
+	}
+	data := widgetPageData{Token: token, WidgetSession: w.WidgetSession,
+		Amount: w.FiatAmount.StringFixed(max(0, -w.FiatAmount.Exponent()))}
+	if r.Method != http.MethodPost {
+		return page{status: http.StatusOK, body: render(widgetTemplate, data)}
+	}
+	// Back to this page, by the path the request arrived with (a sandbox
+	// mounted under a prefix keeps it).
+	self := r.URL.EscapedPath()
+	if u, err := url.ParseRequestURI(r.RequestURI); err == nil && r.RequestURI != "" {
+		self = u.EscapedPath()
+	}
+	switch action := r.PostForm.Get("action"); {
+	case state != WidgetOpen:
+		data.Error = "This order is already " + string(state) + "."
+	case action == "complete":
+		w.State = WidgetCompleted
+		return page{redirect: self}
+	case action == "abandon":
+		w.State = WidgetAbandoned
+		return page{redirect: self}
+	default:
+		data.Error = "Choose complete or abandon."
+	}
+	return page{status: http.StatusBadRequest, body: render(widgetTemplate, data)}
+}
+
+var widgetTemplate = template.Must(template.New("widget").Parse(pageHead + `
+<h1>Widget order</h1>
+<table>
+<tr><th>Flow</th><td id="flow-type">{{.FlowType}}</td></tr>
+<tr><th>Amount</th><td id="fiat-amount">{{.Amount}} {{.FiatCurrency}}</td></tr>
+<tr><th>Asset</th><td id="asset">{{.AssetCode}} on {{.NetworkCode}}</td></tr>
+<tr><th>Payment method</th><td id="payment-method">{{.PaymentMethod}}</td></tr>
+<tr><th>Wallet</th><td><code id="wallet-address">{{.WalletAddress}}</code></td></tr>
+<tr><th>Valid until</th><td id="expires-at">{{.ExpiresAt.UTC.Format "2006-01-02 15:04:05 UTC"}}</td></tr>
+<tr><th>State</th><td id="state">{{.State}}</td></tr>
+</table>
+{{if .Error}}<p class="error" id="error">{{.Error}}</p>{{end}}
+{{if eq .State "OPEN"}}<form method="post" id="complete-form">
+<input type="hidden" name="token" value="{{.Token}}">
+<button type="submit" name="action" value="complete" id="complete">Complete order</button>
+</form>
+<form method="post" id="abandon-form">
+<input type="hidden" name="token" value="{{.Token}}">
+<button type="submit" name="action" value="abandon" id="abandon">Abandon</button>
+</form>{{end}}
 ` + pageFoot))

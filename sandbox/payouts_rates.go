@@ -1,7 +1,8 @@
 package sandbox
 
-// Fetch rate, for payouts and payins: the sandbox's rates (Settings.Rates)
-// read through the query's asset and fiat.
+// The payout rate (GET /pos/api/v1/payout/fetch-rate), and the rule of
+// both rates: the sandbox's rates (Settings.Rates) read through the
+// query's asset and fiat. The payin rate is payins_rates.go.
 
 import (
 	"fmt"
@@ -9,7 +10,10 @@ import (
 	"strings"
 )
 
-// fetchRate is GET /pos/api/v1/payout/fetch-rate and GET
+// getPayoutRate is GET /pos/api/v1/payout/fetch-rate: rateReply.
+func (s *Sandbox) getPayoutRate(rq *request) reply { return s.rateReply(rq) }
+
+// rateReply answers GET /pos/api/v1/payout/fetch-rate and GET
 // /pis/api/v1/payin/fetch-rate with the query asset, fiat and optionally
 // network: {asset, fiat, rate}, the rate of Settings.Rates (the one payin
 // quotations are priced at) as a JSON number, asset and fiat in upper
@@ -17,7 +21,7 @@ import (
 // settings do not price is refused under errors.asset, as a payin
 // quotation for it is. network is echoed when given: the sandbox prices a
 // pair the same on every network.
-func (s *Sandbox) fetchRate(rq *request) reply {
+func (s *Sandbox) rateReply(rq *request) reply {
 	q := rq.r.URL.Query()
 	errs := map[string][]string{}
 	asset, fiat := strings.TrimSpace(q.Get("asset")), strings.TrimSpace(q.Get("fiat"))
