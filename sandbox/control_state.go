@@ -262,7 +262,7 @@ type deliveryJSON struct {
 // Settings.DeliveryLogSize), its counts (read at the same moment, those
 // dropped from the log included) and the log's size.
 func (c *control) deliveriesLog(*http.Request, []string, []byte) (int, any, error) {
-	log, counts := c.sb.deliveryLog()
+	log, counts := c.sb.DeliveryLog()
 	out := make([]deliveryJSON, len(log))
 	for i, d := range log {
 		out[i] = deliveryJSON{Delivery: d, Body: d.Body}
@@ -271,7 +271,7 @@ func (c *control) deliveriesLog(*http.Request, []string, []byte) (int, any, erro
 		Deliveries []deliveryJSON `json:"deliveries"`
 		Counts     DeliveryCounts `json:"counts"`
 		LogSize    int            `json:"log_size"`
-	}{out, counts, c.sb.settings.DeliveryLogSize}, nil
+	}{out, counts, c.sb.Settings().DeliveryLogSize}, nil
 }
 
 // deliverDue is POST /_sandbox/deliveries/deliver-due with
@@ -352,31 +352,44 @@ func (c *control) stats(*http.Request, []string, []byte) (int, any, error) {
 	}{st.Requests, faults}, nil
 }
 
-// settingsJSON is Settings over HTTP: durations in seconds, amounts as
-// decimal strings (WebhookClient, a Go value, is left out).
+// settingsJSON is Settings over HTTP, every setting under its name in
+// snake case: durations in seconds (the name ends _seconds), amounts as
+// decimal strings. WebhookClient, a Go value, is left out
+// (TestControlSettingsShowsEverySetting holds this).
 type settingsJSON struct {
-	TimestampWindowSeconds         float64                    `json:"timestamp_window_seconds"`
-	MinPayinAmount                 decimal.Decimal            `json:"min_payin_amount"`
-	MaxIMPSAmount                  decimal.Decimal            `json:"max_imps_amount"`
-	MaxUPIAmount                   decimal.Decimal            `json:"max_upi_amount"`
-	DailyOnrampLimit               decimal.Decimal            `json:"daily_onramp_limit"`
-	PayinQuotationValiditySeconds  float64                    `json:"payin_quotation_validity_seconds"`
-	PayoutQuotationValiditySeconds float64                    `json:"payout_quotation_validity_seconds"`
-	PageSize                       int                        `json:"page_size"`
-	RemittancePayoutPath           string                     `json:"remittance_payout_path"`
-	Rates                          map[string]decimal.Decimal `json:"rates"`
-	PayinServiceFee                decimal.Decimal            `json:"payin_service_fee"`
-	PayinGSTRate                   decimal.Decimal            `json:"payin_gst_rate"`
-	DepositAccount                 DepositAccount             `json:"deposit_account"`
-	RetryAfterSeconds              float64                    `json:"retry_after_seconds"`
-	Seed                           uint64                     `json:"seed"`
-	PublicURL                      string                     `json:"public_url"`
-	WebhookTimeoutSeconds          float64                    `json:"webhook_timeout_seconds"`
-	WebhookMaxAttempts             int                        `json:"webhook_max_attempts"`
-	WebhookInitialBackoffSeconds   float64                    `json:"webhook_initial_backoff_seconds"`
-	WebhookMaxBackoffSeconds       float64                    `json:"webhook_max_backoff_seconds"`
-	WebhookWorkers                 int                        `json:"webhook_workers"`
-	DeliveryLogSize                int                        `json:"delivery_log_size"`
+	TimestampWindowSeconds         float64                                      `json:"timestamp_window_seconds"`
+	MinPayinAmount                 decimal.Decimal                              `json:"min_payin_amount"`
+	MaxIMPSAmount                  decimal.Decimal                              `json:"max_imps_amount"`
+	MaxUPIAmount                   decimal.Decimal                              `json:"max_upi_amount"`
+	DailyOnrampLimit               decimal.Decimal                              `json:"daily_onramp_limit"`
+	PayinQuotationValiditySeconds  float64                                      `json:"payin_quotation_validity_seconds"`
+	PayoutQuotationValiditySeconds float64                                      `json:"payout_quotation_validity_seconds"`
+	PageSize                       int                                          `json:"page_size"`
+	RemittancePayoutPath           string                                       `json:"remittance_payout_path"`
+	Rates                          map[string]decimal.Decimal                   `json:"rates"`
+	PayinServiceFee                decimal.Decimal                              `json:"payin_service_fee"`
+	PayinGSTRate                   decimal.Decimal                              `json:"payin_gst_rate"`
+	DepositAccount                 DepositAccount                               `json:"deposit_account"`
+	RetryAfterSeconds              float64                                      `json:"retry_after_seconds"`
+	Seed                           uint64                                       `json:"seed"`
+	PublicURL                      string                                       `json:"public_url"`
+	WebhookTimeoutSeconds          float64                                      `json:"webhook_timeout_seconds"`
+	WebhookMaxAttempts             int                                          `json:"webhook_max_attempts"`
+	WebhookInitialBackoffSeconds   float64                                      `json:"webhook_initial_backoff_seconds"`
+	WebhookMaxBackoffSeconds       float64                                      `json:"webhook_max_backoff_seconds"`
+	WebhookWorkers                 int                                          `json:"webhook_workers"`
+	DeliveryLogSize                int                                          `json:"delivery_log_size"`
+	AllowRemoteWebhooks            bool                                         `json:"allow_remote_webhooks"`
+	CoinLimits                     map[string]map[types.PaymentMethod]CoinLimit `json:"coin_limits"`
+	PayoutLimits                   DailyLimits                                  `json:"payout_limits"`
+	PayinLimits                    DailyLimits                                  `json:"payin_limits"`
+	EDDLimitMultiplier             int64                                        `json:"edd_limit_multiplier"`
+	PayoutQuotationLifetimeSeconds float64                                      `json:"payout_quotation_lifetime_seconds"`
+	PayoutServiceFee               decimal.Decimal                              `json:"payout_service_fee"`
+	PayoutGSTRate                  decimal.Decimal                              `json:"payout_gst_rate"`
+	BankVerificationDelaySeconds   float64                                      `json:"bank_verification_delay_seconds"`
+	KYCAutoDecisionSeconds         float64                                      `json:"kyc_auto_decision_seconds"`
+	KYCAutoFailureReason           types.KYCFailureReason                       `json:"kyc_auto_failure_reason"`
 }
 
 func (c *control) settings(*http.Request, []string, []byte) (int, any, error) {
@@ -397,6 +410,15 @@ func (c *control) settings(*http.Request, []string, []byte) (int, any, error) {
 		WebhookMaxBackoffSeconds:     st.WebhookMaxBackoff.Seconds(),
 		WebhookWorkers:               st.WebhookWorkers,
 		DeliveryLogSize:              st.DeliveryLogSize,
+		AllowRemoteWebhooks:          st.AllowRemoteWebhooks,
+		CoinLimits:                   st.CoinLimits,
+		PayoutLimits:                 st.PayoutLimits, PayinLimits: st.PayinLimits,
+		EDDLimitMultiplier:             st.EDDLimitMultiplier,
+		PayoutQuotationLifetimeSeconds: st.PayoutQuotationLifetime.Seconds(),
+		PayoutServiceFee:               st.PayoutServiceFee, PayoutGSTRate: st.PayoutGSTRate,
+		BankVerificationDelaySeconds: st.BankVerificationDelay.Seconds(),
+		KYCAutoDecisionSeconds:       st.KYCAutoDecision.Seconds(),
+		KYCAutoFailureReason:         st.KYCAutoFailureReason,
 	}, nil
 }
 

@@ -13,11 +13,13 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -320,4 +322,64 @@ func TestControlTokenNeverPrints(t *testing.T) {
 		assert.NotContains(t, fmt.Sprintf(verb, srv), fmt.Sprintf("%x", tok), verb)
 		assert.NotContains(t, fmt.Sprintf(verb, *srv), fmt.Sprintf("%x", tok), verb)
 	}
+}
+
+// settingsNotShown are the fields of Settings that GET /_sandbox/settings
+// cannot show, and why.
+var settingsNotShown = map[string]string{
+	"WebhookClient": "a Go value (an *http.Client)",
+}
+
+// snakeCase is a Settings field's name in snake case: WebhookMaxAttempts
+// is webhook_max_attempts, KYCAutoDecision kyc_auto_decision.
+func snakeCase(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		upper := unicode.IsUpper(r)
+		if upper && i > 0 {
+			prevLower := unicode.IsLower(rune(name[i-1]))
+			nextLower := i+1 < len(name) && unicode.IsLower(rune(name[i+1]))
+			if prevLower || nextLower && unicode.IsUpper(rune(name[i-1])) {
+				b.WriteByte('_')
+			}
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+// settingsMembers are the members GET /_sandbox/settings must have for
+// the fields of Settings: the field's name in snake case, with _seconds
+// for a duration.
+func settingsMembers() map[string]string {
+	out := map[string]string{}
+	typ := reflect.TypeFor[sandbox.Settings]()
+	for i := 0; i < typ.NumField(); i++ {
+		f := typ.Field(i)
+		if _, skip := settingsNotShown[f.Name]; skip {
+			continue
+		}
+		name := snakeCase(f.Name)
+		if f.Type == reflect.TypeFor[time.Duration]() {
+			name += "_seconds"
+		}
+		out[f.Name] = name
+	}
+	return out
+}
+
+// TestControlSettingsShowsEverySetting: GET /_sandbox/settings has a
+// member for every field of Settings (found by reflection, so a new
+// setting the answer forgets fails here), a duration in seconds.
+func TestControlSettingsShowsEverySetting(t *testing.T) {
+	e := newCtlEnv(t, func(s *sandbox.Settings) { s.KYCAutoDecision = 90 * time.Second })
+	got := e.ok(200, "GET", "/_sandbox/settings", "")
+	members := settingsMembers()
+	require.Equal(t, "kyc_auto_decision_seconds", members["KYCAutoDecision"])
+	require.Equal(t, "edd_limit_multiplier", members["EDDLimitMultiplier"])
+	for field, name := range members {
+		assert.Contains(t, got, name, "Settings.%s", field)
+	}
+	assert.EqualValues(t, 90, got["kyc_auto_decision_seconds"])
+	assert.Len(t, got, len(members), "one member per setting")
 }

@@ -11,7 +11,6 @@ package sandbox
 import (
 	"fmt"
 	"net/http"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -45,8 +44,8 @@ const (
 // both: the sandbox's own words under non_field_errors (the service's are
 // not documented).
 const (
-	msgBankNeitherShape = "Either account_number, ifsc and account_name, or vpa, is required."
-	msgBankBothShapes   = "Send either account_number, ifsc and account_name, or vpa, not both."
+	msgBankNeitherShape = "Either account_number and ifsc, or vpa, is required."
+	msgBankBothShapes   = "Send either account_number and ifsc, or vpa, not both."
 )
 
 // bankFailureReasons are the documented failure_reason values of a bank
@@ -130,33 +129,7 @@ func (s *Sandbox) listBankAccounts(rq *request) reply {
 		return invalidPage()
 	}
 	// The links carry no other parameter: the bank list has no filter.
-	data, ok := pageOf(s, rq.r, nil, page, c.banks, newBankListItem)
-	if !ok {
-		return invalidPage()
-	}
-	return success(http.StatusOK, "Bank accounts fetched successfully", data)
-}
-
-// pageBase is the absolute URL, without query, that the bank list's page
-// links start with: Settings.PublicURL followed by the route's path when
-// set, or else the scheme, Host and path the request arrived with (the
-// path of RequestURI, so that a sandbox mounted under a prefix, e.g. with
-// http.StripPrefix, still gives links that reach it).
-func (s *Sandbox) pageBase(r *http.Request) string {
-	if u := s.publicURL(); u != nil {
-		return strings.TrimRight(u.String(), "/") + r.URL.EscapedPath()
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	path := r.URL.EscapedPath()
-	if r.RequestURI != "" {
-		if u, err := url.ParseRequestURI(r.RequestURI); err == nil {
-			path = u.EscapedPath()
-		}
-	}
-	return scheme + "://" + r.Host + path
+	return listReply(s, rq.r, nil, page, c.banks, newBankListItem, "Bank accounts fetched successfully")
 }
 
 // bankIdentifiers is the identifiers object of a fetched bank account.
@@ -294,7 +267,8 @@ func (s *Sandbox) settleBank(rq *request, b *bankAccount, to types.BankAccountSt
 }
 
 // addBankAccountOp is POST /cms/api/v1/bank/create with {customer_id} and
-// either {account_number, ifsc, account_name} or {vpa}. The account
+// either {account_number, ifsc} (account_name optional: the service's
+// examples add accounts without it) or {vpa}. The account
 // starts PROCESSING (no webhook: none is sent for PROCESSING) and is
 // answered in the list item's shape, 201; with
 // Settings.BankVerificationDelay it verifies itself that long after. The customer must be the
@@ -324,7 +298,9 @@ func (s *Sandbox) addBankAccountOp(rq *request) reply {
 	case account:
 		number, _ = f.str("account_number", true)
 		ifsc, _ = f.str("ifsc", true)
-		name, _ = f.str("account_name", true)
+		if hasName {
+			name, _ = f.str("account_name", true)
+		}
 	default:
 		f.fail("non_field_errors", msgBankNeitherShape)
 	}

@@ -194,9 +194,5 @@ func (s *Sandbox) listCustomers(rq *request) reply {
 	if len(errs) > 0 {
 		return fieldRefusal(errs)
 	}
-	data, ok := pageOf(s, rq.r, q, page, order, newCustomerFetchJSON)
-	if !ok {
-		return invalidPage()
-	}
-	return success(http.StatusOK, "Customers fetched successfully", data)
+	return listReply(s, rq.r, q, page, order, newCustomerFetchJSON, "Customers fetched successfully")
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 )
 
 // listPage is one page of a list.
@@ -46,11 +47,21 @@ func invalidPage() reply {
 	return refusal(http.StatusNotFound, "", msgInvalidPage, nil)
 }
 
-// pageOf is page n (from 1; lastPage for the last, page 1 when there are
-// no items) of items, Settings.PageSize to a page, each item shown by show. Its next and previous links are s.pageBase(r) with
-// the query carry (the filters the list was asked with) and the page
-// number. ok is false when page n lies beyond the last one (page 1 always
-// exists, empty or not).
+// listReply is every list's answer: page n (from 1; lastPage for the
+// last, page 1 when there are no items) of items, Settings.PageSize to a
+// page, each item shown by show, with message; or "Invalid page." (404)
+// when page n lies beyond the last one (page 1 always exists, empty or
+// not). Its next and previous links are s.pageBase(r) with the query
+// carry (the filters the list was asked with) and the page number.
+func listReply[E, T any](s *Sandbox, r *http.Request, carry url.Values, n int, items []E, show func(E) T, message string) reply {
+	data, ok := pageOf(s, r, carry, n, items, show)
+	if !ok {
+		return invalidPage()
+	}
+	return success(http.StatusOK, message, data)
+}
+
+// pageOf is listReply's page, and false for a page beyond the last.
 func pageOf[E, T any](s *Sandbox, r *http.Request, carry url.Values, n int, items []E, show func(E) T) (listPage[T], bool) {
 	size := s.settings.PageSize
 	if n == lastPage {
@@ -82,4 +93,26 @@ func pageOf[E, T any](s *Sandbox, r *http.Request, carry url.Values, n int, item
 		data.Previous = link(n - 1)
 	}
 	return data, true
+}
+
+// pageBase is the absolute URL, without query, that the bank list's page
+// links start with: Settings.PublicURL followed by the route's path when
+// set, or else the scheme, Host and path the request arrived with (the
+// path of RequestURI, so that a sandbox mounted under a prefix, e.g. with
+// http.StripPrefix, still gives links that reach it).
+func (s *Sandbox) pageBase(r *http.Request) string {
+	if u := s.publicURL(); u != nil {
+		return strings.TrimRight(u.String(), "/") + r.URL.EscapedPath()
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	path := r.URL.EscapedPath()
+	if r.RequestURI != "" {
+		if u, err := url.ParseRequestURI(r.RequestURI); err == nil {
+			path = u.EscapedPath()
+		}
+	}
+	return scheme + "://" + r.Host + path
 }

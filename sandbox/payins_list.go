@@ -3,8 +3,6 @@ package sandbox
 // The payin history: GET /pis/api/v1/payin/history, filtered and paged.
 
 import (
-	"net/http"
-
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
@@ -33,9 +31,5 @@ func (s *Sandbox) listPayinHistory(rq *request) reply {
 	if status != "" {
 		match = filtered(match, func(p *payin) bool { return p.status == status })
 	}
-	data, ok := pageOf(s, rq.r, query, hq.page, match, payinFetchedOf)
-	if !ok {
-		return invalidPage()
-	}
-	return success(http.StatusOK, pihMsgFetched, data)
+	return listReply(s, rq.r, query, hq.page, match, payinFetchedOf, pihMsgFetched)
 }

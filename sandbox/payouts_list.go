@@ -3,8 +3,6 @@ package sandbox
 // The payout history: GET /pos/api/v1/payout/history, filtered and paged.
 
 import (
-	"net/http"
-
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
@@ -33,9 +31,5 @@ func (s *Sandbox) payoutHistory(rq *request) reply {
 	if status != "" {
 		match = filtered(match, func(p *payout) bool { return p.Status == status })
 	}
-	data, ok := pageOf(s, rq.r, query, hq.page, match, payoutFetchedOf)
-	if !ok {
-		return invalidPage()
-	}
-	return success(http.StatusOK, phMsgFetched, data)
+	return listReply(s, rq.r, query, hq.page, match, payoutFetchedOf, phMsgFetched)
 }

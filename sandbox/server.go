@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/internal/connguard"
 )
 
 // Server is a Sandbox served over HTTP on a local address.
@@ -21,7 +23,7 @@ type Server struct {
 
 	sandbox *Sandbox
 	srv     *http.Server
-	conns   *connTracker
+	conns   *connguard.Listener
 	done    chan struct{}
 	// controlToken returns the admin token ("" when the control plane is
 	// off); a closure, so that no formatting of a Server prints it.
@@ -153,21 +155,24 @@ func Listen(sb *Sandbox, addr string, opts ...ServerOption) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
+		if sb.isAPISecret(t) {
+			return nil, errors.New("sandbox: control token: is an organization's API secret; the admin token must be its own")
+		}
 		h, token = ctl, t
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	conns := newConnTracker(ln, st.MaxConns, int64(st.MinReadRate), st.ReadRateGrace, shedMinAge, time.Now)
+	conns := connguard.New(ln, st.MaxConns, int64(st.MinReadRate), st.ReadRateGrace, connguard.ShedMinAge, time.Now)
 	s := &Server{
 		URL:     "http://" + ln.Addr().String(),
 		sandbox: sb,
 		conns:   conns,
 		srv: &http.Server{
-			Handler:           conns.bodyRate(h),
-			ConnState:         conns.connState,
-			ConnContext:       conns.connContext,
+			Handler:           conns.BodyRate(h),
+			ConnState:         conns.ConnState,
+			ConnContext:       conns.ConnContext,
 			ReadHeaderTimeout: st.ReadHeaderTimeout,
 			ReadTimeout:       st.ReadTimeout,
 			WriteTimeout:      st.WriteTimeout,
@@ -221,4 +226,17 @@ func (s *Server) Close() error {
 	<-s.done
 	_ = s.sandbox.Close()
 	return err
+}
+
+// isAPISecret reports whether token is the API secret of an organization
+// s holds (compared in constant time).
+func (s *Sandbox) isAPISecret(token string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, o := range s.st.orgs {
+		if subtle.ConstantTimeCompare([]byte(o.APISecret), []byte(token)) == 1 {
+			return true
+		}
+	}
+	return false
 }

@@ -27,11 +27,14 @@ const (
 	DeliveryNoURL DeliveryState = "no_url"
 	// DeliveryAbandoned: the sandbox was closed before it was delivered.
 	DeliveryAbandoned DeliveryState = "abandoned"
+	// DeliveryNotSent: the URL's host is not this machine and
+	// Settings.AllowRemoteWebhooks is off; Delivery.Reason says so.
+	DeliveryNotSent DeliveryState = "not_sent"
 )
 
 // deliveryStates returns every delivery state.
 func deliveryStates() []DeliveryState {
-	return []DeliveryState{DeliveryPending, DeliveryDelivered, DeliveryFailed, DeliveryDropped, DeliveryNoURL, DeliveryAbandoned}
+	return []DeliveryState{DeliveryPending, DeliveryDelivered, DeliveryFailed, DeliveryDropped, DeliveryNoURL, DeliveryAbandoned, DeliveryNotSent}
 }
 
 // Delivery is one event's delivery, as the delivery log holds it.
@@ -48,6 +51,8 @@ type Delivery struct {
 	Body  []byte            `json:"body"`
 	Fault DeliveryFaultKind `json:"fault,omitempty"`
 	State DeliveryState     `json:"state"`
+	// Reason says why a DeliveryNotSent delivery was not sent.
+	Reason string `json:"reason,omitempty"`
 	// Attempts are the POSTs made, in order; a duplicate's extra copy is
 	// the last one.
 	Attempts []DeliveryAttempt `json:"attempts"`
@@ -104,19 +109,21 @@ const DefaultDeliveryLogSize = 10000
 // still attempted); DeliveryCounts keeps counting them all. The result
 // shares nothing with the sandbox.
 func (s *Sandbox) Deliveries() []Delivery {
-	log, _ := s.deliveryLog()
+	log, _ := s.DeliveryLog()
 	return log
 }
 
 // DeliveryCounts returns the counts of every delivery since New or the
 // last Reset, those dropped from the delivery log included.
 func (s *Sandbox) DeliveryCounts() DeliveryCounts {
-	_, counts := s.deliveryLog()
+	_, counts := s.DeliveryLog()
 	return counts
 }
 
-// deliveryLog returns the log and its counts, read at one moment.
-func (s *Sandbox) deliveryLog() ([]Delivery, DeliveryCounts) {
+// DeliveryLog returns the delivery log (Deliveries) and its counts
+// (DeliveryCounts) read at one moment, so that the counts cover exactly
+// the deliveries the log shows and those it has dropped.
+func (s *Sandbox) DeliveryLog() ([]Delivery, DeliveryCounts) {
 	d := s.deliveries
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -75,36 +75,29 @@ fiatramp call PATCH /pos/api/v1/payout/mock-payout-status '{"payout_id":"'$PAYOU
 				}
 				body = raw
 			}
-			cl, err := cf.newClient(s, c)
-			if err != nil {
-				return err
-			}
-			if !yes && method != http.MethodGet && method != http.MethodHead {
-				if err := confirm(s, c, fmt.Sprintf("Send %s %s to %s?", method, printable(path), cl.BaseURL())); err != nil {
-					return err
+			ask := !yes && method != http.MethodGet && method != http.MethodHead
+			question := func(base string) string { return fmt.Sprintf("Send %s %s to %s?", method, printable(path), base) }
+			return cf.confirmAndCall(ctx, s, c, ask, question, nil, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				var (
+					resp fiatramp.Response
+					data json.RawMessage
+					out  any
+				)
+				if !envelope {
+					out = &data
 				}
-			}
-			ctx, cancel := context.WithTimeout(ctx, cf.timeout)
-			defer cancel()
-			var (
-				resp fiatramp.Response
-				data json.RawMessage
-				out  any
-			)
-			if !envelope {
-				out = &data
-			}
-			var b any // nil, not a nil json.RawMessage: no body at all
-			if body != nil {
-				b = body
-			}
-			if err := cl.Do(ctx, method, path, b, out, fiatramp.CaptureResponse(&resp)); err != nil {
-				return err
-			}
-			if envelope {
-				return writeJSON(s.out, resp.Body)
-			}
-			return writeJSON(s.out, data)
+				var b any // nil, not a nil json.RawMessage: no body at all
+				if body != nil {
+					b = body
+				}
+				if err := cl.Do(ctx, method, path, b, out, fiatramp.CaptureResponse(&resp)); err != nil {
+					return nil, err
+				}
+				if envelope {
+					return json.RawMessage(resp.Body), nil
+				}
+				return data, nil
+			})
 		}
 	}
 	return c

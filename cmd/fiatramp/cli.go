@@ -7,11 +7,13 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -205,13 +207,92 @@ func parseID(s streams, c *command, what, v string) (uuid.UUID, error) {
 	return id, nil
 }
 
-// idCall is the work of a command taking one id (c.args): call the
-// service with cl and print the answer as cf says.
-type idCall func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error
+// caller is what a command calls once its input is checked: the service
+// with cl, bounded by ctx. It returns the answer, a result of the library
+// (a pointer to a struct with the Raw JSON it was decoded from, which is
+// what prints) or a printer.
+type caller func(ctx context.Context, cl *fiatramp.Client) (any, error)
 
-// withID completes c, a command whose one argument is an id: it parses the
-// id and the call flags, makes the client, and runs do.
-func withID(c *command, do idCall) *command {
+// printer is an answer that prints itself as output (-o) says: a list, a
+// table of its own.
+type printer func(s streams, output string) error
+
+// callAndPrint is how every command that calls the service ends, written
+// once: the client from the environment, the call bounded by -timeout and
+// the answer printed as -o says (fields are the rows of its table).
+func (f *callFlags) callAndPrint(ctx context.Context, s streams, c *command, fields []field, call caller) error {
+	cl, err := f.newClient(s, c)
+	if err != nil {
+		return err
+	}
+	return f.callWith(ctx, s, cl, fields, call)
+}
+
+// confirmAndCall is callAndPrint for a command that acts (moves money,
+// resets a customer) and so asks first, unless ask is false: question is
+// what it asks, given the base URL the call goes to.
+func (f *callFlags) confirmAndCall(ctx context.Context, s streams, c *command, ask bool, question func(baseURL string) string, fields []field, call caller) error {
+	cl, err := f.newClient(s, c)
+	if err != nil {
+		return err
+	}
+	if ask {
+		if err := confirm(s, c, question(cl.BaseURL())); err != nil {
+			return err
+		}
+	}
+	return f.callWith(ctx, s, cl, fields, call)
+}
+
+// callWith is the call with cl, bounded by -timeout, and the answer
+// printed.
+func (f *callFlags) callWith(ctx context.Context, s streams, cl *fiatramp.Client, fields []field, call caller) error {
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	defer cancel()
+	answer, err := call(ctx, cl)
+	if err != nil {
+		return err
+	}
+	if p, ok := answer.(printer); ok {
+		return p(s, f.output)
+	}
+	raw, err := rawOf(answer)
+	if err != nil {
+		return err
+	}
+	return f.print(s, raw, fields)
+}
+
+// rawOf is the JSON a result of the library was decoded from: its Raw
+// member.
+func rawOf(answer any) (json.RawMessage, error) {
+	if raw, ok := answer.(json.RawMessage); ok {
+		return raw, nil
+	}
+	v := reflect.ValueOf(answer)
+	if v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().Kind() == reflect.Struct {
+		if raw, ok := v.Elem().FieldByName("Raw").Interface().(json.RawMessage); ok {
+			return raw, nil
+		}
+	}
+	return nil, fmt.Errorf("answer %T has no Raw JSON to print", answer)
+}
+
+// print writes one object as JSON or as a record table.
+func (f *callFlags) print(s streams, raw json.RawMessage, fields []field) error {
+	if f.output == "table" {
+		return record(s.out, raw, fields)
+	}
+	return writeJSON(s.out, raw)
+}
+
+// idCaller is the call of a command whose one argument is an id.
+type idCaller func(ctx context.Context, cl *fiatramp.Client, id uuid.UUID) (any, error)
+
+// withID completes c, a command whose one argument is an id (c.args) and
+// whose flags are the call flags: it parses the id and calls and prints as
+// callAndPrint does.
+func withID(c *command, fields []field, call idCaller) *command {
 	var cf callFlags
 	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
 		cf.define(fs)
@@ -223,12 +304,9 @@ func withID(c *command, do idCall) *command {
 			if err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			return do(ctx, s, &cf, cl, id)
+			return cf.callAndPrint(ctx, s, c, fields, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return call(ctx, cl, id)
+			})
 		}
 	}
 	return c
@@ -260,18 +338,6 @@ func (f *callFlags) check(s streams, c *command) error {
 		return misuse(s, c, "-o %q: want json or table", f.output)
 	}
 	return nil
-}
-
-// client returns a client configured from FIATRAMP_API_KEY,
-// FIATRAMP_API_SECRET and FIATRAMP_BASE_URL, and ctx bounded by the
-// timeout.
-func (f *callFlags) client(ctx context.Context, s streams, c *command) (*fiatramp.Client, context.Context, context.CancelFunc, error) {
-	cl, err := f.newClient(s, c)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, f.timeout)
-	return cl, ctx, cancel, nil
 }
 
 // newClient checks the flags and returns a client configured from

@@ -29,6 +29,7 @@ import (
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/sandbox"
+	"github.com/fiatramp/fiatramp-go/types"
 )
 
 // binary is the path of the fiatramp binary TestMain built.
@@ -414,5 +415,20 @@ func TestCLIClockSkewHint(t *testing.T) {
 			continue // they call no service
 		}
 		assert.NotNil(t, fs.Lookup("correct-clock"), "%s has no -correct-clock", c.name)
+	}
+}
+
+// rawOf prints a result of the library from its Raw JSON, and refuses an
+// answer without one instead of printing nothing.
+func TestRawOf(t *testing.T) {
+	raw, err := rawOf(&types.Payout{Raw: json.RawMessage(`{"id":"x"}`)})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"id":"x"}`, string(raw))
+	raw, err = rawOf(json.RawMessage(`[1]`))
+	require.NoError(t, err)
+	assert.Equal(t, `[1]`, string(raw))
+	for _, bad := range []any{nil, "text", (*types.Payout)(nil), &struct{ Raw string }{"x"}, struct{ Raw json.RawMessage }{}} {
+		_, err := rawOf(bad)
+		assert.Error(t, err, "%#v", bad)
 	}
 }

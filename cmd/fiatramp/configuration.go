@@ -45,19 +45,18 @@ and the most one transaction may carry, in units of the asset.`,
 			if err := wantArgs(s, c, args, 0, 0); err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			cfg, err := get(ctx, cl)
-			if err != nil {
-				return err
-			}
-			if cf.output != "table" {
-				return writeJSON(s.out, cfg.Raw)
-			}
-			return table(s.out, []string{"FIAT", "ASSET", "METHOD", "MIN", "MAX"}, configurationRows(cfg))
+			return cf.callAndPrint(ctx, s, c, nil, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				cfg, err := get(ctx, cl)
+				if err != nil {
+					return nil, err
+				}
+				return printer(func(s streams, output string) error {
+					if output != "table" {
+						return writeJSON(s.out, cfg.Raw)
+					}
+					return table(s.out, []string{"FIAT", "ASSET", "METHOD", "MIN", "MAX"}, configurationRows(cfg))
+				}), nil
+			})
 		}
 	}
 	return c

@@ -24,28 +24,30 @@ following the pages to the end, and print them: one JSON array of the
 accounts as sent, or a table with -o table.`,
 		example: `fiatramp customers bank-accounts $CUSTOMER | jq -r '.[] | select(.bank_account_status == "VERIFIED") | .id'`,
 	}
-	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
+	return withID(c, nil, func(ctx context.Context, cl *fiatramp.Client, id uuid.UUID) (any, error) {
 		// Every page first: a listing that fails halfway prints nothing,
 		// so a pipe never takes a partial list for the whole.
 		items := []json.RawMessage{}
 		for item, err := range cl.Customers.BankAccounts(ctx, id) {
 			if err != nil {
-				return err
+				return nil, err
 			}
 			items = append(items, item.Raw)
 		}
-		if cf.output == "table" {
-			rows := make([][]string, 0, len(items))
-			for _, raw := range items {
-				o := objectOf(raw)
-				rows = append(rows, []string{
-					o.text("id"), o.text("bank_account_type"), o.text("bank_account_status"),
-					o.text("account_number"), o.text("ifsc"), o.text("vpa"), o.text("account_name"),
-				})
+		return printer(func(s streams, output string) error {
+			if output == "table" {
+				rows := make([][]string, 0, len(items))
+				for _, raw := range items {
+					o := objectOf(raw)
+					rows = append(rows, []string{
+						o.text("id"), o.text("bank_account_type"), o.text("bank_account_status"),
+						o.text("account_number"), o.text("ifsc"), o.text("vpa"), o.text("account_name"),
+					})
+				}
+				return table(s.out, []string{"ID", "TYPE", "STATUS", "ACCOUNT_NUMBER", "IFSC", "VPA", "NAME"}, rows)
 			}
-			return table(s.out, []string{"ID", "TYPE", "STATUS", "ACCOUNT_NUMBER", "IFSC", "VPA", "NAME"}, rows)
-		}
-		return writeJSONArray(s.out, items)
+			return writeJSONArray(s.out, items)
+		}), nil
 	})
 }
 
@@ -87,19 +89,12 @@ once: if its outcome is unknown (exit status 3), look for the customer
 			if err := wantArgs(s, c, args, 0, 0); err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			cust, err := cl.Customers.Create(ctx, types.CreateCustomerRequest{
-				FullName: name, Email: email, Phone: phone, Alpha3CountryCode: country, ClientReferenceID: ref,
-				NonResidenceStatus: nonResident, ResidenceAlpha3CountryCode: residenceCntry,
+			return cf.callAndPrint(ctx, s, c, customerFields(), func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.Customers.Create(ctx, types.CreateCustomerRequest{
+					FullName: name, Email: email, Phone: phone, Alpha3CountryCode: country, ClientReferenceID: ref,
+					NonResidenceStatus: nonResident, ResidenceAlpha3CountryCode: residenceCntry,
+				})
 			})
-			if err != nil {
-				return err
-			}
-			return cf.print(s, cust.Raw, customerFields())
 		}
 	}
 	return c
@@ -114,12 +109,8 @@ func customersGetCommand() *command {
 		about:   `Fetch a customer (GET /cms/api/v1/customer/CUSTOMER_ID) and print it.`,
 		example: `fiatramp customers get $CUSTOMER | jq -r .status`,
 	}
-	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
-		cust, err := cl.Customers.Get(ctx, id)
-		if err != nil {
-			return err
-		}
-		return cf.print(s, cust.Raw, append(customerFields(), f("non_residence_status"), f("residence_alpha_3_country_code")))
+	return withID(c, append(customerFields(), f("non_residence_status"), f("residence_alpha_3_country_code")), func(ctx context.Context, cl *fiatramp.Client, id uuid.UUID) (any, error) {
+		return cl.Customers.Get(ctx, id)
 	})
 }
 
@@ -150,28 +141,27 @@ service does not document the names).`,
 			if err := wantArgs(s, c, args, 0, 0); err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			// Every page first: a listing that fails halfway prints nothing.
-			items := []json.RawMessage{}
-			for item, err := range cl.Customers.All(ctx, filter) {
-				if err != nil {
-					return err
+			return cf.callAndPrint(ctx, s, c, nil, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				// Every page first: a listing that fails halfway prints nothing.
+				items := []json.RawMessage{}
+				for item, err := range cl.Customers.All(ctx, filter) {
+					if err != nil {
+						return nil, err
+					}
+					items = append(items, item.Raw)
 				}
-				items = append(items, item.Raw)
-			}
-			if cf.output == "table" {
-				rows := make([][]string, 0, len(items))
-				for _, raw := range items {
-					o := objectOf(raw)
-					rows = append(rows, []string{o.text("id"), o.text("status"), o.text("failure_reason"), o.text("full_name"), o.text("email"), o.text("phone")})
-				}
-				return table(s.out, []string{"ID", "STATUS", "FAILURE_REASON", "NAME", "EMAIL", "PHONE"}, rows)
-			}
-			return writeJSONArray(s.out, items)
+				return printer(func(s streams, output string) error {
+					if output == "table" {
+						rows := make([][]string, 0, len(items))
+						for _, raw := range items {
+							o := objectOf(raw)
+							rows = append(rows, []string{o.text("id"), o.text("status"), o.text("failure_reason"), o.text("full_name"), o.text("email"), o.text("phone")})
+						}
+						return table(s.out, []string{"ID", "STATUS", "FAILURE_REASON", "NAME", "EMAIL", "PHONE"}, rows)
+					}
+					return writeJSONArray(s.out, items)
+				}), nil
+			})
 		}
 	}
 	return c

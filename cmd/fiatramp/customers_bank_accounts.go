@@ -6,6 +6,7 @@ import (
 	"context"
 	"flag"
 
+	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
@@ -58,18 +59,11 @@ fiatramp customers add-bank-account -customer $CUSTOMER -vpa asha@okhdfc | jq -r
 			if err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			b, err := cl.Customers.AddBankAccount(ctx, types.AddBankAccountRequest{
-				CustomerID: cid, AccountNumber: account, IFSC: ifsc, AccountName: name, VPA: vpa,
+			return cf.callAndPrint(ctx, s, c, bankAccountFields(), func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.Customers.AddBankAccount(ctx, types.AddBankAccountRequest{
+					CustomerID: cid, AccountNumber: account, IFSC: ifsc, AccountName: name, VPA: vpa,
+				})
 			})
-			if err != nil {
-				return err
-			}
-			return cf.print(s, b.Raw, bankAccountFields())
 		}
 	}
 	return c

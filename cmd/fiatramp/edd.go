@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
@@ -86,21 +87,14 @@ EDD ("fiatramp payouts get-limits" says whether one is required).`,
 			if err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			e, err := cl.Payouts.SaveEDD(ctx, types.SavePayoutEDDRequest{
-				CustomerID: id, SourceOfIncome: types.SourceOfIncome(ef.source),
-				BankStatementURLs: ef.statements, BankStatementPasswords: passwords(ef.statementPasswords),
-				ITRReportURLs: ef.itrs, ITRReportPasswords: passwords(ef.itrPasswords),
-				Declaration: true,
+			return cf.callAndPrint(ctx, s, c, []field{f("id"), f("status")}, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.Payouts.SaveEDD(ctx, types.SavePayoutEDDRequest{
+					CustomerID: id, SourceOfIncome: types.SourceOfIncome(ef.source),
+					BankStatementURLs: ef.statements, BankStatementPasswords: passwords(ef.statementPasswords),
+					ITRReportURLs: ef.itrs, ITRReportPasswords: passwords(ef.itrPasswords),
+					Declaration: true,
+				})
 			})
-			if err != nil {
-				return err
-			}
-			return cf.print(s, e.Raw, []field{f("id"), f("status")})
 		}
 	}
 	return c
@@ -142,23 +136,16 @@ and the payin's own.`,
 			if err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			e, err := cl.Payins.SaveEDD(ctx, types.SavePayinEDDRequest{
-				CustomerID: id, SourceOfIncome: types.SourceOfIncome(ef.source),
-				BankStatementURLs: ef.statements, BankStatementPasswords: passwords(ef.statementPasswords),
-				ITRReportURLs: ef.itrs, ITRReportPasswords: passwords(ef.itrPasswords),
-				Declaration: true,
-				Purpose:     purpose, AccountOperator: operator, AccountOperatorName: operatorName,
-				RelationWithAccountOperator: relation, P2PTradingStatus: p2p, SupportingPurposeDocURLs: purposeDocs,
+			return cf.callAndPrint(ctx, s, c, []field{f("id"), f("status")}, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.Payins.SaveEDD(ctx, types.SavePayinEDDRequest{
+					CustomerID: id, SourceOfIncome: types.SourceOfIncome(ef.source),
+					BankStatementURLs: ef.statements, BankStatementPasswords: passwords(ef.statementPasswords),
+					ITRReportURLs: ef.itrs, ITRReportPasswords: passwords(ef.itrPasswords),
+					Declaration: true,
+					Purpose:     purpose, AccountOperator: operator, AccountOperatorName: operatorName,
+					RelationWithAccountOperator: relation, P2PTradingStatus: p2p, SupportingPurposeDocURLs: purposeDocs,
+				})
 			})
-			if err != nil {
-				return err
-			}
-			return cf.print(s, e.Raw, []field{f("id"), f("status")})
 		}
 	}
 	return c

@@ -26,18 +26,14 @@ func kycGetConfigurationCommand() *command {
 the document types accepted and the additional information required.`,
 		example: `fiatramp kyc get-configuration $CUSTOMER | jq -r '.supported_document_types[]'`,
 	}
-	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
-		cfg, err := cl.KYC.GetConfiguration(ctx, id)
-		if err != nil {
-			return err
-		}
-		return cf.print(s, cfg.Raw, []field{
-			f("supported_document_types"),
-			f("options", "additional_info_required.options"),
-			f("rules", "additional_info_required.rules"),
-			f("income_range", "additional_info_required.income_range"),
-			f("profession", "additional_info_required.profession"),
-		})
+	return withID(c, []field{
+		f("supported_document_types"),
+		f("options", "additional_info_required.options"),
+		f("rules", "additional_info_required.rules"),
+		f("income_range", "additional_info_required.income_range"),
+		f("profession", "additional_info_required.profession"),
+	}, func(ctx context.Context, cl *fiatramp.Client, id uuid.UUID) (any, error) {
+		return cl.KYC.GetConfiguration(ctx, id)
 	})
 }
 
@@ -58,16 +54,9 @@ func kycCommand(c *command, define func(fs *flag.FlagSet), do func(ctx context.C
 			if err := wantArgs(s, c, args, 0, 0); err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			res, err := do(ctx, s, cl)
-			if err != nil {
-				return err
-			}
-			return cf.print(s, res.Raw, kycResultFields())
+			return cf.callAndPrint(ctx, s, c, kycResultFields(), func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return do(ctx, s, cl)
+			})
 		}
 	}
 	return c
@@ -285,22 +274,12 @@ given.`,
 			if err != nil {
 				return err
 			}
-			cl, err := cf.newClient(s, c)
-			if err != nil {
-				return err
+			question := func(base string) string {
+				return fmt.Sprintf("Reset the KYC of customer %s at %s? It cannot be undone.", id, base)
 			}
-			if !yes {
-				if err := confirm(s, c, fmt.Sprintf("Reset the KYC of customer %s at %s? It cannot be undone.", id, cl.BaseURL())); err != nil {
-					return err
-				}
-			}
-			ctx, cancel := context.WithTimeout(ctx, cf.timeout)
-			defer cancel()
-			res, err := cl.KYC.Reset(ctx, id)
-			if err != nil {
-				return err
-			}
-			return cf.print(s, res.Raw, kycResultFields())
+			return cf.confirmAndCall(ctx, s, c, !yes, question, kycResultFields(), func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.KYC.Reset(ctx, id)
+			})
 		}
 	}
 	return c

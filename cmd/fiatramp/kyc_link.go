@@ -6,6 +6,7 @@ import (
 	"context"
 	"flag"
 
+	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
@@ -42,16 +43,9 @@ or declines the customer.`,
 			if redirect == "" {
 				return misuse(s, c, "-redirect is required")
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			l, err := cl.KYC.GenerateLink(ctx, types.KYCLinkRequest{CustomerID: id, RedirectURL: redirect})
-			if err != nil {
-				return err
-			}
-			return cf.print(s, l.Raw, []field{f("customer_id"), f("url")})
+			return cf.callAndPrint(ctx, s, c, []field{f("customer_id"), f("url")}, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.KYC.GenerateLink(ctx, types.KYCLinkRequest{CustomerID: id, RedirectURL: redirect})
+			})
 		}
 	}
 	return c

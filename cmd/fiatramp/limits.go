@@ -32,12 +32,8 @@ is_edd_required is true, "fiatramp payouts save-edd" saves the enhanced due
 diligence that lifts them.`,
 		example: `fiatramp payouts get-limits 0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01 | jq .available_limit`,
 	}
-	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
-		l, err := cl.Payouts.GetLimits(ctx, id)
-		if err != nil {
-			return err
-		}
-		return cf.print(s, l.Raw, limitsFields())
+	return withID(c, limitsFields(), func(ctx context.Context, cl *fiatramp.Client, id uuid.UUID) (any, error) {
+		return cl.Payouts.GetLimits(ctx, id)
 	})
 }
 
@@ -53,11 +49,7 @@ is_edd_required is true, "fiatramp payins save-edd" saves the enhanced due
 diligence that lifts them.`,
 		example: `fiatramp payins get-limits 0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01 -o table`,
 	}
-	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
-		l, err := cl.Payins.GetLimits(ctx, id)
-		if err != nil {
-			return err
-		}
-		return cf.print(s, l.Raw, limitsFields())
+	return withID(c, limitsFields(), func(ctx context.Context, cl *fiatramp.Client, id uuid.UUID) (any, error) {
+		return cl.Payins.GetLimits(ctx, id)
 	})
 }

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+
+	fiatramp "github.com/fiatramp/fiatramp-go"
 )
 
 func organizationSetWebhookURLCommand() *command {
@@ -32,24 +34,23 @@ print the URL the service registered: a JSON string, or the bare URL with
 			if err := cf.check(s, c); err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			got, err := cl.Organization.SetWebhookURL(ctx, args[0])
-			if err != nil {
-				return err
-			}
-			if cf.output == "table" {
-				_, err = fmt.Fprintln(s.out, printable(got))
-				return err
-			}
-			raw, err := json.Marshal(got)
-			if err != nil {
-				return err
-			}
-			return writeJSON(s.out, raw)
+			return cf.callAndPrint(ctx, s, c, nil, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				got, err := cl.Organization.SetWebhookURL(ctx, args[0])
+				if err != nil {
+					return nil, err
+				}
+				return printer(func(s streams, output string) error {
+					if output == "table" {
+						_, err := fmt.Fprintln(s.out, printable(got))
+						return err
+					}
+					raw, err := json.Marshal(got)
+					if err != nil {
+						return err
+					}
+					return writeJSON(s.out, raw)
+				}), nil
+			})
 		}
 	}
 	return c

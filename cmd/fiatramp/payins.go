@@ -91,16 +91,9 @@ decimal string.`,
 					SuspiciousActivityReport: suspicious, LawEnforcementAgencyReport: lawEnforcement,
 				},
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			q, err := cl.Payins.CreateQuotation(ctx, req)
-			if err != nil {
-				return err
-			}
-			return cf.print(s, q.Raw, quotationFields())
+			return cf.callAndPrint(ctx, s, c, quotationFields(), func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.Payins.CreateQuotation(ctx, req)
+			})
 		}
 	}
 	return c
@@ -116,12 +109,8 @@ func payinsGetQuotationCommand() *command {
 (GET /pis/api/v1/payin/quotation/QUOTATION_ID).`,
 		example: `fiatramp payins get-quotation $QUOTATION | jq -r .expiry_time`,
 	}
-	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
-		q, err := cl.Payins.GetQuotation(ctx, id)
-		if err != nil {
-			return err
-		}
-		return cf.print(s, q.Raw, quotationFields())
+	return withID(c, quotationFields(), func(ctx context.Context, cl *fiatramp.Client, id uuid.UUID) (any, error) {
+		return cl.Payins.GetQuotation(ctx, id)
 	})
 }
 
@@ -187,24 +176,13 @@ twice, or look for the UTR in "fiatramp payins list -customer ID".`,
 				// reconciliation can name it.
 				ref = newReference()
 			}
-			cl, err := cf.newClient(s, c)
-			if err != nil {
-				return err
+			question := func(base string) string {
+				return fmt.Sprintf("Initiate a payin of quotation %s for customer %s with UTR %s (client_reference_id %s) at %s?",
+					qid, cid, printable(utr), printable(ref), base)
 			}
-			if !yes {
-				what := fmt.Sprintf("Initiate a payin of quotation %s for customer %s with UTR %s (client_reference_id %s) at %s?",
-					qid, cid, printable(utr), printable(ref), cl.BaseURL())
-				if err := confirm(s, c, what); err != nil {
-					return err
-				}
-			}
-			ctx, cancel := context.WithTimeout(ctx, cf.timeout)
-			defer cancel()
-			p, err := cl.Payins.Initiate(ctx, types.InitiatePayinRequest{QuotationID: qid, CustomerID: cid, UTR: utr, ClientReferenceID: ref})
-			if err != nil {
-				return err
-			}
-			return cf.print(s, p.Raw, payinFields())
+			return cf.confirmAndCall(ctx, s, c, !yes, question, payinFields(), func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.Payins.Initiate(ctx, types.InitiatePayinRequest{QuotationID: qid, CustomerID: cid, UTR: utr, ClientReferenceID: ref})
+			})
 		}
 	}
 	return c
@@ -220,12 +198,8 @@ func payinsGetCommand() *command {
 exchange transfer id, failure and refund reasons.`,
 		example: `fiatramp payins get $PAYIN | jq -r .status`,
 	}
-	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
-		p, err := cl.Payins.Get(ctx, id)
-		if err != nil {
-			return err
-		}
-		return cf.print(s, p.Raw, payinFields())
+	return withID(c, payinFields(), func(ctx context.Context, cl *fiatramp.Client, id uuid.UUID) (any, error) {
+		return cl.Payins.Get(ctx, id)
 	})
 }
 
@@ -262,35 +236,35 @@ A listing that fails part way exits 1 after the lines already printed.`,
 			if filter.CustomerID, filter.StartDate, filter.EndDate, err = hf.parse(s, c); err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			var rows [][]string
-			for p, err := range cl.Payins.All(ctx, filter) {
-				if err != nil {
-					return err
-				}
-				if cf.output == "table" {
-					o := objectOf(p.Raw)
-					rows = append(rows, []string{o.text("id"), o.text("status"), o.text("utr"), o.text("sending_amount"),
-						o.text("fiat"), o.text("customer_id"), o.text("created_at")})
-					continue
-				}
-				var line bytes.Buffer
-				if err := json.Compact(&line, p.Raw); err != nil {
-					return fmt.Errorf("response data is not JSON: %w", err)
-				}
-				line.WriteByte('\n')
-				if _, err := s.out.Write(line.Bytes()); err != nil {
-					return err
-				}
-			}
-			if cf.output == "table" {
-				return table(s.out, []string{"ID", "STATUS", "UTR", "AMOUNT", "FIAT", "CUSTOMER", "CREATED_AT"}, rows)
-			}
-			return nil
+			return cf.callAndPrint(ctx, s, c, nil, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				// Printed as the pages arrive, within the call's deadline.
+				return printer(func(s streams, output string) error {
+					var rows [][]string
+					for p, err := range cl.Payins.All(ctx, filter) {
+						if err != nil {
+							return err
+						}
+						if output == "table" {
+							o := objectOf(p.Raw)
+							rows = append(rows, []string{o.text("id"), o.text("status"), o.text("utr"), o.text("sending_amount"),
+								o.text("fiat"), o.text("customer_id"), o.text("created_at")})
+							continue
+						}
+						var line bytes.Buffer
+						if err := json.Compact(&line, p.Raw); err != nil {
+							return fmt.Errorf("response data is not JSON: %w", err)
+						}
+						line.WriteByte('\n')
+						if _, err := s.out.Write(line.Bytes()); err != nil {
+							return err
+						}
+					}
+					if output == "table" {
+						return table(s.out, []string{"ID", "STATUS", "UTR", "AMOUNT", "FIAT", "CUSTOMER", "CREATED_AT"}, rows)
+					}
+					return nil
+				}), nil
+			})
 		}
 	}
 	return c
@@ -328,16 +302,9 @@ sets the same value again.`,
 			if err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			l, err := cl.Payins.LinkTransfer(ctx, types.LinkPayinTransferRequest{PayinID: id, ExchangeTransferID: transfer})
-			if err != nil {
-				return err
-			}
-			return cf.print(s, l.Raw, []field{f("payin_id"), f("exchange_transfer_id")})
+			return cf.callAndPrint(ctx, s, c, []field{f("payin_id"), f("exchange_transfer_id")}, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.Payins.LinkTransfer(ctx, types.LinkPayinTransferRequest{PayinID: id, ExchangeTransferID: transfer})
+			})
 		}
 	}
 	return c
@@ -355,20 +322,19 @@ to REFUND_INITIATED, then REFUNDED. Each move sends the PAYIN webhook.`,
 		example: `fiatramp payins simulate-status $PAYIN -status SUCCESS`,
 	}
 	var status string
-	c = withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
-		if strings.TrimSpace(status) == "" {
-			return misuse(s, c, "-status is required")
-		}
-		r, err := cl.Payins.SimulateStatus(ctx, id, types.PayinStatus(strings.ToUpper(status)))
-		if err != nil {
-			return err
-		}
-		return cf.print(s, r.Raw, []field{f("payin_id"), f("payin_status")})
+	c = withID(c, []field{f("payin_id"), f("payin_status")}, func(ctx context.Context, cl *fiatramp.Client, id uuid.UUID) (any, error) {
+		return cl.Payins.SimulateStatus(ctx, id, types.PayinStatus(strings.ToUpper(status)))
 	})
 	setup := c.setup
 	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
 		fs.StringVar(&status, "status", "", "payin_status to move to (required)")
-		return setup(fs)
+		run := setup(fs)
+		return func(ctx context.Context, s streams, args []string) error {
+			if strings.TrimSpace(status) == "" {
+				return misuse(s, c, "-status is required")
+			}
+			return run(ctx, s, args)
+		}
 	}
 	return c
 }

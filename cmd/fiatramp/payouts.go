@@ -35,21 +35,9 @@ func payoutsGetCommand() *command {
 response data as JSON, or a table with -o table.`,
 		example: `fiatramp payouts get 3f0c1a52-8f43-4bd4-9a51-0d5e4c7e2b11 | jq -r .status`,
 	}
-	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
-		p, err := cl.Payouts.Get(ctx, id)
-		if err != nil {
-			return err
-		}
-		return cf.print(s, p.Raw, payoutFields())
+	return withID(c, payoutFields(), func(ctx context.Context, cl *fiatramp.Client, id uuid.UUID) (any, error) {
+		return cl.Payouts.Get(ctx, id)
 	})
-}
-
-// print writes one object as JSON or as a record table.
-func (f *callFlags) print(s streams, raw json.RawMessage, fields []field) error {
-	if f.output == "table" {
-		return record(s.out, raw, fields)
-	}
-	return writeJSON(s.out, raw)
 }
 
 // balancePath is the path of the prefunded balance operation,
@@ -75,38 +63,40 @@ prefunded wallet are refused (ErrNotEntitled).`,
 			if err := wantArgs(s, c, args, 0, 0); err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			// Decoded to check the shape (every amount a decimal); printed
-			// from the JSON as sent.
-			b, err := cl.Payouts.GetBalance(ctx)
-			if err != nil {
-				return err
-			}
-			raw := b.Raw
-			if b.AvailableBalance == nil {
-				return fmt.Errorf("balance response: want data {\"available_balance\": {ASSET: amount}}, got %s", excerpt(raw))
-			}
-			if cf.output == "table" {
-				amounts := objectOf(objectOf(raw)["available_balance"])
-				assets := make([]string, 0, len(amounts))
-				for a := range amounts {
-					assets = append(assets, a)
+			return cf.callAndPrint(ctx, s, c, nil, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				// Decoded to check the shape (every amount a decimal);
+				// printed from the JSON as sent.
+				b, err := cl.Payouts.GetBalance(ctx)
+				if err != nil {
+					return nil, err
 				}
-				sort.Strings(assets)
-				rows := make([][]string, 0, len(assets))
-				for _, a := range assets {
-					rows = append(rows, []string{printable(a), amounts.text(a)})
+				if b.AvailableBalance == nil {
+					return nil, fmt.Errorf("balance response: want data {\"available_balance\": {ASSET: amount}}, got %s", excerpt(b.Raw))
 				}
-				return table(s.out, []string{"ASSET", "AVAILABLE"}, rows)
-			}
-			return writeJSON(s.out, raw)
+				return printer(func(s streams, output string) error { return printBalance(s, output, b.Raw) }), nil
+			})
 		}
 	}
 	return c
+}
+
+// printBalance prints a balance's JSON as sent, or with -o table a row
+// per asset.
+func printBalance(s streams, output string, raw json.RawMessage) error {
+	if output != "table" {
+		return writeJSON(s.out, raw)
+	}
+	amounts := objectOf(objectOf(raw)["available_balance"])
+	assets := make([]string, 0, len(amounts))
+	for a := range amounts {
+		assets = append(assets, a)
+	}
+	sort.Strings(assets)
+	rows := make([][]string, 0, len(assets))
+	for _, a := range assets {
+		rows = append(rows, []string{printable(a), amounts.text(a)})
+	}
+	return table(s.out, []string{"ASSET", "AVAILABLE"}, rows)
 }
 
 // excerpt is the start of raw, for a message.
@@ -170,24 +160,13 @@ which cannot pay twice.`,
 				ref = newReference()
 			}
 			req := types.CreatePayoutRequest{QuotationID: qid, CustomerID: cid, ClientReferenceID: ref, ExchangeOrderID: exchangeID}
-			cl, err := cf.newClient(s, c)
-			if err != nil {
-				return err
+			question := func(base string) string {
+				return fmt.Sprintf("Create a payout of quotation %s for customer %s (client_reference_id %s) at %s?",
+					qid, cid, printable(ref), base)
 			}
-			if !yes {
-				what := fmt.Sprintf("Create a payout of quotation %s for customer %s (client_reference_id %s) at %s?",
-					qid, cid, printable(ref), cl.BaseURL())
-				if err := confirm(s, c, what); err != nil {
-					return err
-				}
-			}
-			ctx, cancel := context.WithTimeout(ctx, cf.timeout)
-			defer cancel()
-			p, err := cl.Payouts.Create(ctx, req)
-			if err != nil {
-				return err
-			}
-			return cf.print(s, p.Raw, payoutFields())
+			return cf.confirmAndCall(ctx, s, c, !yes, question, payoutFields(), func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.Payouts.Create(ctx, req)
+			})
 		}
 	}
 	return c

@@ -90,16 +90,9 @@ asks for a deposit address. Create the payout with "payouts create
 					SuspiciousActivityReport: suspicious, LawEnforcementAgencyReport: lawEnforcement,
 				},
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			q, err := cl.Payouts.CreateQuotation(ctx, req)
-			if err != nil {
-				return err
-			}
-			return cf.print(s, q.Raw, payoutQuotationFields())
+			return cf.callAndPrint(ctx, s, c, payoutQuotationFields(), func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.Payouts.CreateQuotation(ctx, req)
+			})
 		}
 	}
 	return c
@@ -116,12 +109,8 @@ func payoutsGetQuotationCommand() *command {
 created on it, then LINKED, or EXPIRED once it expired unused.`,
 		example: `fiatramp payouts get-quotation $QUOTATION | jq -r .status`,
 	}
-	return withID(c, func(ctx context.Context, s streams, cf *callFlags, cl *fiatramp.Client, id uuid.UUID) error {
-		q, err := cl.Payouts.GetQuotation(ctx, id)
-		if err != nil {
-			return err
-		}
-		return cf.print(s, q.Raw, payoutQuotationFields())
+	return withID(c, payoutQuotationFields(), func(ctx context.Context, cl *fiatramp.Client, id uuid.UUID) (any, error) {
+		return cl.Payouts.GetQuotation(ctx, id)
 	})
 }
 
@@ -154,16 +143,9 @@ the command sets the same value again.`,
 			if strings.TrimSpace(order) == "" || strings.TrimSpace(transfer) == "" {
 				return misuse(s, c, "-exchange-order and -transfer are required")
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			l, err := cl.Payouts.LinkTransfer(ctx, types.LinkTransferRequest{ExchangeOrderID: order, ExchangeTransferID: transfer})
-			if err != nil {
-				return err
-			}
-			return cf.print(s, l.Raw, []field{f("exchange_order_id"), f("exchange_transfer_id")})
+			return cf.callAndPrint(ctx, s, c, []field{f("exchange_order_id"), f("exchange_transfer_id")}, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.Payouts.LinkTransfer(ctx, types.LinkTransferRequest{ExchangeOrderID: order, ExchangeTransferID: transfer})
+			})
 		}
 	}
 	return c
@@ -204,37 +186,37 @@ tab-separated row a payout. -timeout bounds the whole walk.`,
 			if filter.CustomerID, filter.StartDate, filter.EndDate, err = hf.parse(s, c); err != nil {
 				return err
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			out := bufio.NewWriter(s.out)
-			defer out.Flush()
-			fields := historyFields()
-			if cf.output == "table" {
-				names := make([]string, len(fields))
-				for i, fl := range fields {
-					names[i] = strings.ToUpper(fl.label)
-				}
-				if _, err := out.WriteString(strings.Join(names, "\t") + "\n"); err != nil {
-					return err
-				}
-			}
-			for p, err := range cl.Payouts.All(ctx, filter) {
-				if err != nil {
-					return err
-				}
-				if cf.output == "table" {
-					err = writeRow(out, p.Raw, fields)
-				} else {
-					err = writeLine(out, p.Raw)
-				}
-				if err != nil {
-					return err
-				}
-			}
-			return nil
+			return cf.callAndPrint(ctx, s, c, nil, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				// Printed as the pages arrive, within the call's deadline.
+				return printer(func(s streams, output string) error {
+					out := bufio.NewWriter(s.out)
+					defer out.Flush()
+					fields := historyFields()
+					if output == "table" {
+						names := make([]string, len(fields))
+						for i, fl := range fields {
+							names[i] = strings.ToUpper(fl.label)
+						}
+						if _, err := out.WriteString(strings.Join(names, "\t") + "\n"); err != nil {
+							return err
+						}
+					}
+					for p, err := range cl.Payouts.All(ctx, filter) {
+						if err != nil {
+							return err
+						}
+						if output == "table" {
+							err = writeRow(out, p.Raw, fields)
+						} else {
+							err = writeLine(out, p.Raw)
+						}
+						if err != nil {
+							return err
+						}
+					}
+					return nil
+				}), nil
+			})
 		}
 	}
 	return c

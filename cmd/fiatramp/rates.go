@@ -53,16 +53,9 @@ its quotation locks.`,
 			if strings.TrimSpace(asset) == "" || strings.TrimSpace(fiat) == "" {
 				return misuse(s, c, "-asset and -fiat are required")
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			r, err := get(ctx, cl, types.RateRequest{Asset: asset, Fiat: fiat, Network: network})
-			if err != nil {
-				return err
-			}
-			return cf.print(s, r.Raw, []field{f("asset"), f("fiat"), f("rate"), f("network")})
+			return cf.callAndPrint(ctx, s, c, []field{f("asset"), f("fiat"), f("rate"), f("network")}, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return get(ctx, cl, types.RateRequest{Asset: asset, Fiat: fiat, Network: network})
+			})
 		}
 	}
 	return c

@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
@@ -55,16 +56,9 @@ tester completes or abandons the order.`,
 				AssetCode: asset, FiatAmount: amt, FiatCurrency: fiat, FlowType: types.WidgetFlowType(flow),
 				NetworkCode: network, PaymentMethod: types.PaymentMethod(strings.ToUpper(method)), WalletAddress: wallet,
 			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			w, err := cl.Widget.Initialize(ctx, req)
-			if err != nil {
-				return err
-			}
-			return cf.print(s, w.Raw, []field{f("widget_link")})
+			return cf.callAndPrint(ctx, s, c, []field{f("widget_link")}, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				return cl.Widget.Initialize(ctx, req)
+			})
 		}
 	}
 	return c

@@ -1,4 +1,8 @@
-package sandbox
+// Package connguard is the sandbox server's guard over its connections:
+// a listener that holds them to a cap and to a minimum read rate, so that
+// slow, idle or numerous connections cannot keep the server from
+// answering other callers. It uses nothing of the sandbox.
+package connguard
 
 import (
 	"container/list"
@@ -28,7 +32,7 @@ const (
 	phaseIdle
 )
 
-// connTracker is a listener that holds its connections to a cap and to a
+// Listener is a listener that holds its connections to a cap and to a
 // minimum read rate. At the cap, a new connection closes an open one
 // instead of waiting behind it, as victimLocked chooses: idle ones first,
 // then slow ones. Only when every open connection has a request being
@@ -43,7 +47,7 @@ const (
 // began, fewer than minRate bytes per second of the time past grace have
 // arrived: the read waiting for it fails as a timed-out read does, and so
 // does every later read of the connection.
-type connTracker struct {
+type Listener struct {
 	net.Listener
 	max     int           // 0: no cap
 	minRate int64         // bytes per second; 0: no minimum
@@ -63,8 +67,13 @@ type connTracker struct {
 	close sync.Once
 }
 
-func newConnTracker(ln net.Listener, max int, minRate int64, grace, minAge time.Duration, now func() time.Time) *connTracker {
-	return &connTracker{
+// New returns a Listener over ln: at most max connections open (0: no
+// cap), request heads and bodies arriving at minRate bytes per second or
+// more once grace has passed (either 0: no minimum), a connection idle or
+// slow for minAge before it may be closed to make room, time read from
+// now.
+func New(ln net.Listener, max int, minRate int64, grace, minAge time.Duration, now func() time.Time) *Listener {
+	return &Listener{
 		Listener: ln, max: max, minRate: minRate, grace: grace, minAge: minAge, now: now,
 		wake: make(chan struct{}, 1),
 		done: make(chan struct{}),
@@ -72,7 +81,7 @@ func newConnTracker(ln net.Listener, max int, minRate int64, grace, minAge time.
 }
 
 // signal wakes an Accept waiting for a slot.
-func (l *connTracker) signal() {
+func (l *Listener) signal() {
 	select {
 	case l.wake <- struct{}{}:
 	default:
@@ -81,7 +90,7 @@ func (l *connTracker) signal() {
 
 // Accept accepts a connection and makes room for it: at the cap it
 // closes the connection victimLocked chooses, or waits for one.
-func (l *connTracker) Accept() (net.Conn, error) {
+func (l *Listener) Accept() (net.Conn, error) {
 	raw, err := l.Listener.Accept()
 	for err != nil {
 		if !errors.Is(err, syscall.EMFILE) && !errors.Is(err, syscall.ENFILE) {
@@ -150,7 +159,7 @@ func (l *connTracker) Accept() (net.Conn, error) {
 // there is none, it returns when one will be, or the zero time when no
 // connection is listed: every open one has a request being answered, or
 // has not been read yet.
-func (l *connTracker) victimLocked(minAge time.Duration) (*trackedConn, time.Time) {
+func (l *Listener) victimLocked(minAge time.Duration) (*trackedConn, time.Time) {
 	now := l.now()
 	var retry time.Time
 	later := func(at time.Time) {
@@ -190,14 +199,14 @@ func (l *connTracker) victimLocked(minAge time.Duration) (*trackedConn, time.Tim
 }
 
 // Close stops accepting, also for an Accept waiting for a slot.
-func (l *connTracker) Close() error {
+func (l *Listener) Close() error {
 	l.close.Do(func() { close(l.done) })
 	return l.Listener.Close()
 }
 
-// connState follows the server's view of each connection; it is the
+// ConnState follows the server's view of each connection; it is the
 // http.Server's ConnState hook.
-func (l *connTracker) connState(nc net.Conn, st http.ConnState) {
+func (l *Listener) ConnState(nc net.Conn, st http.ConnState) {
 	c, ok := nc.(*trackedConn)
 	if !ok {
 		return
@@ -216,7 +225,7 @@ func (l *connTracker) connState(nc net.Conn, st http.ConnState) {
 }
 
 // leaveLocked takes c off the idle and slow lists.
-func (l *connTracker) leaveLocked(c *trackedConn) {
+func (l *Listener) leaveLocked(c *trackedConn) {
 	if c.elem != nil {
 		c.list.Remove(c.elem)
 		c.elem, c.list = nil, nil
@@ -225,7 +234,7 @@ func (l *connTracker) leaveLocked(c *trackedConn) {
 
 // enterLocked starts phase p of c, and holds a read already waiting to
 // its deadline.
-func (l *connTracker) enterLocked(c *trackedConn, p connPhase) {
+func (l *Listener) enterLocked(c *trackedConn, p connPhase) {
 	if c.closed || c.shed {
 		return
 	}
@@ -247,18 +256,18 @@ func (l *connTracker) enterLocked(c *trackedConn, p connPhase) {
 // trackedConnKey is the request context key of the request's trackedConn.
 type trackedConnKey struct{}
 
-// connContext puts the connection into its requests' context; it is the
+// ConnContext puts the connection into its requests' context; it is the
 // http.Server's ConnContext hook.
-func (l *connTracker) connContext(ctx context.Context, nc net.Conn) context.Context {
+func (l *Listener) ConnContext(ctx context.Context, nc net.Conn) context.Context {
 	if c, ok := nc.(*trackedConn); ok {
 		return context.WithValue(ctx, trackedConnKey{}, c)
 	}
 	return ctx
 }
 
-// bodyRate wraps h so that the minimum read rate applies to each request
+// BodyRate wraps h so that the minimum read rate applies to each request
 // body while the handler reads it, counted from when the handler starts.
-func (l *connTracker) bodyRate(h http.Handler) http.Handler {
+func (l *Listener) BodyRate(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, ok := r.Context().Value(trackedConnKey{}).(*trackedConn)
 		if !ok || r.Body == nil || r.Body == http.NoBody {
@@ -291,13 +300,13 @@ func (b *rateBody) Close() error {
 	return b.ReadCloser.Close()
 }
 
-// trackedConn is a connection of a connTracker: it counts what arrives in
+// trackedConn is a connection of a Listener: it counts what arrives in
 // its current phase and holds each read to the earlier of the server's
 // read deadline and the one the minimum rate sets. Its fields are guarded
 // by the tracker's mu.
 type trackedConn struct {
 	net.Conn
-	t *connTracker
+	t *Listener
 
 	phase    connPhase
 	since    time.Time     // start of the phase
@@ -425,7 +434,14 @@ func (c *trackedConn) CloseWrite() error {
 	return nil
 }
 
-// shedMinAge is how long a connection is idle, or in a request head or
+// ShedMinAge is how long a connection is idle, or in a request head or
 // body, before it may be closed to make room for a new one: time enough
 // for a client on a busy machine to send its next bytes.
-const shedMinAge = 100 * time.Millisecond
+const ShedMinAge = 100 * time.Millisecond
+
+// Peak returns the most connections open at once so far.
+func (l *Listener) Peak() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.peak
+}
