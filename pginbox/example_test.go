@@ -80,3 +80,25 @@ func ExampleInbox_Vacuum() {
 		}
 	}
 }
+
+// Stats, read periodically, feed a dashboard: deliveries handled, repeats
+// of handled events, and refusals (another delivery holds the event, or
+// every connection the inbox may hold is held).
+func ExampleInbox_Stats() {
+	ctx := context.Background()
+	// Ten connections: nine functions may run at once, one stays free to
+	// answer repeats.
+	pool, err := pgxpool.New(ctx, "postgres://receiver@localhost/payouts?pool_max_conns=10")
+	if err != nil {
+		log.Fatal(err)
+	}
+	inbox, err := pginbox.New(pool)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for range time.Tick(time.Minute) {
+		s := inbox.Stats()
+		log.Printf("handled=%d already_handled=%d refused=%d failed=%d",
+			s.Handled, s.AlreadyHandled, s.InProgress+s.Busy, s.Failed)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -24,10 +25,15 @@ type TxFunc func(ctx context.Context, tx pgx.Tx, ev *webhook.Event) error
 // delivery is answered 200 only after that commit. A failed commit is
 // answered 500, so that the service delivers again.
 //
+// A repeat of an event in progress is answered 503 at once, never held
+// for a connection (see WithMaxHolders); fn's context ends with the lease
+// (see WithLease). Stats counts every delivery that reaches the Inbox.
+//
 // opts are webhook.Handler's options (WithClock, WithLogger,
 // WithMaxBodyBytes...); a WithDeduper among them is overridden by ib.
 // Handler panics, as webhook.Handler does, when fn or ib is nil or
-// apiSecret is empty.
+// apiSecret is empty, and when ib's pool has a single connection (see
+// WithMaxHolders).
 func Handler(apiKey, apiSecret string, ib *Inbox, fn TxFunc, opts ...webhook.Option) http.Handler {
 	if ib == nil {
 		panic("pginbox: Handler called with a nil Inbox")
@@ -35,15 +41,20 @@ func Handler(apiKey, apiSecret string, ib *Inbox, fn TxFunc, opts ...webhook.Opt
 	if fn == nil {
 		panic("pginbox: Handler called with a nil function")
 	}
+	if ib.holdErr != nil {
+		panic(ib.holdErr.Error())
+	}
 	d := &txDeduper{ib: ib, held: map[string]*heldTx{}}
 	run := func(ctx context.Context, ev *webhook.Event) error {
 		h, ok := d.get(ev.DedupeKey())
 		if !ok {
 			return errors.New("pginbox: no transaction held for the event")
 		}
-		return ib.runTx(ctx, h.tx, ev.DedupeKey(), func(ctx context.Context, tx pgx.Tx) error {
+		err := ib.runTx(ctx, h.tx, ev.DedupeKey(), func(ctx context.Context, tx pgx.Tx) error {
 			return fn(ctx, tx, ev)
 		})
+		ib.counts.count(Handled, err)
+		return err
 	}
 	return webhook.Handler(apiKey, apiSecret, run, append(opts[:len(opts):len(opts)], webhook.WithDeduper(d))...)
 }
@@ -71,20 +82,28 @@ func (d *txDeduper) get(key string) (*heldTx, bool) {
 	return h, ok
 }
 
+// Begin claims key in the transactional mode; the claim expires with the
+// lease, which ends the function's context in webhook.Handler.
 func (d *txDeduper) Begin(ctx context.Context, key string) (webhook.Claim, error) {
+	expires := time.Now().Add(d.ib.lease)
 	tx, out, err := d.ib.claimTx(ctx, key)
+	if err != nil || out != Handled {
+		d.ib.counts.count(out, err)
+	}
 	if err != nil {
 		return webhook.Claim{}, err
 	}
 	switch out {
 	case AlreadyHandled:
 		return webhook.Claim{Key: key, State: webhook.AlreadyDone}, nil
-	case InProgress:
+	case InProgress, Busy:
 		return webhook.Claim{Key: key, State: webhook.InProgress}, nil
 	}
 	token, err := newToken()
 	if err != nil {
 		_ = tx.Rollback(context.WithoutCancel(ctx))
+		d.ib.holders.leave(key)
+		d.ib.counts.count(0, err)
 		return webhook.Claim{}, err
 	}
 	d.mu.Lock()
@@ -93,11 +112,12 @@ func (d *txDeduper) Begin(ctx context.Context, key string) (webhook.Claim, error
 		d.held[key] = &heldTx{token: token, tx: tx}
 	}
 	d.mu.Unlock()
-	if busy { // cannot happen while the row lock holds; never share a key
+	if busy { // cannot happen while ib.holders and the row lock hold; never share a key
 		_ = tx.Rollback(context.WithoutCancel(ctx))
+		d.ib.counts.count(InProgress, nil)
 		return webhook.Claim{Key: key, State: webhook.InProgress}, nil
 	}
-	return webhook.Claim{Key: key, State: webhook.Claimed, Token: token}, nil
+	return webhook.Claim{Key: key, State: webhook.Claimed, Token: token, Expires: expires}, nil
 }
 
 // take removes the transaction of c, if c holds it.
@@ -112,6 +132,13 @@ func (d *txDeduper) take(c webhook.Claim) (*heldTx, bool) {
 	return h, true
 }
 
+// finish ends the transaction of h, then frees the event's holder entry
+// and slot: the connection is back in the pool.
+func (d *txDeduper) finish(ctx context.Context, key string, h *heldTx) error {
+	defer d.ib.holders.leave(key)
+	return h.tx.Rollback(ctx)
+}
+
 // Complete forgets the transaction, which the Handler's function has
 // committed; one still open is rolled back (nothing was recorded).
 func (d *txDeduper) Complete(ctx context.Context, c webhook.Claim) error {
@@ -121,7 +148,7 @@ func (d *txDeduper) Complete(ctx context.Context, c webhook.Claim) error {
 	}
 	// Rollback of a committed transaction does nothing; of an open one it
 	// undoes everything, and reports that the event was not recorded.
-	if err := h.tx.Rollback(ctx); err == nil {
+	if err := d.finish(ctx, c.Key, h); err == nil {
 		return errors.New("pginbox: the event's transaction was still open: rolled back")
 	}
 	return nil
@@ -133,7 +160,7 @@ func (d *txDeduper) Release(ctx context.Context, c webhook.Claim) error {
 	if !ok {
 		return webhook.ErrClaimLost
 	}
-	if err := h.tx.Rollback(ctx); err != nil && !errors.Is(err, pgx.ErrTxClosed) {
+	if err := d.finish(ctx, c.Key, h); err != nil && !errors.Is(err, pgx.ErrTxClosed) {
 		return err
 	}
 	return nil

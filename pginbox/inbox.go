@@ -32,6 +32,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/fiatramp/fiatramp-go/webhook"
 )
@@ -77,12 +78,23 @@ func WithTable(name string) Option {
 // longer than the receiver's function can run.
 //
 // As a Deduper: a claim older than the lease belongs to a holder presumed
-// dead and is given to the next delivery; the function's context ends
-// with the lease (webhook.Handler does that). In the transactional mode a
-// crashed holder's transaction ends with its connection, and the lease
-// bounds how long the transaction may sit idle
-// (idle_in_transaction_session_timeout): a holder that vanished without
-// closing its connection loses its claim, and its writes, after the lease.
+// dead and is given to the next delivery (the old holder's Complete then
+// fails with webhook.ErrClaimLost); the function's context ends with the
+// lease (webhook.Handler does that). The function's writes are its own:
+// the lease does not undo them.
+//
+// In the transactional mode (Run, Handler) the lease bounds the whole run
+// of the function, counted from the claim: its context ends at the lease,
+// after which the transaction can no longer commit (Run returns the
+// context's error; nothing is recorded). On the database, a statement of
+// the transaction that runs longer than the lease is cancelled
+// (statement_timeout) and a transaction idle longer than the lease is
+// ended with its session (idle_in_transaction_session_timeout). So a
+// holder that hangs, or vanishes without closing its connection, loses
+// its claim and its writes: once idle for a lease, or once the statement
+// it was in has run for a lease, so at the latest two leases after the
+// claim. A holder whose process dies loses them at once with its
+// connection, or, inside a statement, when the statement ends.
 func WithLease(d time.Duration) Option {
 	return func(ib *Inbox) error {
 		if d < time.Millisecond {
@@ -93,14 +105,46 @@ func WithLease(d time.Duration) Option {
 	}
 }
 
+// WithMaxHolders caps the events the Inbox runs at once in the
+// transactional mode (Run, Handler): each holds a transaction, and so a
+// connection of db, while its function runs. A delivery past the cap is
+// answered Busy at once (503, nothing run), never queued for a
+// connection.
+//
+// The default, for a *pgxpool.Pool, is its MaxConns less one: one
+// connection always stays free to answer a repeat of an event (200 when
+// done, 503 when held by another replica) at once. A pool of one
+// connection leaves none: Run refuses to run and Handler panics, saying
+// so. For another DB there is no cap unless this sets one; then size its
+// connections at n plus one. New refuses an n that would leave a pool no
+// free connection. The Deduper mode holds no connection while the
+// function runs, and is not capped.
+//
+// A repeat of an event this Inbox is running is answered InProgress from
+// memory, without a connection, whatever the pool.
+func WithMaxHolders(n int) Option {
+	return func(ib *Inbox) error {
+		if n < 1 {
+			return fmt.Errorf("pginbox: WithMaxHolders(%d): at least one holder is needed", n)
+		}
+		ib.maxHolders = n
+		return nil
+	}
+}
+
 // Inbox is a record of handled webhook events in one PostgreSQL table. It
 // is a webhook.Deduper, and runs functions transactionally with Run. It is
 // safe for concurrent use, by any number of processes sharing the table.
 type Inbox struct {
-	db    DB
-	ident pgx.Identifier
-	lease time.Duration
-	q     queries
+	db         DB
+	ident      pgx.Identifier
+	lease      time.Duration
+	q          queries
+	maxHolders int // WithMaxHolders; 0: the default
+	// holdErr, when set, says why the transactional mode cannot run on db.
+	holdErr error
+	holders *holders
+	counts  counters
 }
 
 var _ webhook.Deduper = (*Inbox)(nil)
@@ -121,7 +165,52 @@ func New(db DB, opts ...Option) (*Inbox, error) {
 		}
 	}
 	ib.q = newQueries(ib.ident)
+	max, err := holderCap(db, ib.maxHolders)
+	if err != nil {
+		return nil, err
+	}
+	if max < 0 {
+		ib.holdErr = errors.New("pginbox: the pool has a single connection: the transactional mode holds one " +
+			"while a function runs and needs another to answer a repeat at once; give the pool at least 2 (pool_max_conns)")
+	}
+	ib.holders = newHolders(max)
 	return ib, nil
+}
+
+// poolSize returns the pool's MaxConns; false for a pool not made by
+// pgxpool.New or NewWithConfig (a zero Pool, whose Stat panics).
+func poolSize(pool *pgxpool.Pool) (size int, ok bool) {
+	defer func() {
+		if recover() != nil {
+			size, ok = 0, false
+		}
+	}()
+	return int(pool.Stat().MaxConns()), true
+}
+
+// holderCap returns the most transactions the Inbox may hold at once on
+// db (0: no cap; -1: none at all), given WithMaxHolders' n (0 when not
+// set). A *pgxpool.Pool keeps one connection free.
+func holderCap(db DB, n int) (int, error) {
+	pool, ok := db.(*pgxpool.Pool)
+	if !ok {
+		return n, nil
+	}
+	size, ok := poolSize(pool)
+	if !ok {
+		return n, nil
+	}
+	free := size - 1
+	switch {
+	case n > free && n > 0:
+		return 0, fmt.Errorf("pginbox: WithMaxHolders(%d) on a pool of %d connections leaves none to answer a repeat; at most %d",
+			n, free+1, max(free, 0))
+	case n > 0:
+		return n, nil
+	case free < 1:
+		return -1, nil
+	}
+	return free, nil
 }
 
 // migrateLockKey serializes concurrent Migrate calls: CREATE TABLE IF NOT
@@ -213,7 +302,8 @@ WHERE key = $1 AND token = $2 AND NOT done`),
 		ensure: r.Replace(`WITH i AS (INSERT INTO $T (key) VALUES ($1) ON CONFLICT (key) DO NOTHING)
 SELECT done FROM $T WHERE key = $1`),
 		lock: r.Replace(`SELECT done, lease_until > clock_timestamp(),
-       set_config('idle_in_transaction_session_timeout', $2, true)
+       set_config('idle_in_transaction_session_timeout', $2, true),
+       set_config('statement_timeout', $2, true)
 FROM $T WHERE key = $1 FOR UPDATE SKIP LOCKED`),
 		markDone: r.Replace(`UPDATE $T SET done = true, done_at = clock_timestamp(), token = NULL, lease_until = '-infinity'
 WHERE key = $1`),
@@ -252,27 +342,36 @@ func (ib *Inbox) Begin(ctx context.Context, key string) (webhook.Claim, error) {
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		// Released between the two reads: the service delivers again.
+		ib.counts.count(InProgress, nil)
 		return webhook.Claim{Key: key, State: webhook.InProgress}, nil
 	case err != nil:
+		ib.counts.count(0, err)
 		return webhook.Claim{}, fmt.Errorf("pginbox: begin: %w", err)
 	}
 	switch state {
 	case 1:
 		return webhook.Claim{Key: key, State: webhook.Claimed, Token: token, Expires: expires}, nil
 	case 2:
+		ib.counts.count(AlreadyHandled, nil)
 		return webhook.Claim{Key: key, State: webhook.AlreadyDone}, nil
 	default:
+		ib.counts.count(InProgress, nil)
 		return webhook.Claim{Key: key, State: webhook.InProgress}, nil
 	}
 }
 
-// Complete records the key of c as handled; see webhook.Deduper.
+// Complete records the key of c as handled; see webhook.Deduper. It
+// counts as Handled in Stats when it succeeds, as Failed when it does not.
 func (ib *Inbox) Complete(ctx context.Context, c webhook.Claim) error {
-	return ib.end(ctx, ib.q.complete, c, "complete")
+	err := ib.end(ctx, ib.q.complete, c, "complete")
+	ib.counts.count(Handled, err)
+	return err
 }
 
-// Release forgets the claim c; see webhook.Deduper.
+// Release forgets the claim c; see webhook.Deduper. The delivery counts as
+// Failed in Stats: the function did not succeed.
 func (ib *Inbox) Release(ctx context.Context, c webhook.Claim) error {
+	ib.counts.count(0, errors.New("released"))
 	return ib.end(ctx, ib.q.release, c, "release")
 }
 
@@ -304,6 +403,9 @@ const (
 	// nothing ran. The caller should answer so that the service delivers
 	// again later (webhook.Handler answers 503).
 	InProgress
+	// Busy: every connection the Inbox may hold is held by a running
+	// function (WithMaxHolders); nothing ran. Answered as InProgress.
+	Busy
 )
 
 // String names the outcome.
@@ -315,6 +417,8 @@ func (o Outcome) String() string {
 		return "already handled"
 	case InProgress:
 		return "in progress"
+	case Busy:
+		return "busy"
 	}
 	return "Outcome(" + strconv.Itoa(int(o)) + ")"
 }
@@ -324,29 +428,53 @@ func (o Outcome) String() string {
 // then records the event as done and commits. fn's writes through tx and
 // the record commit together; when fn fails (or panics, or the process
 // dies), neither does, and the next delivery runs fn again. fn must not
-// commit or roll back tx.
+// commit or roll back tx. fn's context ends with the lease (WithLease
+// says what else the lease bounds).
 //
-// A concurrent duplicate is answered InProgress at once (the event's row
-// is locked with FOR UPDATE SKIP LOCKED), never queued behind the holder.
-// An error is either fn's, returned as is, or the store's, wrapped; after
-// a commit whose answer was lost, the next delivery finds the record.
+// A concurrent duplicate is answered InProgress at once, never queued
+// behind the holder: from memory when this Inbox holds the event, else
+// by the database (the event's row is locked with FOR UPDATE SKIP
+// LOCKED), on a connection kept free for it (WithMaxHolders); when none
+// is free to hold, the delivery is answered Busy. An error is either fn's,
+// returned as is, or the store's, wrapped; after a commit whose answer was
+// lost, the next delivery finds the record. Stats counts every call.
 func (ib *Inbox) Run(ctx context.Context, key string, fn func(ctx context.Context, tx pgx.Tx) error) (Outcome, error) {
+	if ib.holdErr != nil {
+		return 0, ib.holdErr
+	}
 	tx, out, err := ib.claimTx(ctx, key)
 	if err != nil || out != Handled {
+		ib.counts.count(out, err)
 		return out, err
 	}
-	if err := ib.runTx(ctx, tx, key, fn); err != nil {
+	defer ib.holders.leave(key)
+	lctx, cancel := context.WithTimeout(ctx, ib.lease)
+	defer cancel()
+	if err := ib.runTx(lctx, tx, key, fn); err != nil {
+		ib.counts.count(0, err)
 		return 0, err
 	}
+	ib.counts.count(Handled, nil)
 	return Handled, nil
 }
 
 // claimTx locks the event's row in a new transaction. It answers Handled
-// with the transaction when the caller is to run the function, or the
-// reason it is not, with no transaction.
-func (ib *Inbox) claimTx(ctx context.Context, key string) (pgx.Tx, Outcome, error) {
+// with the transaction when the caller is to run the function, having
+// entered key in ib.holders with a slot (the caller leaves when the
+// transaction ends), or the reason it is not, with no transaction and
+// nothing held.
+func (ib *Inbox) claimTx(ctx context.Context, key string) (_ pgx.Tx, _ Outcome, err error) {
+	if !ib.holders.enter(key) {
+		return nil, InProgress, nil
+	}
+	held := false
+	defer func() {
+		if !held {
+			ib.holders.leave(key)
+		}
+	}()
 	var done bool
-	err := ib.db.QueryRow(ctx, ib.q.ensure, key).Scan(&done)
+	err = ib.db.QueryRow(ctx, ib.q.ensure, key).Scan(&done)
 	switch {
 	case err == nil && done:
 		return nil, AlreadyHandled, nil
@@ -354,16 +482,19 @@ func (ib *Inbox) claimTx(ctx context.Context, key string) (pgx.Tx, Outcome, erro
 		// No row: inserted by this very statement, or by a concurrent one.
 		return nil, 0, fmt.Errorf("pginbox: claim: %w", err)
 	}
+	if !ib.holders.slot(key) {
+		return nil, Busy, nil
+	}
 	tx, err := ib.db.Begin(ctx)
 	if err != nil {
 		return nil, 0, fmt.Errorf("pginbox: claim: %w", err)
 	}
 	var live bool
-	var setting string
-	// The server takes at most 2^31-1 ms (about 24.8 days) for the idle
+	var idleSetting, statementSetting string
+	// The server takes at most 2^31-1 ms (about 24.8 days) for either
 	// timeout; a longer lease is held to that.
-	idle := strconv.FormatInt(min(ib.lease.Milliseconds(), math.MaxInt32), 10)
-	err = tx.QueryRow(ctx, ib.q.lock, key, idle).Scan(&done, &live, &setting)
+	limit := strconv.FormatInt(min(ib.lease.Milliseconds(), math.MaxInt32), 10)
+	err = tx.QueryRow(ctx, ib.q.lock, key, limit).Scan(&done, &live, &idleSetting, &statementSetting)
 	out := Handled
 	switch {
 	case errors.Is(err, pgx.ErrNoRows): // held by another, or vacuumed just now
@@ -380,6 +511,7 @@ func (ib *Inbox) claimTx(ctx context.Context, key string) (pgx.Tx, Outcome, erro
 		_ = tx.Rollback(context.WithoutCancel(ctx))
 		return nil, out, nil
 	}
+	held = true
 	return tx, Handled, nil
 }
 

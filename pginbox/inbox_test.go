@@ -61,12 +61,27 @@ func TestInboxMigrateConcurrentlyAndTwice(t *testing.T) {
 func TestNewRefusesBadSettings(t *testing.T) {
 	_, err := pginbox.New(nil)
 	assert.Error(t, err)
+	pool := unconnectedPool(t, 4)
 	for _, name := range []string{"", "a..b", "a.b.c", ".x"} {
-		_, err := pginbox.New(&pgxpool.Pool{}, pginbox.WithTable(name))
+		_, err := pginbox.New(pool, pginbox.WithTable(name))
 		assert.Error(t, err, name)
 	}
-	_, err = pginbox.New(&pgxpool.Pool{}, pginbox.WithLease(0))
+	_, err = pginbox.New(pool, pginbox.WithLease(0))
 	assert.Error(t, err)
+	_, err = pginbox.New(pool, pginbox.WithMaxHolders(0))
+	assert.Error(t, err)
+}
+
+// unconnectedPool is a pool of maxConns connections to nowhere; it never
+// connects unless used.
+func unconnectedPool(t testing.TB, maxConns int) *pgxpool.Pool {
+	t.Helper()
+	cfg, err := pgxpool.ParseConfig("postgres://nobody@127.0.0.1:1/none?pool_max_conns=" + strconv.Itoa(maxConns))
+	require.NoError(t, err)
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	require.NoError(t, err)
+	t.Cleanup(pool.Close)
+	return pool
 }
 
 func TestInboxDeduperTokensAndLeases(t *testing.T) {

@@ -174,7 +174,7 @@ func TestControlDeliveryLogAndClock(t *testing.T) {
 	assert.EqualValues(t, 3, log[1].(map[string]any)["seq"])
 	assert.Equal(t, map[string]any{
 		"total": 3.0, "logged": 2.0, "evicted": 1.0, "attempts": 4.0,
-		"states": map[string]any{"pending": 0.0, "delivered": 3.0, "failed": 0.0, "dropped": 0.0, "no_url": 0.0, "abandoned": 0.0},
+		"states": map[string]any{"pending": 0.0, "delivered": 3.0, "failed": 0.0, "dropped": 0.0, "no_url": 0.0, "abandoned": 0.0, "not_sent": 0.0},
 		"faults": map[string]any{"duplicate": 0.0, "delay": 0.0, "drop": 0.0, "bad_signature": 0.0},
 	}, m["counts"], "the evicted delivery's retry is counted")
 

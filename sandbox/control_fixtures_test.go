@@ -118,6 +118,7 @@ func TestControlFixturesAndState(t *testing.T) {
 	st := e.ok(200, "GET", "/_sandbox/settings", "")
 	assert.EqualValues(t, 300, st["timestamp_window_seconds"])
 	assert.Equal(t, "2500", st["min_payin_amount"])
+	assert.Equal(t, false, st["allow_remote_webhooks"], "nothing leaves the machine unless asked")
 
 	// Reset: nothing left, the clock back to real time, a new demo on
 	// request.

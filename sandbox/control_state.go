@@ -379,6 +379,7 @@ type settingsJSON struct {
 	WebhookMaxBackoffSeconds       float64                                      `json:"webhook_max_backoff_seconds"`
 	WebhookWorkers                 int                                          `json:"webhook_workers"`
 	DeliveryLogSize                int                                          `json:"delivery_log_size"`
+	AllowRemoteWebhooks            bool                                         `json:"allow_remote_webhooks"`
 	CoinLimits                     map[string]map[types.PaymentMethod]CoinLimit `json:"coin_limits"`
 	PayoutLimits                   DailyLimits                                  `json:"payout_limits"`
 	PayinLimits                    DailyLimits                                  `json:"payin_limits"`
@@ -409,6 +410,7 @@ func (c *control) settings(*http.Request, []string, []byte) (int, any, error) {
 		WebhookMaxBackoffSeconds:     st.WebhookMaxBackoff.Seconds(),
 		WebhookWorkers:               st.WebhookWorkers,
 		DeliveryLogSize:              st.DeliveryLogSize,
+		AllowRemoteWebhooks:          st.AllowRemoteWebhooks,
 		CoinLimits:                   st.CoinLimits,
 		PayoutLimits:                 st.PayoutLimits, PayinLimits: st.PayinLimits,
 		EDDLimitMultiplier:             st.EDDLimitMultiplier,

@@ -95,8 +95,15 @@ type Settings struct {
 	// for a different object (default 4).
 	WebhookWorkers int
 	// WebhookClient sends the deliveries; nil uses the sandbox's own,
-	// which neither follows redirects nor uses a proxy.
+	// which neither follows redirects nor uses a proxy, and unless
+	// AllowRemoteWebhooks connects to loopback addresses only.
 	WebhookClient *http.Client
+	// AllowRemoteWebhooks lets deliveries go to any host. By default
+	// (false) nothing leaves the machine: a webhook URL whose host is not
+	// localhost or a loopback address (127.0.0.0/8, ::1) is registered
+	// as the service would register it, but each of its deliveries is
+	// logged DeliveryNotSent with the reason, and never attempted.
+	AllowRemoteWebhooks bool
 	// DeliveryLogSize is the most deliveries the delivery log (Deliveries)
 	// keeps (default DefaultDeliveryLogSize, 10,000); each delivery past
 	// it drops the oldest from the log, while DeliveryCounts goes on

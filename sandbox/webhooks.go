@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
+	"github.com/fiatramp/fiatramp-go/internal/loopback"
 )
 
 // Webhook event types (the body's "type").
@@ -60,6 +61,12 @@ func (s *Sandbox) emit(rq *request, typ, id, event string, meta map[string]any) 
 	case o.WebhookURL == "":
 		d.setState(dv, DeliveryNoURL)
 		return
+	case !s.settings.AllowRemoteWebhooks:
+		if why := loopback.Elsewhere(o.WebhookURL); why != "" {
+			dv.Reason = why + "; Settings.AllowRemoteWebhooks (fiatramp sandbox -allow-remote-webhooks) sends there"
+			d.setState(dv, DeliveryNotSent)
+			return
+		}
 	}
 	if f, ok := s.matchDeliveryFault(d, typ, event); ok {
 		dv.Fault = f.Kind

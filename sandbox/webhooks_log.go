@@ -27,11 +27,14 @@ const (
 	DeliveryNoURL DeliveryState = "no_url"
 	// DeliveryAbandoned: the sandbox was closed before it was delivered.
 	DeliveryAbandoned DeliveryState = "abandoned"
+	// DeliveryNotSent: the URL's host is not this machine and
+	// Settings.AllowRemoteWebhooks is off; Delivery.Reason says so.
+	DeliveryNotSent DeliveryState = "not_sent"
 )
 
 // deliveryStates returns every delivery state.
 func deliveryStates() []DeliveryState {
-	return []DeliveryState{DeliveryPending, DeliveryDelivered, DeliveryFailed, DeliveryDropped, DeliveryNoURL, DeliveryAbandoned}
+	return []DeliveryState{DeliveryPending, DeliveryDelivered, DeliveryFailed, DeliveryDropped, DeliveryNoURL, DeliveryAbandoned, DeliveryNotSent}
 }
 
 // Delivery is one event's delivery, as the delivery log holds it.
@@ -48,6 +51,8 @@ type Delivery struct {
 	Body  []byte            `json:"body"`
 	Fault DeliveryFaultKind `json:"fault,omitempty"`
 	State DeliveryState     `json:"state"`
+	// Reason says why a DeliveryNotSent delivery was not sent.
+	Reason string `json:"reason,omitempty"`
 	// Attempts are the POSTs made, in order; a duplicate's extra copy is
 	// the last one.
 	Attempts []DeliveryAttempt `json:"attempts"`

@@ -19,7 +19,7 @@ import (
 func zeroCounts(states map[sandbox.DeliveryState]int, faults map[sandbox.DeliveryFaultKind]int) (map[sandbox.DeliveryState]int, map[sandbox.DeliveryFaultKind]int) {
 	s := map[sandbox.DeliveryState]int{}
 	for _, st := range []sandbox.DeliveryState{sandbox.DeliveryPending, sandbox.DeliveryDelivered, sandbox.DeliveryFailed,
-		sandbox.DeliveryDropped, sandbox.DeliveryNoURL, sandbox.DeliveryAbandoned} {
+		sandbox.DeliveryDropped, sandbox.DeliveryNoURL, sandbox.DeliveryAbandoned, sandbox.DeliveryNotSent} {
 		s[st] = states[st]
 	}
 	f := map[sandbox.DeliveryFaultKind]int{}

@@ -5,9 +5,12 @@ package sandbox
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/fiatramp/fiatramp-go/internal/loopback"
 )
 
 // delivery is a Delivery with what sending it needs.
@@ -61,6 +64,12 @@ func newDeliverer(st Settings) *deliverer {
 	if d.client == nil {
 		d.own = http.DefaultTransport.(*http.Transport).Clone()
 		d.own.Proxy = nil // deliveries go straight to the receiver
+		if !st.AllowRemoteWebhooks {
+			// The URL's host was checked by name; this checks the
+			// address each connection is made to.
+			dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: loopback.Control}
+			d.own.DialContext = dialer.DialContext
+		}
 		d.client = &http.Client{
 			Transport: d.own,
 			// A redirect is an answer other than 2xx: retried, not followed.

@@ -7,9 +7,11 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -25,6 +27,7 @@ import (
 
 // hook is one POST a receiver got.
 type hook struct {
+	host   string // the request's Host
 	header http.Header
 	body   string
 	at     time.Time
@@ -49,7 +52,7 @@ func newReceiver(t testing.TB, answer func(n int, h hook, r *http.Request) int) 
 		if err != nil {
 			return
 		}
-		h := hook{header: r.Header.Clone(), body: string(body), at: time.Now()}
+		h := hook{host: r.Host, header: r.Header.Clone(), body: string(body), at: time.Now()}
 		rc.mu.Lock()
 		n := len(rc.got) + 1
 		rc.got = append(rc.got, h)
@@ -247,4 +250,52 @@ func (e *env) bankEvent(status types.BankAccountStatus) uuid.UUID {
 	_, err := e.client.Customers.SimulateBankVerification(ctx(e.t), e.cust.ID, b.ID, status)
 	require.NoError(e.t, err)
 	return b.ID
+}
+
+// Nothing leaves the machine unless asked: a webhook URL elsewhere is
+// registered as the service would register it, but its deliveries are
+// logged not sent, with why, and never attempted; localhost and loopback
+// addresses receive them; Settings.AllowRemoteWebhooks sends anywhere
+// (here to a host name the test's client dials on loopback).
+func TestWebhookOnlyToThisMachine(t *testing.T) {
+	e := newEnv(t, fastHooks)
+	registered, err := e.client.Organization.SetWebhookURL(ctx(t), "https://hooks.example.com/fiatramp")
+	require.NoError(t, err, "registered as the service would")
+	assert.Equal(t, "https://hooks.example.com/fiatramp", registered)
+	_, err = e.client.Payouts.SimulateStatus(ctx(t), e.payout().ID, types.PayoutSuccess)
+	require.NoError(t, err)
+	settle(t, e.sb)
+	log := e.sb.Deliveries()
+	require.Len(t, log, 1)
+	assert.Equal(t, sandbox.DeliveryNotSent, log[0].State)
+	assert.Equal(t, `host "hooks.example.com" is not this machine (localhost or a loopback address); Settings.AllowRemoteWebhooks (fiatramp sandbox -allow-remote-webhooks) sends there`, log[0].Reason)
+	assert.Empty(t, log[0].Attempts, "never attempted")
+	assert.Equal(t, 1, e.sb.DeliveryCounts().States[sandbox.DeliveryNotSent])
+
+	rc := newReceiver(t, nil)
+	local := strings.Replace(rc.srv.URL, "127.0.0.1", "localhost", 1) + "/hooks"
+	require.NoError(t, e.sb.SetWebhookURL(e.org.ID, local))
+	_, err = e.client.Payouts.SimulateStatus(ctx(t), e.payout().ID, types.PayoutFailed)
+	require.NoError(t, err)
+	settle(t, e.sb)
+	require.Len(t, rc.hooks(), 1, "localhost receives")
+	assert.Equal(t, sandbox.DeliveryDelivered, e.sb.Deliveries()[1].State)
+	assert.Empty(t, e.sb.Deliveries()[1].Reason)
+
+	// Allowed: the host name is tried (dialed on loopback by this test's
+	// client, so nothing leaves the machine here either).
+	onLoopback := &http.Client{Transport: &http.Transport{DialContext: func(c context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(c, network, rc.srv.Listener.Addr().String())
+	}}}
+	allowed := newEnv(t, fastHooks, func(st *sandbox.Settings) {
+		st.AllowRemoteWebhooks = true
+		st.WebhookClient = onLoopback
+	})
+	require.NoError(t, allowed.sb.SetWebhookURL(allowed.org.ID, "http://hooks.example.com/hooks"))
+	_, err = allowed.client.Payouts.SimulateStatus(ctx(t), allowed.payout().ID, types.PayoutSuccess)
+	require.NoError(t, err)
+	settle(t, allowed.sb)
+	require.Len(t, rc.hooks(), 2, "sent when allowed")
+	assert.Equal(t, "hooks.example.com", rc.hooks()[1].host)
+	assert.Equal(t, sandbox.DeliveryDelivered, allowed.sb.Deliveries()[0].State)
 }

@@ -34,6 +34,8 @@ type sandboxConfig struct {
 	startupFile    string
 	// Bank accounts.
 	bankDelay time.Duration
+	// allowRemoteWebhooks lets webhook deliveries leave this machine.
+	allowRemoteWebhooks bool
 }
 
 // sandboxFlags defines the sandbox command's flags, with usage on out.
@@ -53,6 +55,8 @@ func sandboxFlags(out io.Writer) (*flag.FlagSet, *sandboxConfig) {
 		"how long the demo's payout quotations (and fixtures' without expires_at) stay valid\n(payin quotations keep their own validity)")
 	fs.DurationVar(&c.bankDelay, "bank-verification-delay", 0,
 		"verify a bank account added through the interface this long after, on the sandbox clock\n(0: only the bank verification simulation moves it)")
+	fs.BoolVar(&c.allowRemoteWebhooks, "allow-remote-webhooks", false,
+		"deliver webhooks to any host; without it only localhost and loopback addresses receive them,\nand a delivery to a URL elsewhere is logged not sent")
 	srv := sandbox.DefaultServerSettings()
 	c.server = srv // the limits without a flag (MinReadRate, ReadRateGrace) keep their defaults
 	fs.DurationVar(&c.server.ReadHeaderTimeout, "read-header-timeout", srv.ReadHeaderTimeout, "longest a request's headers may take to arrive (0: no limit)")
@@ -120,6 +124,7 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		st.RemittancePayoutPath = c.remittancePath
 		st.PayoutQuotationValidity = c.validity
 		st.BankVerificationDelay = c.bankDelay
+		st.AllowRemoteWebhooks = c.allowRemoteWebhooks
 	})
 	var out startup
 	if fixtures != nil {
@@ -159,6 +164,11 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	note := ""
 	if out.Control != nil {
 		note = "; control plane at " + out.Control.URL + " (token in the document)"
+	}
+	if c.allowRemoteWebhooks {
+		note += "; webhooks are delivered to any host (-allow-remote-webhooks)"
+	} else {
+		note += "; webhooks are delivered only to this machine (localhost, loopback addresses): -allow-remote-webhooks sends elsewhere"
 	}
 	if c.startupFile != "" {
 		// The file appears whole, and only now that the port is bound: a

@@ -609,3 +609,46 @@ func TestSandboxBankVerificationDelay(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, stderr.String(), "-bank-verification-delay -1s is negative")
 }
+
+// The sandbox says at start where its webhooks go: by default only to
+// this machine, so a URL elsewhere is registered but its deliveries are
+// logged not sent; -allow-remote-webhooks lifts that, and says so.
+func TestSandboxWebhooksStayLocal(t *testing.T) {
+	type delivery struct{ State, Reason string }
+	deliveries := func(t *testing.T, r *running) []delivery {
+		var d struct {
+			Control struct{ URL, Token string } `json:"control"`
+		}
+		require.NoError(t, json.Unmarshal(r.raw, &d))
+		req, err := http.NewRequest(http.MethodGet, d.Control.URL+"/deliveries", nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+d.Control.Token)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var log struct {
+			Deliveries []delivery `json:"deliveries"`
+		}
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&log))
+		return log.Deliveries
+	}
+
+	r := start(t, "-control")
+	assert.Contains(t, r.stderr.String(), "webhooks are delivered only to this machine (localhost, loopback addresses): -allow-remote-webhooks sends elsewhere")
+	demo := r.doc.Demo
+	c, err := fiatramp.New(demo.Organization.APIKey, demo.Organization.APISecret, fiatramp.WithBaseURL(r.doc.BaseURL))
+	require.NoError(t, err)
+	_, err = c.Organization.SetWebhookURL(callCtx(t), "https://hooks.example.com/fiatramp")
+	require.NoError(t, err, "registered as the service would")
+	_, err = c.KYC.SimulateStatus(callCtx(t), demo.PendingCustomer.ID, types.KYCVerified)
+	require.NoError(t, err)
+	log := deliveries(t, r)
+	require.Len(t, log, 1)
+	assert.Equal(t, string(sandbox.DeliveryNotSent), log[0].State)
+	assert.Contains(t, log[0].Reason, `host "hooks.example.com" is not this machine`)
+	require.NoError(t, r.stop(t))
+
+	r = start(t, "-allow-remote-webhooks")
+	assert.Contains(t, r.stderr.String(), "webhooks are delivered to any host (-allow-remote-webhooks)")
+	assert.NotContains(t, r.stderr.String(), "only to this machine")
+}
