@@ -55,7 +55,9 @@ func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // seedPayouts creates n payouts of customer (who owns bank), each on a
-// quotation of its own, through the sandbox's handler.
+// quotation of its own, through the sandbox's handler: a thousand a day
+// (within the customer's daily limit), the last on the day before the
+// sandbox clock's.
 func seedPayouts(t *testing.T, sb *sandbox.Sandbox, org sandbox.Organization, customer, bank uuid.UUID, n int) {
 	t.Helper()
 	c, err := fiatramp.New(org.APIKey, org.APISecret, fiatramp.WithBaseURL("http://127.0.0.1:1"),
@@ -66,7 +68,11 @@ func seedPayouts(t *testing.T, sb *sandbox.Sandbox, org sandbox.Organization, cu
 		require.NoError(t, err)
 		_, err = c.Payouts.Create(context.Background(), types.CreatePayoutRequest{QuotationID: q.ID, CustomerID: customer, ClientReferenceID: fmt.Sprintf("prior-%d", i)})
 		require.NoError(t, err)
+		if (i+1)%1000 == 0 {
+			sb.Advance(24 * time.Hour)
+		}
 	}
+	sb.Advance(24 * time.Hour)
 }
 
 // reconcileSoakFaults spoil 20% of the payout creates (each kind 4%) and
