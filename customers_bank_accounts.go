@@ -112,13 +112,14 @@ var addBankAccountBody = compileBody[types.AddBankAccountRequest]()
 
 // AddBankAccount adds a bank account or a UPI address to a VERIFIED
 // customer: POST /cms/api/v1/bank/create with {"customer_id"} and either
-// {"account_number", "ifsc", "account_name"} or {"vpa"}. The account
+// {"account_number", "ifsc"} (with "account_name" when AccountName is not
+// empty) or {"vpa"}. The account
 // starts PROCESSING; a BANK webhook (or GetBankAccount) tells when it is
 // VERIFIED or FAILED, with a failure_reason such as NAME_MISMATCH.
 //
 // Refused before sending (ErrInvalidRequest, naming the field): a nil
 // CustomerID; neither an account nor a VPA, or both; an account missing
-// its number, IFSC or name. The service refuses with ErrCustomerNotFound,
+// its number or IFSC; a blank (white space only) AccountName. The service refuses with ErrCustomerNotFound,
 // ErrCustomerUnverified ("Customer is unverified"), ErrAccountNumberInUse
 // and ErrVPAInUse (held by this or another customer), ErrBankAccountLimit
 // ("Maximum 3 bank account details allowed", "Maximum 3 UPI IDs allowed")
@@ -148,7 +149,9 @@ func (s *CustomersService) AddBankAccount(ctx context.Context, req types.AddBank
 }
 
 // checkBankShape refuses a request that names neither an account nor a
-// VPA, or both, or an account without its number, IFSC or name.
+// VPA, or both, or an account without its number or IFSC. The holder's
+// name is the account's, not the request's to require: the service's
+// examples add accounts without it.
 func checkBankShape(req types.AddBankAccountRequest) error {
 	account := strings.TrimSpace(req.AccountNumber) != "" || strings.TrimSpace(req.IFSC) != "" || strings.TrimSpace(req.AccountName) != ""
 	vpa := strings.TrimSpace(req.VPA) != ""
@@ -166,5 +169,8 @@ func checkBankShape(req types.AddBankAccountRequest) error {
 	if err := requireText("ifsc", req.IFSC); err != nil {
 		return err
 	}
-	return requireText("account_name", req.AccountName)
+	if req.AccountName != "" && strings.TrimSpace(req.AccountName) == "" {
+		return invalid("account_name", "is blank: leave it empty to send none")
+	}
+	return nil
 }

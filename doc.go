@@ -11,8 +11,11 @@
 //
 // Errors from the service are *APIError values; errors.Is matches them
 // against one sentinel per documented condition (ErrQuotationExpired,
-// ErrInsufficientBalance, ...). Bad input is refused before anything is sent
-// with a *ValidationError that names the field.
+// ErrInsufficientBalance, ...), also when a test's fake built the
+// *APIError from its fields (package fiatramptest has the service's
+// refusals ready), and SentinelNames names them for a log or a metric.
+// Bad input is refused before anything is sent with a *ValidationError
+// that names the field.
 //
 // Calls are retried after connection errors, 408, 429 and 5xx (see
 // RetryPolicy), each attempt signed afresh. Payout creates carry a

@@ -24,7 +24,8 @@ import (
 // "2600.50", no exponent, whatever decimal's package-level switches say),
 // a []string as an array of strings ([] when nil), a struct as a nested
 // object and a map[string]string as an object of strings in key order ({}
-// for a nil map). The tag option fiatramp:"lower" sends a
+// for a nil map). ",omitempty" leaves out an empty string or a false bool.
+// The tag option fiatramp:"lower" sends a
 // string in lower case.
 //
 // An encoder is declared one way, right before the method that sends it,
@@ -48,7 +49,7 @@ type bodyMember struct {
 	key       string
 	index     int // struct field index
 	kind      bodyKind
-	omitEmpty bool // leave out an empty string
+	omitEmpty bool // leave out an empty string or a false bool
 	lower     bool // write a string in lower case
 	sub       *bodyObject
 }
@@ -111,8 +112,8 @@ func compileBodyObject(t reflect.Type) *bodyObject {
 		default:
 			panic("fiatramp: cannot write request field " + t.Name() + "." + f.Name)
 		}
-		if (m.omitEmpty && m.kind != bodyString) || (m.lower && m.kind != bodyString) {
-			panic("fiatramp: omitempty or lower on request field " + t.Name() + "." + f.Name + ", which is not a string")
+		if (m.omitEmpty && m.kind != bodyString && m.kind != bodyBool) || (m.lower && m.kind != bodyString) {
+			panic("fiatramp: omitempty or lower on request field " + t.Name() + "." + f.Name + ", which is not a string (or, for omitempty, a bool)")
 		}
 		obj.members = append(obj.members, m)
 	}
@@ -168,7 +169,7 @@ func (o *bodyObject) write(b []byte, v reflect.Value) []byte {
 	for i := range o.members {
 		m := &o.members[i]
 		f := v.Field(m.index)
-		if m.omitEmpty && f.Len() == 0 {
+		if m.omitEmpty && (m.kind == bodyBool && !f.Bool() || m.kind == bodyString && f.Len() == 0) {
 			continue
 		}
 		if !first {

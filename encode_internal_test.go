@@ -183,9 +183,9 @@ func TestCompileBodyRefusesWhatItCannotWrite(t *testing.T) {
 	}, "a key that needs escaping")
 	require.Panics(t, func() {
 		compileBody[struct {
-			A bool `json:"a,omitempty"`
+			A uuid.UUID `json:"a,omitempty"`
 		}]()
-	}, "omitempty on a bool")
+	}, "omitempty on a uuid")
 	require.Panics(t, func() {
 		compileBody[struct {
 			A uuid.UUID `json:"a" fiatramp:"lower"`

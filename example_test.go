@@ -797,7 +797,7 @@ func ExampleOrganizationService_SetWebhookURL() {
 
 	registered, err := client.Organization.SetWebhookURL(context.Background(), "http://127.0.0.1:8080/webhooks/fiatramp")
 	if err != nil {
-		log.Fatal(err) // a URL that is not absolute http(s) is refused before sending
+		log.Fatal(err) // what is not a URL at all is refused before sending
 	}
 	fmt.Println(registered)
 	// Output: http://127.0.0.1:8080/webhooks/fiatramp
@@ -980,7 +980,7 @@ func ExampleCustomersService_All() {
 		n++
 	}
 	fmt.Println(n, "customers")
-	// Output: 2 customers
+	// Output: 3 customers
 }
 
 func ExampleKYCService_AddData() {

@@ -2,8 +2,6 @@ package fiatramp
 
 import (
 	"context"
-	"net/url"
-	"strings"
 
 	"github.com/fiatramp/fiatramp-go/types"
 )
@@ -27,18 +25,8 @@ func (s *KYCService) GenerateLink(ctx context.Context, req types.KYCLinkRequest,
 	return call[types.KYCLink](ctx, s.client, opKYCGenerateLink.op().with(generateKYCLinkBody(req)), opts)
 }
 
-// requireWebURL refuses anything but an absolute http or https URL with a
-// host, without white space or control characters.
+// requireWebURL refuses what checkWebURL refuses.
 func requireWebURL(field, raw string) error {
-	if strings.TrimSpace(raw) == "" {
-		return invalid(field, "is required")
-	}
-	if strings.IndexFunc(raw, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
-		return invalid(field, "contains white space or a control character")
-	}
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" {
-		return invalid(field, "must be an absolute http or https URL, got "+quote(raw))
-	}
-	return nil
+	_, err := checkWebURL(field, raw)
+	return err
 }

@@ -5,8 +5,6 @@ package fiatramp
 
 import (
 	"context"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -22,7 +20,8 @@ var addKYCDataBody = compileBody[types.AddKYCDataRequest]()
 // the field): a nil customer_id; an empty full_name, phone, full_address,
 // tax_number, document_type or document_details.document_number; dob (or
 // a set registered_date) not a date in DD-MM-YYYY; a document image or
-// selfie URL that is not absolute http(s). With CheckKYCRules, the
+// selfie URL that is not a URL at all (blank, white space inside, a scheme
+// other than http or https, no host). With CheckKYCRules, the
 // additional_info is checked against the configuration's rules too. The
 // service refuses a second submission ("KYC already exists") and a tax
 // number or document of another customer ("KYC already in use").
@@ -59,7 +58,7 @@ func checkAddKYCData(req *types.AddKYCDataRequest) error {
 }
 
 // checkDocument refuses an empty document type or number and image URLs
-// that are not absolute http(s) (the back image may be empty).
+// that are not URLs at all (the back image may be empty).
 func checkDocument(docType, front, back string, details types.DocumentDetails) error {
 	if err := requireText("document_type", docType); err != nil {
 		return err
@@ -85,17 +84,14 @@ func checkDate(field, date string, required bool) error {
 	return nil
 }
 
-// checkURL refuses a URL that is not absolute http or https with a host
-// (an optional one may be empty).
+// checkURL refuses what checkWebURL refuses (an optional URL may be
+// empty).
 func checkURL(field, raw string, required bool) error {
 	if raw == "" && !required {
 		return nil
 	}
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.ContainsAny(raw, " \t\r\n") {
-		return invalid(field, "want an absolute http(s) URL, got "+quote(raw))
-	}
-	return nil
+	_, err := checkWebURL(field, raw)
+	return err
 }
 
 var updateTaxInfoBody = compileBody[types.UpdateTaxInfoRequest]()

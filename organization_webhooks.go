@@ -2,7 +2,6 @@ package fiatramp
 
 import (
 	"context"
-	"net/url"
 	"strings"
 
 	"github.com/fiatramp/fiatramp-go/types"
@@ -29,9 +28,12 @@ var setWebhookURLBody = compileBody[types.SetWebhookURLRequest]()
 // SetWebhookURL registers the URL that receives the organization's
 // webhooks, replacing any earlier one; deliveries from then on go there:
 // POST /org/api/v1/organizations/api-webhooks with {"webhook_url"}. It
-// returns the URL the service registered. A URL that is not absolute http
-// or https (with a host, without user info or fragment, at most 2048
-// bytes) is refused before sending (ErrInvalidRequest); the service
+// returns the URL the service registered. What is not a URL at all
+// (blank, white space inside, a scheme other than http or https, no
+// host), a URL with user info or a fragment, and one longer than 2048
+// bytes are refused before sending (ErrInvalidRequest); a URL written
+// without its scheme ("hooks.example.com/fiatramp", as the service's own
+// example writes one) is sent as given. The service
 // refuses a missing one with "Webhook URL is required". Registering the
 // same URL again changes nothing, so the call is retried like a read.
 func (s *OrganizationService) SetWebhookURL(ctx context.Context, webhookURL string, opts ...RequestOption) (string, error) {
@@ -47,16 +49,13 @@ func (s *OrganizationService) SetWebhookURL(ctx context.Context, webhookURL stri
 
 // checkWebhookURL refuses a webhook URL the service could not deliver to.
 func checkWebhookURL(text string) error {
-	if strings.TrimSpace(text) == "" {
-		return invalid("webhook_url", "is required")
-	}
 	if len(text) > maxWebhookURL {
 		return invalid("webhook_url", "is longer than 2048 bytes")
 	}
-	u, err := url.Parse(text)
+	u, err := checkWebURL("webhook_url", text)
 	switch {
-	case err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https"):
-		return invalid("webhook_url", "must be an absolute http or https URL")
+	case err != nil:
+		return err
 	case u.User != nil:
 		return invalid("webhook_url", "must not carry user info")
 	case u.Fragment != "" || strings.Contains(text, "#"):

@@ -29,6 +29,19 @@ func TestOrganizationSetWebhookURL(t *testing.T) {
 	assert.EqualValues(t, 1, calls.Load())
 }
 
+// TestOrganizationSetWebhookURLWithoutScheme: a URL written without its
+// scheme, as the service's own example writes one, is sent as given.
+func TestOrganizationSetWebhookURLWithoutScheme(t *testing.T) {
+	for _, u := range []string{"hooks.example.com/fiatramp", "localhost:8080/h", "127.0.0.1/h", "HTTPS://hooks.example.com/"} {
+		h := newHarness(t)
+		calls := h.expect(http.MethodPost, webhookPath, `{"webhook_url":"`+u+`"}`, http.StatusOK, ok(`"`+u+`"`))
+		got, err := h.client.Organization.SetWebhookURL(context.Background(), u)
+		require.NoError(t, err, u)
+		assert.Equal(t, u, got)
+		assert.EqualValues(t, 1, calls.Load(), u)
+	}
+}
+
 // TestOrganizationSetWebhookURLWrappedAnswer: an answer that wraps the
 // URL in an object is read too.
 func TestOrganizationSetWebhookURLWrappedAnswer(t *testing.T) {
@@ -59,7 +72,7 @@ func TestOrganizationSetWebhookURLMalformedAnswer(t *testing.T) {
 func TestOrganizationSetWebhookURLRefusedBeforeSending(t *testing.T) {
 	h := newHarness(t)
 	for _, u := range []string{
-		"", " ", "/hooks", "hooks.example.com/h", "ftp://hooks.example.com/", "mailto:a@b", "https://",
+		"", " ", "/hooks", "hooks.example.com", "hooks/h", "hooks .example.com/h", "ftp://hooks.example.com/", "mailto:a@b", "https://",
 		"https://user:pw@hooks.example.com/", "https://hooks.example.com/#frag", "https://h.example/" + strings.Repeat("a", 2048),
 		"javascript:alert(1)", "http//missing-colon.example",
 	} {

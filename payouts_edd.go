@@ -3,8 +3,6 @@ package fiatramp
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"strings"
 
 	"github.com/google/uuid"
 
@@ -23,11 +21,11 @@ var savePayoutEDDBody = compileBody[types.SavePayoutEDDRequest]()
 // announced by an EDD webhook).
 //
 // Refused before sending (ErrInvalidRequest, naming the field): a nil
-// CustomerID, a blank SourceOfIncome, a URL that is not an absolute http
-// or https URL, a list of passwords whose length is not that of its URLs
-// (nil sends "" for each), and a Declaration that is not true: the library
-// does not send a save the customer has not declared true. The service
-// refuses a customer whose KYC is not verified ("Customer is unverified",
+// CustomerID, a blank SourceOfIncome, a document URL that is not a URL at
+// all (a URL written without its scheme is sent as given), and a list of
+// passwords whose length is not that of its URLs (nil sends "" for each).
+// Declaration is sent as given: the service judges a save the customer
+// has not declared true. The service refuses a customer whose KYC is not verified ("Customer is unverified",
 // ErrCustomerUnverified) and a customer who needs no EDD ("EDD not
 // required", ErrEDDNotRequired).
 //
@@ -37,7 +35,7 @@ var savePayoutEDDBody = compileBody[types.SavePayoutEDDRequest]()
 // call ends in an *OutcomeUnknownError (ErrOutcomeUnknown); a refusal
 // with no earlier attempt that may have acted is returned as it is.
 func (s *PayoutsService) SaveEDD(ctx context.Context, req types.SavePayoutEDDRequest, opts ...RequestOption) (*types.EDD, error) {
-	if err := checkEDD(req.CustomerID, req.SourceOfIncome, req.Declaration); err != nil {
+	if err := checkEDD(req.CustomerID, req.SourceOfIncome); err != nil {
 		return nil, err
 	}
 	var err error
@@ -51,17 +49,11 @@ func (s *PayoutsService) SaveEDD(ctx context.Context, req types.SavePayoutEDDReq
 }
 
 // checkEDD refuses the members every EDD save needs.
-func checkEDD(customerID uuid.UUID, source types.SourceOfIncome, declaration bool) error {
+func checkEDD(customerID uuid.UUID, source types.SourceOfIncome) error {
 	if err := requireID("customer_id", customerID); err != nil {
 		return err
 	}
-	if err := requireText("source_of_income", string(source)); err != nil {
-		return err
-	}
-	if !declaration {
-		return invalid("declaration", "must be true: the customer declares the evidence true")
-	}
-	return nil
+	return requireText("source_of_income", string(source))
 }
 
 // eddDocuments checks a list of document URLs and its passwords, and
@@ -79,13 +71,11 @@ func eddDocuments(urlField, passwordField string, urls, passwords []string) ([]s
 	return passwords, nil
 }
 
-// absoluteURLs refuses a list holding anything but absolute http or https
-// URLs with a host.
+// absoluteURLs refuses a list holding anything checkWebURL refuses.
 func absoluteURLs(field string, urls []string) error {
 	for i, raw := range urls {
-		u, err := url.Parse(raw)
-		if err != nil || (!strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http")) || u.Host == "" {
-			return invalid(fmt.Sprintf("%s[%d]", field, i), "want an absolute http or https URL, got "+quote(raw))
+		if _, err := checkWebURL(fmt.Sprintf("%s[%d]", field, i), raw); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -43,12 +43,25 @@ func TestPayoutsSaveEDD(t *testing.T) {
 
 // TestPayoutsSaveEDDBadInput: what cannot be right is refused before
 // sending, naming the field.
+// TestPayoutsSaveEDDDeclarationAsGiven: a declaration that is not true is
+// the service's to judge: it is sent, not refused.
+func TestPayoutsSaveEDDDeclarationAsGiven(t *testing.T) {
+	h := newHarness(t)
+	req := payoutEDDRequest()
+	req.Declaration = false
+	body := `{"bank_statement_passwords":["","p\u00e4ssword"],"bank_statement_url":["https://docs.example/jan.pdf","https://docs.example/feb.pdf"],` +
+		`"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","declaration":false,"itr_report_passwords":[""],"itr_report_url":["http://docs.example/itr-2025.pdf"],"source_of_income":"SALARY"}`
+	calls := h.expect(http.MethodPost, "/ren/api/v1/payout/edd/save", body, http.StatusOK, ok(`{"id":"`+eddID.String()+`","status":"PROCESSING"}`))
+	_, err := h.client.Payouts.SaveEDD(context.Background(), req)
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, calls.Load())
+}
+
 func TestPayoutsSaveEDDBadInput(t *testing.T) {
 	for field, mod := range map[string]func(*types.SavePayoutEDDRequest){
 		"customer_id":              func(r *types.SavePayoutEDDRequest) { r.CustomerID = uuid.Nil },
 		"source_of_income":         func(r *types.SavePayoutEDDRequest) { r.SourceOfIncome = " " },
-		"declaration":              func(r *types.SavePayoutEDDRequest) { r.Declaration = false },
-		"bank_statement_url[1]":    func(r *types.SavePayoutEDDRequest) { r.BankStatementURLs[1] = "docs.example/feb.pdf" },
+		"bank_statement_url[1]":    func(r *types.SavePayoutEDDRequest) { r.BankStatementURLs[1] = "feb.pdf" },
 		"itr_report_url[0]":        func(r *types.SavePayoutEDDRequest) { r.ITRReportURLs[0] = "file:///etc/passwd" },
 		"bank_statement_passwords": func(r *types.SavePayoutEDDRequest) { r.BankStatementPasswords = []string{""} },
 		"itr_report_passwords":     func(r *types.SavePayoutEDDRequest) { r.ITRReportPasswords = []string{"", ""} },

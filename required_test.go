@@ -487,7 +487,7 @@ func requiredOps() []requiredOp {
 		},
 		{
 			name: "Widget.Initialize", method: http.MethodPost, path: "/widget/initialize", status: 200,
-			body: `{"asset_code":"USDT","fiat_amount":"2600.50","fiat_currency":"INR","flow_type":"buy","network_code":"TRON","payment_method":"UPI","wallet_address":"TXyz"}`,
+			body: `{"asset_code":"USDT","fiat_amount":"2600.50","fiat_currency":"INR","flow_type":"buy","network_code":"tron","payment_method":"UPI","wallet_address":"TXyz"}`,
 			data: []member{{key: "widget_link", value: `"https://widget.example/?token=t0k3n"`, required: true}},
 			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
 				return c.Widget.Initialize(ctx, types.WidgetRequest{AssetCode: "USDT", FiatAmount: decimal.RequireFromString("2600.50"),

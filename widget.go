@@ -27,7 +27,9 @@ var widgetBody = compileBody[types.WidgetRequest]()
 // (under no /api/v1 prefix) with {"asset_code", "fiat_amount",
 // "fiat_currency", "flow_type", "network_code", "payment_method",
 // "wallet_address"}, answering {widget_link}. fiat_amount is sent as a
-// decimal string exactly as given. A blank member, or a FiatAmount not
+// decimal string exactly as given; flow_type and network_code in lower
+// case ("buy", "tron"), as the service documents them, whatever the case
+// given. A blank member, or a FiatAmount not
 // above zero, is refused before sending (ErrInvalidRequest); FlowType and
 // PaymentMethod are refused only when empty, never for being unknown.
 func (s *WidgetService) Initialize(ctx context.Context, req types.WidgetRequest, opts ...RequestOption) (*types.Widget, error) {

@@ -30,19 +30,20 @@ func widgetOrder() types.WidgetRequest {
 func TestWidgetInitialize(t *testing.T) {
 	h := newHarness(t)
 	calls := h.expect(http.MethodPost, "/widget/initialize",
-		`{"asset_code":"USDT","fiat_amount":"2600.50","fiat_currency":"INR","flow_type":"buy","network_code":"TRON","payment_method":"UPI","wallet_address":"TXyz\"<1>"}`,
+		`{"asset_code":"USDT","fiat_amount":"2600.50","fiat_currency":"INR","flow_type":"buy","network_code":"tron","payment_method":"UPI","wallet_address":"TXyz\"<1>"}`,
 		http.StatusOK, ok(`{"widget_link":"https://widget.example/?token=abc"}`))
 	w, err := h.client.Widget.Initialize(context.Background(), widgetOrder())
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, calls.Load())
 	assert.Equal(t, "https://widget.example/?token=abc", w.WidgetLink)
 
-	// An unknown flow type is sent as it is: the enum is open.
+	// An unknown flow type is sent as it is (the enum is open), in lower
+	// case as the service documents its codes.
 	req := widgetOrder()
-	req.FlowType = "swap"
+	req.FlowType = "Swap"
 	h.mock.Reset()
 	calls = h.expect(http.MethodPost, "/widget/initialize",
-		`{"asset_code":"USDT","fiat_amount":"2600.50","fiat_currency":"INR","flow_type":"swap","network_code":"TRON","payment_method":"UPI","wallet_address":"TXyz\"<1>"}`,
+		`{"asset_code":"USDT","fiat_amount":"2600.50","fiat_currency":"INR","flow_type":"swap","network_code":"tron","payment_method":"UPI","wallet_address":"TXyz\"<1>"}`,
 		http.StatusOK, ok(`{"widget_link":"https://widget.example/?token=def"}`))
 	_, err = h.client.Widget.Initialize(context.Background(), req)
 	require.NoError(t, err)

@@ -44,8 +44,8 @@ const (
 // both: the sandbox's own words under non_field_errors (the service's are
 // not documented).
 const (
-	msgBankNeitherShape = "Either account_number, ifsc and account_name, or vpa, is required."
-	msgBankBothShapes   = "Send either account_number, ifsc and account_name, or vpa, not both."
+	msgBankNeitherShape = "Either account_number and ifsc, or vpa, is required."
+	msgBankBothShapes   = "Send either account_number and ifsc, or vpa, not both."
 )
 
 // bankFailureReasons are the documented failure_reason values of a bank
@@ -267,7 +267,8 @@ func (s *Sandbox) settleBank(rq *request, b *bankAccount, to types.BankAccountSt
 }
 
 // addBankAccountOp is POST /cms/api/v1/bank/create with {customer_id} and
-// either {account_number, ifsc, account_name} or {vpa}. The account
+// either {account_number, ifsc} (account_name optional: the service's
+// examples add accounts without it) or {vpa}. The account
 // starts PROCESSING (no webhook: none is sent for PROCESSING) and is
 // answered in the list item's shape, 201; with
 // Settings.BankVerificationDelay it verifies itself that long after. The customer must be the
@@ -297,7 +298,9 @@ func (s *Sandbox) addBankAccountOp(rq *request) reply {
 	case account:
 		number, _ = f.str("account_number", true)
 		ifsc, _ = f.str("ifsc", true)
-		name, _ = f.str("account_name", true)
+		if hasName {
+			name, _ = f.str("account_name", true)
+		}
 	default:
 		f.fail("non_field_errors", msgBankNeitherShape)
 	}

@@ -515,12 +515,12 @@ func TestAddBankAccountFieldErrors(t *testing.T) {
 	e := newEnv(t)
 	cust := e.cust.ID.String()
 	for body, want := range map[string]map[string][]string{
-		`{}`:                             {"customer_id": {"This field is required."}, "non_field_errors": {"Either account_number, ifsc and account_name, or vpa, is required."}},
-		`{"customer_id":"` + cust + `"}`: {"non_field_errors": {"Either account_number, ifsc and account_name, or vpa, is required."}},
-		`{"customer_id":"` + cust + `","vpa":"x@upi","account_number":"1"}`:                          {"non_field_errors": {"Send either account_number, ifsc and account_name, or vpa, not both."}},
-		`{"customer_id":"` + cust + `","account_number":"123456789"}`:                                {"ifsc": {"This field is required."}, "account_name": {"This field is required."}},
+		`{}`:                             {"customer_id": {"This field is required."}, "non_field_errors": {"Either account_number and ifsc, or vpa, is required."}},
+		`{"customer_id":"` + cust + `"}`: {"non_field_errors": {"Either account_number and ifsc, or vpa, is required."}},
+		`{"customer_id":"` + cust + `","vpa":"x@upi","account_number":"1"}`:                          {"non_field_errors": {"Send either account_number and ifsc, or vpa, not both."}},
+		`{"customer_id":"` + cust + `","account_number":"123456789"}`:                                {"ifsc": {"This field is required."}},
 		`{"customer_id":"` + cust + `","account_number":"123456789","ifsc":null,"account_name":" "}`: {"ifsc": {"This field may not be null."}, "account_name": {"This field may not be blank."}},
-		`{"customer_id":"` + cust + `","vpa":null,"account_number":null}`:                            {"non_field_errors": {"Either account_number, ifsc and account_name, or vpa, is required."}},
+		`{"customer_id":"` + cust + `","vpa":null,"account_number":null}`:                            {"non_field_errors": {"Either account_number and ifsc, or vpa, is required."}},
 		`{"customer_id":"` + cust + `","vpa":""}`:                                                    {"vpa": {"This field may not be blank."}},
 		`{"customer_id":"` + cust + `","vpa":true}`:                                                  {"vpa": {"Not a valid string."}},
 		`{"customer_id":"nope","vpa":"x@upi"}`:                                                       {"customer_id": {"Must be a valid UUID."}},
@@ -604,11 +604,17 @@ func TestAddBankAccountSignedByHand(t *testing.T) {
 		body: []byte(`{"account_name":"Hand","account_number":"123456789012","customer_id":"` + cust + `","ifsc":"SBIN0000001"}`)})
 	authOK(t, r, http.StatusOK)
 	assert.Contains(t, string(r.body.Data), `"bank_account_status":"PROCESSING"`)
+	// account_name may be left out, as the service's examples do: the
+	// holder's name is then the customer's.
+	r = authSend(t, e, authReq{method: http.MethodPost, path: addBankPath,
+		body: []byte(`{"account_number":"123456789013","customer_id":"` + cust + `","ifsc":"SBIN0000001"}`)})
+	authOK(t, r, http.StatusOK)
+	assert.Contains(t, string(r.body.Data), `"account_name":"Hand"`)
 
 	for body, errs := range map[string]string{
-		`{"customer_id":"` + cust + `"}`:                                                   `{"non_field_errors":["Either account_number, ifsc and account_name, or vpa, is required."]}`,
-		`{"account_number":"1","customer_id":"` + cust + `","vpa":"h@upi"}`:                `{"non_field_errors":["Send either account_number, ifsc and account_name, or vpa, not both."]}`,
-		`{"account_number":"123456789","customer_id":"` + cust + `","ifsc":"SBIN0000001"}`: `{"account_name":["This field is required."]}`,
+		`{"customer_id":"` + cust + `"}`:                                    `{"non_field_errors":["Either account_number and ifsc, or vpa, is required."]}`,
+		`{"account_number":"1","customer_id":"` + cust + `","vpa":"h@upi"}`: `{"non_field_errors":["Send either account_number and ifsc, or vpa, not both."]}`,
+		`{"account_number":"123456789","customer_id":"` + cust + `"}`:       `{"ifsc":["This field is required."]}`,
 		`{"vpa":"h@upi"}`: `{"customer_id":["This field is required."]}`,
 	} {
 		r := authSend(t, e, authReq{method: http.MethodPost, path: addBankPath, body: []byte(body)})

@@ -41,7 +41,7 @@ func (s *Sandbox) SeedDemo() (Demo, error) {
 	}); err != nil {
 		return Demo{}, err
 	}
-	if d.Customer, err = s.AddCustomer(Customer{OrganizationID: d.Organization.ID, Name: "Asha Rao", Email: "asha.rao@example.com", Phone: "+919800000001"}); err != nil {
+	if d.Customer, err = s.AddCustomer(Customer{OrganizationID: d.Organization.ID, Name: "Asha Rao", Email: "asha.rao@example.com", Phone: "+919123400001"}); err != nil {
 		return Demo{}, err
 	}
 	if d.BankAccount, err = s.AddBankAccount(BankAccount{
@@ -56,13 +56,13 @@ func (s *Sandbox) SeedDemo() (Demo, error) {
 		return Demo{}, err
 	}
 	if d.PendingCustomer, err = s.AddCustomer(Customer{
-		OrganizationID: d.Organization.ID, Name: "Ravi Kumar", Email: "ravi.kumar@example.com", Phone: "+919800000002",
+		OrganizationID: d.Organization.ID, Name: "Ravi Kumar", Email: "ravi.kumar@example.com", Phone: "+919123400002",
 		KYCStatus: types.KYCProcessing,
 	}); err != nil {
 		return Demo{}, err
 	}
 	if d.EDDCustomer, err = s.AddCustomer(Customer{
-		OrganizationID: d.Organization.ID, Name: "Meera Iyer", Email: "meera.iyer@example.com", Phone: "+919800000003",
+		OrganizationID: d.Organization.ID, Name: "Meera Iyer", Email: "meera.iyer@example.com", Phone: "+919123400003",
 		CustomerFlags: CustomerFlags{EDDRequired: true},
 	}); err != nil {
 		return Demo{}, err

@@ -62,7 +62,8 @@ func eddLifted(o *org, customer uuid.UUID, dir limitDirection) bool {
 // customer_id, source_of_income (SALARY, BUSINESS_INCOME or OTHERS), the
 // lists bank_statement_url and itr_report_url (required, possibly empty,
 // of absolute http or https URLs) with their passwords (one string per
-// URL), declaration (required, true). Then the customer must be this
+// URL), declaration (true; required for payouts only: the newest payin
+// save shows none). Then the customer must be this
 // organization's and KYC-verified ("Customer is unverified"), and need an
 // EDD in dir with none PROCESSING or VERIFIED ("EDD not required"). The
 // EDD is saved PROCESSING; SetEDDStatus reviews it.
@@ -76,7 +77,10 @@ func (s *Sandbox) saveEDD(rq *request, dir limitDirection) reply {
 	eddDocumentList(f, "bank_statement_url", "bank_statement_passwords", true)
 	eddDocumentList(f, "itr_report_url", "itr_report_passwords", true)
 	if v, ok := f.value("declaration"); !ok || v == nil {
-		f.fail("declaration", msgRequired)
+		// The newest payin save shows no declaration.
+		if dir != limitPayin {
+			f.fail("declaration", msgRequired)
+		}
 	} else if b, isBool := v.(bool); !isBool {
 		f.fail("declaration", "Must be a valid boolean.")
 	} else if !b {

@@ -172,7 +172,8 @@ func TestEDDLiftsCustomerFlag(t *testing.T) {
 	_, err := e.client.Payins.CreateQuotation(ctx(t), payinReq(e))
 	refused(t, err, http.StatusBadRequest, "EDD required", fiatramp.ErrEDDRequired)
 
-	saved, err := e.client.Payins.SaveEDD(ctx(t), types.SavePayinEDDRequest{CustomerID: e.cust.ID, SourceOfIncome: types.SourceOfIncomeBusiness, Declaration: true})
+	// The newest payin save shows no declaration: one without it is saved.
+	saved, err := e.client.Payins.SaveEDD(ctx(t), types.SavePayinEDDRequest{CustomerID: e.cust.ID, SourceOfIncome: types.SourceOfIncomeBusiness})
 	require.NoError(t, err)
 	require.NoError(t, e.sb.SetEDDStatus(saved.ID, types.EDDVerified))
 	pl, err := e.client.Payins.GetLimits(ctx(t), e.cust.ID)

@@ -22,7 +22,9 @@ const maxWebhookURL = 2048
 // both are present. Neither (or null, or blank) is "Webhook URL is
 // required"; a URL that is not absolute http or https, carries user info
 // or a fragment, or is longer than 2048 bytes is a field error under the
-// member it came in.
+// member it came in. A URL written without its scheme
+// ("hooks.example.com/fiatramp", as the service's own example writes one)
+// is registered, and answered, with https:// before it.
 func (s *Sandbox) registerWebhook(rq *request) reply {
 	f := rq.body
 	name := "webhook_url"
@@ -41,6 +43,9 @@ func (s *Sandbox) registerWebhook(rq *request) reply {
 	}
 	if strings.TrimSpace(text) == "" {
 		return rule(msgWebhookURLRequired)
+	}
+	if !strings.Contains(text, "://") {
+		text = "https://" + text
 	}
 	if problem := webhookURLProblem(text); problem != "" {
 		return fieldRefusal(map[string][]string{name: {problem}})

@@ -45,6 +45,14 @@ func TestRegisterWebhook(t *testing.T) {
 		assert.Equal(t, want, o.WebhookURL, body)
 	}
 
+	// A URL written without its scheme, as the service's own example
+	// writes one, is registered with https:// before it.
+	got, err = e.client.Organization.SetWebhookURL(ctx(t), "hooks.example.test/fiatramp")
+	require.NoError(t, err)
+	assert.Equal(t, "https://hooks.example.test/fiatramp", got)
+	o, _ = e.sb.Organization(e.org.ID)
+	assert.Equal(t, "https://hooks.example.test/fiatramp", o.WebhookURL)
+
 	// Raw signed requests that skip the client's checks get the service's
 	// refusals.
 	for body, msg := range map[string]string{

@@ -34,7 +34,7 @@ func TestHostedWidgetPageComplete(t *testing.T) {
 	status, html := getPage(t, w.WidgetLink)
 	require.Equal(t, http.StatusOK, status)
 	assert.Contains(t, html, "2600.50 INR")
-	assert.Contains(t, html, "USDT on TRON")
+	assert.Contains(t, html, "USDT on tron", "network_code is sent in lower case")
 	assert.Contains(t, html, "T&lt;img src=x onerror=&#34;alert(1)&#34;&gt;")
 	assert.NotContains(t, html, "<img")
 	assert.NotContains(t, html, e.org.APISecret)

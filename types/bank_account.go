@@ -95,7 +95,8 @@ func (*BankIdentifiers) plan() *plan { return bankIdentifiersPlan }
 
 // BankAccountListItem is one entry of the bank account list,
 // GET /cms/api/v1/bank/list/{customer_id}. An IMPS account has no vpa and a UPI account no
-// account_number; a null string decodes as "".
+// account_number; a null string decodes as "". An older edition spells the
+// IFSC ifsc_code; it is read too.
 type BankAccountListItem struct {
 	// ID is the bank account's id (the bank_id of a payin quotation).
 	ID uuid.UUID `json:"id"`
@@ -104,8 +105,10 @@ type BankAccountListItem struct {
 	// AccountNumber is the bank account number ("" when null, as for a
 	// UPI account).
 	AccountNumber string `json:"account_number"`
-	// IFSC is the Indian Financial System Code ("" when null).
-	IFSC string `json:"ifsc"`
+	// IFSC is the Indian Financial System Code ("" when null), read from
+	// ifsc or, when that is absent, null or "", from ifsc_code (an older
+	// edition's spelling).
+	IFSC string `json:"ifsc" fiatramp:"alias=ifsc_code"`
 	// AccountName is the account holder's name ("" when null).
 	AccountName string `json:"account_name"`
 	// VPA is the UPI virtual payment address ("" when null, as for an IMPS
@@ -138,15 +141,18 @@ func (*BankAccountListItem) plan() *plan { return bankAccountListItemPlan }
 type BankAccountPage = Page[BankAccountListItem]
 
 // AddBankAccountRequest is the body of add bank account, POST
-// /cms/api/v1/bank/create. It names either an account by AccountNumber,
-// IFSC and AccountName, or a UPI address by VPA, never both: the members
-// of the shape not chosen are left out of the body.
+// /cms/api/v1/bank/create. It names either an account by AccountNumber and
+// IFSC (with AccountName, the holder's name, when known), or a UPI address
+// by VPA, never both: the members of the shape not chosen, and an empty
+// AccountName, are left out of the body.
 type AddBankAccountRequest struct {
 	// CustomerID is the customer who owns the account (required; the
 	// customer must be VERIFIED).
 	CustomerID uuid.UUID `json:"customer_id"`
-	// AccountNumber, IFSC and AccountName identify a bank account; all
-	// three are required when any is given.
+	// AccountNumber and IFSC identify a bank account; both are required
+	// when any of the three is given. AccountName, the holder's name, is
+	// sent when not empty (the service's examples show accounts added
+	// without it).
 	AccountNumber string `json:"account_number,omitempty"`
 	IFSC          string `json:"ifsc,omitempty"`
 	AccountName   string `json:"account_name,omitempty"`

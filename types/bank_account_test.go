@@ -166,3 +166,13 @@ func TestBankAccountHolderName(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(`{"beneficiary_name":"B","account_name":null}`), &b))
 	require.Equal(t, "B", b.HolderName())
 }
+
+// TestBankAccountListItemIFSCCode: a list item of an edition that spells
+// the IFSC ifsc_code keeps it; ifsc wins when both are set.
+func TestBankAccountListItemIFSCCode(t *testing.T) {
+	var b types.BankAccountListItem
+	require.NoError(t, json.Unmarshal([]byte(`{"id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","ifsc_code":"HDFC0001234"}`), &b))
+	require.Equal(t, "HDFC0001234", b.IFSC)
+	require.NoError(t, json.Unmarshal([]byte(`{"ifsc":"SBIN0000001","ifsc_code":"HDFC0001234"}`), &b))
+	require.Equal(t, "SBIN0000001", b.IFSC)
+}

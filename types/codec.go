@@ -33,7 +33,8 @@ import (
 //	alias=NAME     NAME is a second spelling of the member: the member's own
 //	               name wins unless its value is null or "" (or it is absent)
 //	alias=OBJ.NAME the same, NAME being a member of the object member OBJ
-//	brand=SUFFIX   an undocumented decimal member <word>_SUFFIX fills this
+//	brand=SUFFIX   an undocumented decimal member <word>_SUFFIX (or, as an
+//	               older edition wrote it, <word>_SUFFIXs) fills this
 //	               field unless the field's own member is present (Fees)
 //	rest           a map receiving every member no other field takes, when its
 //	               value fits the map's element type (Fees.Other), at most
@@ -364,11 +365,11 @@ func amounts(rest reflect.Value) *map[string]decimal.Decimal {
 	return rest.Addr().Interface().(*map[string]decimal.Decimal)
 }
 
-// setAmount stores a member bound for a rest map of decimals. The last
-// value of a repeated member counts, so null or "" removes an earlier one.
 // MaxOtherMembers is how many entries a map of undocumented members
-// (Fees.Other, PrefundedFees.Other, AdditionalInfoRequired.Fields) holds at
-// most. The service documents ten fee keys and a handful of KYC options; an
+// (Fees.Other, PrefundedFees.Other, AdditionalInfoRequired.Fields,
+// Configuration.Fiats, AssetLimits.ByMethod) holds at most. The service
+// documents ten fee keys, a handful of KYC options, fiats and payment
+// methods; an
 // object with more undocumented members than this is not an answer of the
 // service, and reading it into a map would let whoever answers make every
 // decode cost as much as its body allows. Decoding such an object fails
@@ -396,6 +397,8 @@ func tooManyOthers(t, restType reflect.Type) error {
 	}
 }
 
+// setAmount stores a member bound for a rest map of decimals. The last
+// value of a repeated member counts, so null or "" removes an earlier one.
 func setAmount(rest reflect.Value, key []byte, d decimal.Decimal, set bool) {
 	m := amounts(rest)
 	if !set {
@@ -408,11 +411,16 @@ func setAmount(rest reflect.Value, key []byte, d decimal.Decimal, set bool) {
 	(*m)[string(key)] = d
 }
 
-// isBrandKey reports whether key is <word>_suffix, word being one run of
+// isBrandKey reports whether key is <word>_suffix or, as an older edition
+// wrote it, <word>_suffixs (acme_fees), word being one run of
 // [a-z0-9] that does not start with "client" or "pg" (those name the
 // client's and the payment gateway's own fees).
 func isBrandKey(key []byte, suffix string) bool {
 	word, ok := strings.CutSuffix(string(key), "_"+suffix)
+	if !ok {
+		// An older edition wrote the plural: <brand>_fees.
+		word, ok = strings.CutSuffix(string(key), "_"+suffix+"s")
+	}
 	if !ok || word == "" {
 		return false
 	}

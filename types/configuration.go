@@ -2,6 +2,7 @@ package types
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -17,7 +18,16 @@ import (
 //     read into Fiats;
 //   - flat (older): {"supported_fiats", "supported_assets", "coin_limits":
 //     {"usdt": {"min", "max"}}, "supported_networks",
-//     "required_risk_parameters"}, read into the other fields.
+//     "required_risk_parameters"}, read into the other fields;
+//   - flat with coin_limits nested per fiat, asset and method:
+//     {"supported_fiats", "supported_assets", "coin_limits": {"inr":
+//     {"usdt": {"imps": {"min", "max"}}}}}: each fiat's limits are read
+//     into its entry of Fiats, beside the flat supported_assets and
+//     supported_networks, and CoinLimits is nil.
+//
+// coin_limits is nested per fiat when a limit sits three objects deep
+// under it (fiat, asset, method), or when its keys are all among
+// supported_fiats and none among supported_assets.
 //
 // Fiat reads either as the configuration of one fiat. Amounts are decimals,
 // in units of the asset, exactly as sent (a JSON number or a decimal
@@ -25,8 +35,9 @@ import (
 type Configuration struct {
 	// Fiats holds, in the newest edition, the configuration of each fiat
 	// by its code as the service spells it ("inr"): every member of the
-	// data whose value is an object, but the flat edition's coin_limits.
-	// Nil when there is none.
+	// data whose value is an object, but the flat edition's coin_limits;
+	// and the fiats of a flat coin_limits nested per fiat. Nil when there
+	// is none.
 	Fiats map[string]FiatConfiguration `json:"-" fiatramp:"rest"`
 	// SupportedFiats lists the fiat codes of the flat edition.
 	SupportedFiats []string `json:"supported_fiats"`
@@ -81,10 +92,82 @@ var (
 	amountRangePlan       = compilePlan[AmountRange]()
 )
 
-// UnmarshalJSON decodes a configuration of either edition and keeps a copy
+// UnmarshalJSON decodes a configuration of any edition and keeps a copy
 // of data in Raw. null leaves c unchanged; on error c is unchanged.
 func (c *Configuration) UnmarshalJSON(data []byte) error {
-	return decode(c, data)
+	if null, err := nullOrObject(data, reflect.TypeFor[Configuration]()); err != nil || null {
+		return err
+	}
+	var read Configuration
+	if err := decodeWith(configurationPlan, &read, data); err != nil {
+		return err
+	}
+	if read.CoinLimits != nil {
+		var nested coinLimitsByFiat
+		if err := decodeWith(coinLimitsByFiatPlan, &nested, data); err != nil {
+			return err
+		}
+		if nested.perFiat(&read) {
+			for fiat, limits := range nested.CoinLimits {
+				if _, newest := read.Fiats[fiat]; newest {
+					continue
+				}
+				if read.Fiats == nil {
+					read.Fiats = make(map[string]FiatConfiguration, len(nested.CoinLimits))
+				}
+				read.Fiats[fiat] = FiatConfiguration{SupportedAssets: read.SupportedAssets, CoinLimits: limits.Assets, SupportedNetworks: read.SupportedNetworks}
+			}
+			read.CoinLimits = nil
+		}
+	}
+	*c = read
+	return nil
+}
+
+// coinLimitsByFiat reads a flat configuration's coin_limits as nested per
+// fiat: {"inr": {"usdt": {"imps": {"min", "max"}}}}.
+type coinLimitsByFiat struct {
+	CoinLimits map[string]fiatCoinLimits `json:"coin_limits"`
+}
+
+// fiatCoinLimits is the limits of one fiat, by asset code.
+type fiatCoinLimits struct {
+	Assets map[string]AssetLimits `json:"-" fiatramp:"rest"`
+}
+
+var coinLimitsByFiatPlan = compilePlan[coinLimitsByFiat]()
+
+// perFiat reports whether the coin_limits read both ways is nested per
+// fiat: a limit sits three objects deep (an asset of a fiat has limits
+// per method), or every key is a supported fiat and none a supported
+// asset.
+func (n *coinLimitsByFiat) perFiat(c *Configuration) bool {
+	for _, f := range n.CoinLimits {
+		for _, a := range f.Assets {
+			if len(a.ByMethod) > 0 {
+				return true
+			}
+		}
+	}
+	if len(c.SupportedFiats) == 0 || len(n.CoinLimits) == 0 {
+		return false
+	}
+	for key := range n.CoinLimits {
+		if !containsFold(c.SupportedFiats, key) || containsFold(c.SupportedAssets, key) {
+			return false
+		}
+	}
+	return true
+}
+
+// containsFold reports whether list holds s, compared without case.
+func containsFold(list []string, s string) bool {
+	for _, e := range list {
+		if strings.EqualFold(e, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func (*Configuration) plan() *plan { return configurationPlan }

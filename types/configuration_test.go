@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fiatramp/fiatramp-go/types"
@@ -87,4 +88,50 @@ func TestConfigurationRefusals(t *testing.T) {
 
 func FuzzConfiguration(f *testing.F) {
 	fuzzDecode(f, decodeSpec[types.Configuration]{prior: configurationByFiat, hasRaw: true})
+}
+
+// TestConfigurationFlatNestedPerFiat: a flat configuration whose
+// coin_limits nests limits per fiat, asset and method keeps every limit:
+// each fiat reads as its entry of Fiats, with the flat assets and
+// networks, and CoinLimits is nil (its keys are fiats, not assets).
+func TestConfigurationFlatNestedPerFiat(t *testing.T) {
+	body := `{"supported_fiats":["INR"],"supported_assets":["USDT"],"supported_networks":["TRC20"],` +
+		`"coin_limits":{"inr":{"usdt":{"imps":{"min":10,"max":"5000.5"},"upi":{"min":"10","max":1000}}}}}`
+	var c types.Configuration
+	require.NoError(t, json.Unmarshal([]byte(body), &c))
+	assert.Nil(t, c.CoinLimits)
+	assert.Equal(t, body, string(c.Raw))
+	inr, ok := c.Fiat("INR")
+	require.True(t, ok)
+	assert.Equal(t, []string{"USDT"}, inr.SupportedAssets)
+	assert.JSONEq(t, `["TRC20"]`, string(inr.SupportedNetworks))
+	r, ok := inr.Limits("USDT", "IMPS")
+	require.True(t, ok)
+	assert.Equal(t, "10", r.Min.String())
+	assert.Equal(t, "5000.5", r.Max.String())
+	r, ok = inr.Limits("usdt", "upi")
+	require.True(t, ok)
+	assert.Equal(t, "1000", r.Max.String())
+
+	// Nested per fiat without methods: told apart by supported_fiats.
+	c = types.Configuration{}
+	require.NoError(t, json.Unmarshal([]byte(`{"supported_fiats":["inr"],"supported_assets":["usdt"],"coin_limits":{"INR":{"USDT":{"min":1,"max":2}}}}`), &c))
+	assert.Nil(t, c.CoinLimits)
+	r, ok = c.Fiats["INR"].Limits("usdt", "imps")
+	require.True(t, ok)
+	assert.Equal(t, "2", r.Max.String())
+
+	// Per asset with methods stays per asset: its keys are assets.
+	c = types.Configuration{}
+	require.NoError(t, json.Unmarshal([]byte(`{"supported_fiats":["INR"],"supported_assets":["USDT"],"coin_limits":{"usdt":{"imps":{"min":1,"max":2}}}}`), &c))
+	assert.Empty(t, c.Fiats)
+	inr, ok = c.Fiat("inr")
+	require.True(t, ok)
+	r, ok = inr.Limits("USDT", "imps")
+	require.True(t, ok)
+	assert.Equal(t, "2", r.Max.String())
+
+	// null leaves a decoded configuration as it was.
+	require.NoError(t, json.Unmarshal([]byte(`null`), &c))
+	assert.NotNil(t, c.CoinLimits)
 }

@@ -59,12 +59,14 @@ type SavePayoutEDDRequest struct {
 	// nil sends "" for each report.
 	ITRReportPasswords []string `json:"itr_report_passwords"`
 	// Declaration is the customer's declaration that the above is true;
-	// the client refuses to send a save without it.
+	// always sent, as given (the service judges a save not declared
+	// true).
 	Declaration bool `json:"declaration"`
 }
 
 // SavePayinEDDRequest is the body of save payin EDD, POST
-// /ren/api/v1/payin/edd/save: the payout EDD's members plus the payin's
+// /ren/api/v1/payin/edd/save: the payout EDD's members (Declaration
+// optional, as the newest edition shows no declaration) plus the payin's
 // own. A verified payin EDD lifts the payout limits too.
 type SavePayinEDDRequest struct {
 	// CustomerID is the customer (required, KYC-verified).
@@ -81,9 +83,10 @@ type SavePayinEDDRequest struct {
 	// ITRReportPasswords holds one password per ITR report, "" for none;
 	// nil sends "" for each report.
 	ITRReportPasswords []string `json:"itr_report_passwords"`
-	// Declaration is the customer's declaration that the above is true;
-	// the client refuses to send a save without it.
-	Declaration bool `json:"declaration"`
+	// Declaration is the customer's declaration that the above is true.
+	// The newest payin save does not show it: it is sent (true) only when
+	// true.
+	Declaration bool `json:"declaration,omitempty"`
 	// Purpose is what the payins are for.
 	Purpose string `json:"purpose,omitempty"`
 	// AccountOperator says who operates the paying account.
@@ -91,8 +94,9 @@ type SavePayinEDDRequest struct {
 	// AccountOperatorName names the account's operator.
 	AccountOperatorName string `json:"account_operator_name,omitempty"`
 	// RelationWithAccountOperator is the customer's relation to the
-	// operator.
-	RelationWithAccountOperator string `json:"relation_with_account_operator,omitempty"`
+	// operator, e.g. "brother"; the client sends it in lower case, as the
+	// service documents it.
+	RelationWithAccountOperator string `json:"relation_with_account_operator,omitempty" fiatramp:"lower"`
 	// P2PTradingStatus says whether the customer trades peer to peer.
 	P2PTradingStatus bool `json:"p2p_trading_status"`
 	// SupportingPurposeDocURLs are absolute http(s) URLs of documents

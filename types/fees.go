@@ -10,7 +10,8 @@ import (
 //
 // The documented keys service_fee and service_gst carry the service's own
 // fee, but the real service spells "service" with its brand name (an
-// earlier edition used <brand>_fee and <brand>_gst). So a key `<word>_fee` or
+// earlier edition used <brand>_fee and <brand>_gst, an older one the plural
+// <brand>_fees). So a key `<word>_fee`, `<word>_fees` or
 // `<word>_gst`, where word is one run of [a-z0-9] that does not start with
 // "client" or "pg", and the key is not documented, is a brand key and fills
 // ServiceFee or ServiceGST. An explicit service_fee / service_gst wins over a
@@ -45,8 +46,9 @@ type Fees struct {
 	ServiceGST decimal.Decimal `json:"service_gst" fiatramp:"brand=gst"`
 	// PGGST is the GST on the payment gateway's fee.
 	PGGST decimal.Decimal `json:"pg_gst"`
-	// TDS is the tax deducted at source.
-	TDS decimal.Decimal `json:"tds"`
+	// TDS is the tax deducted at source (tds_fees in an older edition;
+	// tds wins unless it is null or "").
+	TDS decimal.Decimal `json:"tds" fiatramp:"alias=tds_fees"`
 	// GrossEffectiveExchangeRate is the exchange rate with every fee
 	// included.
 	GrossEffectiveExchangeRate decimal.Decimal `json:"gross_effective_exchange_rate"`
@@ -73,7 +75,7 @@ func (*Fees) plan() *plan { return feesPlan }
 // leave zero.
 //
 // service_fee follows the brand-key rule of Fees: a single-word `<word>_fee`
-// key that is not documented and whose word does not start with "client" or
+// (or `<word>_fees`) key that is not documented and whose word does not start with "client" or
 // "pg" fills ServiceFee unless an explicit service_fee is present; the first
 // such key wins. Keys match case-sensitively.
 type PrefundedFees struct {
@@ -84,8 +86,9 @@ type PrefundedFees struct {
 	ClientFee decimal.Decimal `json:"client_fee"`
 	// ClientGST is the GST on the client's fee.
 	ClientGST decimal.Decimal `json:"client_gst"`
-	// TDS is the tax deducted at source.
-	TDS decimal.Decimal `json:"tds"`
+	// TDS is the tax deducted at source (tds_fees in an older edition;
+	// tds wins unless it is null or "").
+	TDS decimal.Decimal `json:"tds" fiatramp:"alias=tds_fees"`
 	// Other holds every other key whose value is a JSON number or a decimal
 	// string, as in Fees.Other. Nil when there are none; at most
 	// MaxOtherMembers keys.

@@ -334,12 +334,12 @@ func checkPrefundedFeesObject(t *testing.T, f *types.PrefundedFees, ms []member)
 }
 
 // TestIsBrandKey pins which undocumented keys the brand rule takes: one
-// run of [a-z0-9], then _fee or _gst, the client's and the gateway's own
-// keys excluded.
+// run of [a-z0-9], then _fee or _gst (or an older edition's plural,
+// _fees), the client's and the gateway's own keys excluded.
 func TestIsBrandKey(t *testing.T) {
 	for key, want := range map[string]string{
-		"acme_fee": "fee", "acme_gst": "gst", "a1_fee": "fee", "9_gst": "gst",
-		"_fee": "", "fee": "", "acme_fees": "", "acme_tax": "", "a_b_fee": "", "Acme_fee": "", "acme_Fee": "",
+		"acme_fee": "fee", "acme_gst": "gst", "a1_fee": "fee", "9_gst": "gst", "acme_fees": "fee", "acme_gsts": "gst",
+		"_fee": "", "fee": "", "_fees": "", "acme_feess": "", "client_fees": "", "pg_fees": "", "acme_tax": "", "a_b_fee": "", "Acme_fee": "", "acme_Fee": "",
 		"client_fee": "", "clientx_gst": "", "pg_fee": "", "pgx_fee": "", "acme.x_fee": "", "acme_fee ": "",
 	} {
 		got := ""
@@ -443,4 +443,19 @@ func TestFeesOtherCapped(t *testing.T) {
 	var overInfo types.AdditionalInfoRequired
 	require.ErrorAs(t, json.Unmarshal(options(types.MaxOtherMembers+1), &overInfo), &te)
 	require.Equal(t, "opt"+strconv.Itoa(types.MaxOtherMembers), te.Field)
+}
+
+// TestFeesOlderPluralKeys: an older edition's <brand>_fees and tds_fees
+// land in ServiceFee and TDS, in both fee objects.
+func TestFeesOlderPluralKeys(t *testing.T) {
+	var f types.Fees
+	require.NoError(t, json.Unmarshal([]byte(`{"acme_fees":"1.5","tds_fees":2,"acme_gst":"0.27"}`), &f))
+	require.Equal(t, "1.5", f.ServiceFee.String())
+	require.Equal(t, "2", f.TDS.String())
+	require.Equal(t, "0.27", f.ServiceGST.String())
+	require.Nil(t, f.Other)
+	var p types.PrefundedFees
+	require.NoError(t, json.Unmarshal([]byte(`{"acme_fees":"1.5","tds_fees":"2"}`), &p))
+	require.Equal(t, "1.5", p.ServiceFee.String())
+	require.Equal(t, "2", p.TDS.String())
 }

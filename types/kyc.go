@@ -127,7 +127,7 @@ type DocumentDetails struct {
 // /cms/api/v1/kyc/add-kyc-data. Dates are DD-MM-YYYY; URLs are absolute
 // http or https. The client refuses before sending an empty customer_id,
 // full_name, phone, full_address, tax_number, document_type or document
-// number, a date in another form and a URL that is not absolute http(s).
+// number, a date in another form and what is not a URL at all.
 type AddKYCDataRequest struct {
 	CustomerID  uuid.UUID `json:"customer_id"`
 	FullName    string    `json:"full_name"`

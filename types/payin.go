@@ -29,9 +29,10 @@ type InitiatePayinRequest struct {
 
 // Payin is a payin: the quotation's fields plus the payin's own id, its UTR
 // and its status. Initiate (POST /pis/api/v1/payin/initiate) answers it
-// PROCESSING, with amounts as JSON numbers; fetch
-// (GET /pis/api/v1/payin/{payin_id}) and history answer it with decimal
-// strings, receiveing_amount for the fiat amount, and the fields that move
+// PROCESSING, with amounts as JSON numbers and the quotation's deposit
+// instructions; fetch (GET /pis/api/v1/payin/{payin_id}) and history
+// answer it with decimal strings, the amount of the asset received spelled
+// receiveing_amount, and the fields that move
 // (ExchangeTransferID, FailureReason, RefundReason, UpdatedAt). Both
 // decode here; when a body carries both spellings, receiving_amount (if
 // not null or "") wins. Timestamps follow the rules on Payout.
@@ -83,6 +84,14 @@ type Payin struct {
 	UpdatedAt time.Time `json:"updated_at"`
 	// ExpiryTime is the quotation's expiry, when the answer carries it.
 	ExpiryTime time.Time `json:"expiry_time"`
+	// DepositInstructions tells where the customer pays, as the
+	// quotation's: initiate answers it (zero when absent).
+	DepositInstructions DepositInstructions `json:"deposit_instructions"`
+	// DeepLink and IOSCheckoutLink are the quotation's UPI payment links
+	// when the answer carries them, read as on PayinQuotation ("" when
+	// none).
+	DeepLink        string `json:"deep_link" fiatramp:"alias=deposit_instructions.deep_link"`
+	IOSCheckoutLink string `json:"ios_checkout_link" fiatramp:"alias=deposit_instructions.ios_checkout_link"`
 	// Raw is a copy of the exact JSON object this payin was decoded from.
 	Raw json.RawMessage `json:"-" fiatramp:"raw"`
 }

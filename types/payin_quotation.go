@@ -34,8 +34,9 @@ type CreatePayinQuotationRequest struct {
 	RiskParameters RiskParameters `json:"risk_parameters"`
 }
 
-// RiskParameters is the risk_parameters object of a payin quotation
-// request.
+// RiskParameters is the risk_parameters object of a quotation request,
+// payin (CreatePayinQuotationRequest) or payout
+// (CreatePayoutQuotationRequest).
 type RiskParameters struct {
 	// IPAddress is the payer's IP address; omitted when empty.
 	IPAddress string `json:"ip_address,omitempty"`

@@ -137,3 +137,16 @@ func checkPayin(t *testing.T, p *types.Payin, ms []member) {
 	checkReceiving(t, ms, p.ReceivingAmount)
 	checkFees(t, lastObject(t, ms, "fees"), p.Fees)
 }
+
+// TestPayinInitiatedDepositInstructions: initiate answers the quotation's
+// fields, deposit instructions and UPI links included; each lands in its
+// field.
+func TestPayinInitiatedDepositInstructions(t *testing.T) {
+	var p types.Payin
+	require.NoError(t, json.Unmarshal([]byte(`{"id":"4d5e6f7a-8b9c-4d0e-9f1a-2b3c4d5e6f7a","status":"PROCESSING",`+
+		`"deposit_instructions":{"account_number":"001122334455","ifsc":"ABCD0001234","account_name":"Escrow","deep_link":"upi://pay?pa=x"},`+
+		`"ios_checkout_link":"https://checkout.example/x"}`), &p))
+	require.Equal(t, types.DepositInstructions{AccountNumber: "001122334455", IFSC: "ABCD0001234", AccountName: "Escrow"}, p.DepositInstructions)
+	require.Equal(t, "upi://pay?pa=x", p.DeepLink)
+	require.Equal(t, "https://checkout.example/x", p.IOSCheckoutLink)
+}

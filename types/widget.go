@@ -31,10 +31,12 @@ type WidgetRequest struct {
 	FiatAmount decimal.Decimal `json:"fiat_amount"`
 	// FiatCurrency is the fiat currency, e.g. "INR".
 	FiatCurrency string `json:"fiat_currency"`
-	// FlowType is WidgetFlowBuy (or WidgetFlowSell).
-	FlowType WidgetFlowType `json:"flow_type"`
-	// NetworkCode is the blockchain network of the wallet, e.g. "TRON".
-	NetworkCode string `json:"network_code"`
+	// FlowType is WidgetFlowBuy (or WidgetFlowSell); the client sends it
+	// in lower case, as the service documents it.
+	FlowType WidgetFlowType `json:"flow_type" fiatramp:"lower"`
+	// NetworkCode is the blockchain network of the wallet, e.g. "tron";
+	// the client sends it in lower case, as the service documents it.
+	NetworkCode string `json:"network_code" fiatramp:"lower"`
 	// PaymentMethod is how the customer pays, e.g. UPI or IMPS.
 	PaymentMethod PaymentMethod `json:"payment_method"`
 	// WalletAddress receives the asset. A wrong address loses it.

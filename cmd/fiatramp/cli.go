@@ -340,18 +340,6 @@ func (f *callFlags) check(s streams, c *command) error {
 	return nil
 }
 
-// client returns a client configured from FIATRAMP_API_KEY,
-// FIATRAMP_API_SECRET and FIATRAMP_BASE_URL, and ctx bounded by the
-// timeout.
-func (f *callFlags) client(ctx context.Context, s streams, c *command) (*fiatramp.Client, context.Context, context.CancelFunc, error) {
-	cl, err := f.newClient(s, c)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, f.timeout)
-	return cl, ctx, cancel, nil
-}
-
 // newClient checks the flags and returns a client configured from
 // FIATRAMP_API_KEY, FIATRAMP_API_SECRET and FIATRAMP_BASE_URL.
 func (f *callFlags) newClient(s streams, c *command) (*fiatramp.Client, error) {

@@ -46,7 +46,7 @@ func TestCLICustomersAddBank(t *testing.T) {
 	for _, args := range [][]string{
 		{"-customer", cust},
 		{"-customer", cust, "-vpa", "a@upi", "-account", "1"},
-		{"-customer", cust, "-account", "1", "-ifsc", "HDFC0001234"},
+		{"-customer", cust, "-account", "1"},
 		{"-vpa", "a@upi"},
 		{"-customer", "nope", "-vpa", "a@upi"},
 	} {

@@ -42,83 +42,106 @@ is read. A create that exits 3 prints this command with every flag filled.`,
 		example: `fiatramp payouts reconcile -reference order-1 -customer $CUSTOMER -quotation $QUOTATION -from 2026-11-27 -to 2026-11-27 | jq -r .verdict`,
 	}
 	var (
-		cf                                 callFlags
-		ref, customer, quotation, from, to string
+		cf callFlags
+		af attemptFlags
 	)
 	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
 		fs.DurationVar(&cf.timeout, "timeout", defaultTimeout, "give up after this `duration`, every read and retry included")
 		cf.defineClock(fs)
 		cf.output = "json"
-		fs.StringVar(&ref, "reference", "", "client_reference_id the create carried (required)")
-		fs.StringVar(&customer, "customer", "", "customer_id of the payout (required)")
-		fs.StringVar(&quotation, "quotation", "", "quotation_id of the payout (needed to prove that none exists)")
-		fs.StringVar(&from, "from", "", "first `day` of the attempts, YYYY-MM-DD (UTC)")
-		fs.StringVar(&to, "to", "", "last `day` of the attempts, YYYY-MM-DD (UTC)")
+		af.define(fs)
 		return func(ctx context.Context, s streams, args []string) error {
 			if err := wantArgs(s, c, args, 0, 0); err != nil {
 				return err
 			}
-			if ref == "" || customer == "" {
-				return misuse(s, c, "-reference and -customer are required")
-			}
-			a := fiatramp.PayoutAttempt{ClientReferenceID: ref}
-			var err error
-			if a.CustomerID, err = parseID(s, c, "-customer", customer); err != nil {
+			a, err := af.attempt(s, c)
+			if err != nil {
 				return err
 			}
-			if quotation != "" {
-				if a.QuotationID, err = parseID(s, c, "-quotation", quotation); err != nil {
-					return err
+			return cf.callAndPrint(ctx, s, c, nil, func(ctx context.Context, cl *fiatramp.Client) (any, error) {
+				r, err := cl.Payouts.Reconcile(ctx, a)
+				if err != nil {
+					return nil, err
 				}
-			}
-			if (from == "") != (to == "") {
-				return misuse(s, c, "-from and -to go together: give both or neither")
-			}
-			if from != "" {
-				f, ferr := time.Parse(reconcileDate, from)
-				t, terr := time.Parse(reconcileDate, to)
-				if ferr != nil || terr != nil {
-					return misuse(s, c, "-from %q -to %q: want YYYY-MM-DD", from, to)
-				}
-				a.From, a.To = f, t.Add(24*time.Hour-time.Nanosecond)
-			}
-			cl, ctx, cancel, err := cf.client(ctx, s, c)
-			if err != nil {
-				return err
-			}
-			defer cancel()
-			r, err := cl.Payouts.Reconcile(ctx, a)
-			if err != nil {
-				return err
-			}
-			out := struct {
-				Verdict         fiatramp.ReconcileVerdict `json:"verdict"`
-				Reason          string                    `json:"reason"`
-				Requests        int                       `json:"requests"`
-				Payout          json.RawMessage           `json:"payout"`
-				QuotationStatus *string                   `json:"quotation_status"`
-			}{Verdict: r.Verdict, Reason: r.Reason, Requests: r.Requests, Payout: json.RawMessage("null")}
-			if r.Payout != nil && len(r.Payout.Raw) > 0 {
-				out.Payout = r.Payout.Raw
-			}
-			if r.Quotation != nil {
-				status := string(r.Quotation.Status)
-				out.QuotationStatus = &status
-			}
-			raw, err := json.Marshal(out)
-			if err != nil {
-				return err
-			}
-			if err := writeJSON(s.out, raw); err != nil {
-				return err
-			}
-			if r.Verdict == fiatramp.ReconcileUnknown {
-				return &unsettledError{command: reconcileCommandLine(a)}
-			}
-			return nil
+				return printer(func(s streams, _ string) error { return printReconciliation(s, a, r) }), nil
+			})
 		}
 	}
 	return c
+}
+
+// attemptFlags describe the payout create to settle.
+type attemptFlags struct {
+	ref, customer, quotation, from, to string
+}
+
+func (f *attemptFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&f.ref, "reference", "", "client_reference_id the create carried (required)")
+	fs.StringVar(&f.customer, "customer", "", "customer_id of the payout (required)")
+	fs.StringVar(&f.quotation, "quotation", "", "quotation_id of the payout (needed to prove that none exists)")
+	fs.StringVar(&f.from, "from", "", "first `day` of the attempts, YYYY-MM-DD (UTC)")
+	fs.StringVar(&f.to, "to", "", "last `day` of the attempts, YYYY-MM-DD (UTC)")
+}
+
+// attempt is the create the flags describe; -from and -to cover their
+// whole days.
+func (f *attemptFlags) attempt(s streams, c *command) (fiatramp.PayoutAttempt, error) {
+	if f.ref == "" || f.customer == "" {
+		return fiatramp.PayoutAttempt{}, misuse(s, c, "-reference and -customer are required")
+	}
+	a := fiatramp.PayoutAttempt{ClientReferenceID: f.ref}
+	var err error
+	if a.CustomerID, err = parseID(s, c, "-customer", f.customer); err != nil {
+		return a, err
+	}
+	if f.quotation != "" {
+		if a.QuotationID, err = parseID(s, c, "-quotation", f.quotation); err != nil {
+			return a, err
+		}
+	}
+	if (f.from == "") != (f.to == "") {
+		return a, misuse(s, c, "-from and -to go together: give both or neither")
+	}
+	if f.from != "" {
+		from, ferr := time.Parse(reconcileDate, f.from)
+		to, terr := time.Parse(reconcileDate, f.to)
+		if ferr != nil || terr != nil {
+			return a, misuse(s, c, "-from %q -to %q: want YYYY-MM-DD", f.from, f.to)
+		}
+		a.From, a.To = from, to.Add(24*time.Hour-time.Nanosecond)
+	}
+	return a, nil
+}
+
+// printReconciliation prints r as {"verdict", "reason", "requests",
+// "payout", "quotation_status"}; an unknown verdict is an unsettledError
+// naming the command that tries again.
+func printReconciliation(s streams, a fiatramp.PayoutAttempt, r *fiatramp.PayoutReconciliation) error {
+	out := struct {
+		Verdict         fiatramp.ReconcileVerdict `json:"verdict"`
+		Reason          string                    `json:"reason"`
+		Requests        int                       `json:"requests"`
+		Payout          json.RawMessage           `json:"payout"`
+		QuotationStatus *string                   `json:"quotation_status"`
+	}{Verdict: r.Verdict, Reason: r.Reason, Requests: r.Requests, Payout: json.RawMessage("null")}
+	if r.Payout != nil && len(r.Payout.Raw) > 0 {
+		out.Payout = r.Payout.Raw
+	}
+	if r.Quotation != nil {
+		status := string(r.Quotation.Status)
+		out.QuotationStatus = &status
+	}
+	raw, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	if err := writeJSON(s.out, raw); err != nil {
+		return err
+	}
+	if r.Verdict == fiatramp.ReconcileUnknown {
+		return &unsettledError{command: reconcileCommandLine(a)}
+	}
+	return nil
 }
 
 // unsettledError is a reconciliation that settled nothing: exit status 3,

@@ -64,105 +64,19 @@ secret from FIATRAMP_API_SECRET or -secret-file, never from a flag value
 		example: `echo '{"b": 1, "a": "x"}' | fiatramp sign -timestamp 1700000000
 fiatramp sign -request captured.http -secret-file ~/.fiatramp-secret`,
 	}
-	var (
-		key, secretFile, timestamp, method string
-		compare, request, now, output      string
-	)
+	var f signFlags
 	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
-		fs.StringVar(&key, "key", "", "API `key` (default: the captured request's X-API-KEY, else $FIATRAMP_API_KEY)")
-		fs.StringVar(&secretFile, "secret-file", "", "read the API secret from `file` (default: $FIATRAMP_API_SECRET)")
-		fs.StringVar(&timestamp, "timestamp", "", "X-TIMESTAMP to sign, Unix `seconds` (default: now)")
-		fs.StringVar(&method, "method", "POST", "the request's `method`; a GET signs {}")
-		fs.StringVar(&compare, "compare", "", "check this X-SIGNATURE `value` against the body and -timestamp")
-		fs.StringVar(&request, "request", "", "check the captured HTTP request in `file` (- for standard input)")
-		fs.StringVar(&now, "now", "", "the service's clock when the request was sent, Unix `seconds`, to check the 300 s window\n"+
-			"(default: this machine's clock for -request; -compare with -timestamp checks the window only against -now)")
-		fs.StringVar(&output, "o", "text", "output `format`: text or json")
+		f.define(fs)
 		return func(ctx context.Context, s streams, args []string) error {
-			in := signInput{method: strings.ToUpper(method)}
-			if err := wantArgs(s, c, args, 0, 1); err != nil {
-				return err
-			}
-			if output != "text" && output != "json" {
-				return misuse(s, c, "-o %q: want text or json", output)
-			}
-			if request != "" && (compare != "" || timestamp != "" || len(args) > 0) {
-				return misuse(s, c, "-request takes the signature, timestamp and body from the request: no -compare, -timestamp or BODY_FILE")
-			}
-			in.now, in.checkWindow = time.Now().Unix(), true
-			if now != "" {
-				n, err := strconv.ParseInt(now, 10, 64)
-				if err != nil {
-					return misuse(s, c, "-now %q: want Unix seconds", now)
-				}
-				in.now = n
-			} else if request == "" && timestamp != "" {
-				// A timestamp given to -compare is a request's that was
-				// sent at some time, often long before: this machine's
-				// clock now says nothing about the service's then.
-				in.checkWindow = false
-			}
-			secret, err := readSecret(secretFile)
+			in, err := f.input(s, c, args)
 			if err != nil {
-				return misuse(s, c, "%v", err)
-			}
-			in.secret = secret
-			in.envKey = os.Getenv(fiatramp.EnvAPIKey)
-			in.key = key
-			if in.key == "" {
-				in.key = in.envKey
-			}
-
-			if request != "" {
-				raw, err := readLimited(s, request)
-				if err != nil {
-					return misuse(s, c, "-request: %v", err)
-				}
-				capt, err := parseCaptured(raw, in.method)
-				if err != nil {
-					return misuse(s, c, "-request %s: %v", request, err)
-				}
-				in.captured = &capt
-				in.method, in.body, in.hasBody = capt.method, capt.body, true
-				in.timestamp, in.given = capt.header.Get("X-Timestamp"), capt.header.Get("X-Signature")
-				if k := capt.header.Get("X-Api-Key"); k != "" && key == "" {
-					in.key = k
-				}
-				in.compare = true
-			} else {
-				in.timestamp = timestamp
-				if in.timestamp == "" {
-					in.timestamp = strconv.FormatInt(time.Now().Unix(), 10)
-				}
-				in.given, in.compare = compare, compare != ""
-				if in.method != http.MethodGet && in.method != http.MethodHead {
-					name := "-"
-					if len(args) == 1 {
-						name = args[0]
-					}
-					if in.body, err = readLimited(s, name); err != nil {
-						return misuse(s, c, "body: %v", err)
-					}
-					// A file or echo ends in a line break that no request
-					// sends: drop one, and say so.
-					if t := bytes.TrimSuffix(bytes.TrimSuffix(in.body, []byte("\n")), []byte("\r")); len(t) < len(in.body) && len(bytes.TrimSpace(t)) > 0 {
-						in.body = t
-						in.droppedNewline = true
-					}
-					in.hasBody = true
-				}
-			}
-			if in.key == "" {
-				return misuse(s, c, "no API key: give -key or set %s", fiatramp.EnvAPIKey)
-			}
-			if strings.ContainsAny(in.key, "\r\n") {
-				return misuse(s, c, "the API key holds a line break")
+				return err
 			}
 			rep, err := in.report()
 			if err != nil {
 				return misuse(s, c, "%v", err)
 			}
-			if err := report(s.out, output, rep); err != nil {
+			if err := report(s.out, f.output, rep); err != nil {
 				return err
 			}
 			if in.compare && !*rep.Match {
@@ -172,6 +86,125 @@ fiatramp sign -request captured.http -secret-file ~/.fiatramp-secret`,
 		}
 	}
 	return c
+}
+
+// signFlags are the flags of "fiatramp sign".
+type signFlags struct {
+	key, secretFile, timestamp, method string
+	compare, request, now, output      string
+}
+
+func (f *signFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&f.key, "key", "", "API `key` (default: the captured request's X-API-KEY, else $FIATRAMP_API_KEY)")
+	fs.StringVar(&f.secretFile, "secret-file", "", "read the API secret from `file` (default: $FIATRAMP_API_SECRET)")
+	fs.StringVar(&f.timestamp, "timestamp", "", "X-TIMESTAMP to sign, Unix `seconds` (default: now)")
+	fs.StringVar(&f.method, "method", "POST", "the request's `method`; a GET signs {}")
+	fs.StringVar(&f.compare, "compare", "", "check this X-SIGNATURE `value` against the body and -timestamp")
+	fs.StringVar(&f.request, "request", "", "check the captured HTTP request in `file` (- for standard input)")
+	fs.StringVar(&f.now, "now", "", "the service's clock when the request was sent, Unix `seconds`, to check the 300 s window\n"+
+		"(default: this machine's clock for -request; -compare with -timestamp checks the window only against -now)")
+	fs.StringVar(&f.output, "o", "text", "output `format`: text or json")
+}
+
+// input is what sign signs or checks, from the flags and args: a
+// captured request (-request), or a body with the flags' timestamp and
+// signature.
+func (f *signFlags) input(s streams, c *command, args []string) (*signInput, error) {
+	if err := wantArgs(s, c, args, 0, 1); err != nil {
+		return nil, err
+	}
+	if f.output != "text" && f.output != "json" {
+		return nil, misuse(s, c, "-o %q: want text or json", f.output)
+	}
+	if f.request != "" && (f.compare != "" || f.timestamp != "" || len(args) > 0) {
+		return nil, misuse(s, c, "-request takes the signature, timestamp and body from the request: no -compare, -timestamp or BODY_FILE")
+	}
+	in := &signInput{method: strings.ToUpper(f.method), now: time.Now().Unix(), checkWindow: true}
+	if f.now != "" {
+		n, err := strconv.ParseInt(f.now, 10, 64)
+		if err != nil {
+			return nil, misuse(s, c, "-now %q: want Unix seconds", f.now)
+		}
+		in.now = n
+	} else if f.request == "" && f.timestamp != "" {
+		// A timestamp given to -compare is a request's that was sent at
+		// some time, often long before: this machine's clock now says
+		// nothing about the service's then.
+		in.checkWindow = false
+	}
+	secret, err := readSecret(f.secretFile)
+	if err != nil {
+		return nil, misuse(s, c, "%v", err)
+	}
+	in.secret, in.envKey, in.key = secret, os.Getenv(fiatramp.EnvAPIKey), f.key
+	if in.key == "" {
+		in.key = in.envKey
+	}
+	if f.request != "" {
+		err = f.readRequest(s, c, in)
+	} else {
+		err = f.readBody(s, c, in, args)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if in.key == "" {
+		return nil, misuse(s, c, "no API key: give -key or set %s", fiatramp.EnvAPIKey)
+	}
+	if strings.ContainsAny(in.key, "\r\n") {
+		return nil, misuse(s, c, "the API key holds a line break")
+	}
+	return in, nil
+}
+
+// readRequest fills in from the captured request of -request: its method,
+// key (unless -key), timestamp, signature and body.
+func (f *signFlags) readRequest(s streams, c *command, in *signInput) error {
+	raw, err := readLimited(s, f.request)
+	if err != nil {
+		return misuse(s, c, "-request: %v", err)
+	}
+	capt, err := parseCaptured(raw, in.method)
+	if err != nil {
+		return misuse(s, c, "-request %s: %v", f.request, err)
+	}
+	in.captured = &capt
+	in.method, in.body, in.hasBody = capt.method, capt.body, true
+	in.timestamp, in.given = capt.header.Get("X-Timestamp"), capt.header.Get("X-Signature")
+	if k := capt.header.Get("X-Api-Key"); k != "" && f.key == "" {
+		in.key = k
+	}
+	in.compare = true
+	return nil
+}
+
+// readBody fills in from -timestamp (default now), -compare and the body
+// in BODY_FILE or standard input (none for a GET or HEAD).
+func (f *signFlags) readBody(s streams, c *command, in *signInput, args []string) error {
+	in.timestamp = f.timestamp
+	if in.timestamp == "" {
+		in.timestamp = strconv.FormatInt(time.Now().Unix(), 10)
+	}
+	in.given, in.compare = f.compare, f.compare != ""
+	if in.method == http.MethodGet || in.method == http.MethodHead {
+		return nil
+	}
+	name := "-"
+	if len(args) == 1 {
+		name = args[0]
+	}
+	body, err := readLimited(s, name)
+	if err != nil {
+		return misuse(s, c, "body: %v", err)
+	}
+	// A file or echo ends in a line break that no request sends: drop
+	// one, and say so.
+	if t := bytes.TrimSuffix(bytes.TrimSuffix(body, []byte("\n")), []byte("\r")); len(t) < len(body) && len(bytes.TrimSpace(t)) > 0 {
+		body = t
+		in.droppedNewline = true
+	}
+	in.body, in.hasBody = body, true
+	return nil
 }
 
 // readSecret returns the secret from file, or from FIATRAMP_API_SECRET.

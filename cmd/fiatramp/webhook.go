@@ -53,69 +53,23 @@ is never printed.`,
 		example: `fiatramp webhook verify -secret-file ~/.fiatramp-secret delivery.http
 pbpaste | fiatramp webhook verify -o json`,
 	}
-	var (
-		key, secretFile, now, output string
-		tolerance                    time.Duration
-	)
+	var f verifyFlags
 	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
-		fs.StringVar(&key, "key", "", "API `key` the delivery was signed with (default: $FIATRAMP_API_KEY)")
-		fs.StringVar(&secretFile, "secret-file", "", "read the API secret from `file` (default: $FIATRAMP_API_SECRET)")
-		fs.StringVar(&now, "now", "", "the receiver's clock in Unix `seconds` (default: this machine's)")
-		fs.DurationVar(&tolerance, "tolerance", webhook.DefaultTolerance, "how far X-TIMESTAMP may be from the clock")
-		fs.StringVar(&output, "o", "text", "output `format`: text or json")
+		f.define(fs)
 		return func(ctx context.Context, s streams, args []string) error {
-			if err := wantArgs(s, c, args, 0, 1); err != nil {
+			if err := f.check(s, c, args); err != nil {
 				return err
 			}
-			if output != "text" && output != "json" {
-				return misuse(s, c, "-o %q: want text or json", output)
-			}
-			if tolerance <= 0 {
-				return misuse(s, c, "-tolerance %v is not positive", tolerance)
-			}
-			clock := time.Now()
-			if now != "" {
-				n, err := strconv.ParseInt(now, 10, 64)
-				if err != nil {
-					return misuse(s, c, "-now %q: want Unix seconds", now)
-				}
-				clock = time.Unix(n, 0)
-			}
-			envKey := os.Getenv(fiatramp.EnvAPIKey)
-			if key == "" {
-				key = envKey
-			}
-			if key == "" {
-				return misuse(s, c, "no API key: give -key or set %s (a delivery carries none)", fiatramp.EnvAPIKey)
-			}
-			secret, err := readSecret(secretFile)
+			key, envKey, secret, err := signingKeys(s, c, f.key, f.secretFile, " (a delivery carries none)")
 			if err != nil {
-				return misuse(s, c, "%v", err)
+				return err
 			}
-			name := "-"
-			if len(args) == 1 {
-				name = args[0]
-			}
-			raw, err := readLimited(s, name)
+			capt, err := readDelivery(s, c, args)
 			if err != nil {
-				return misuse(s, c, "delivery: %v", err)
+				return err
 			}
-			capt, err := parseCaptured(raw, http.MethodPost)
-			if err != nil {
-				return misuse(s, c, "delivery %s: %v", name, err)
-			}
-			ev, verr := webhook.Verify(key, secret, capt.header, capt.body, clock, webhook.WithTolerance(tolerance))
-			rep := &verifyReport{Verified: verr == nil, Notes: capt.notes}
-			if verr == nil {
-				rep.Event, rep.DedupeKey, rep.Known = ev, ev.DedupeKey(), ev.IsKnown()
-			} else {
-				rep.Error = verr.Error()
-				rep.Reason = refusalReason(verr)
-				if errors.Is(verr, webhook.ErrInvalidSignature) && capt.header.Get(webhook.HeaderSignature) != "" {
-					rep.Findings = diagnose(key, envKey, secret, capt, clock)
-				}
-			}
-			if err := report(s.out, output, rep); err != nil {
+			rep, verr := verifyDelivery(key, envKey, secret, capt, f.clock, f.tolerance)
+			if err := report(s.out, f.output, rep); err != nil {
 				return err
 			}
 			if verr != nil {
@@ -125,6 +79,98 @@ pbpaste | fiatramp webhook verify -o json`,
 		}
 	}
 	return c
+}
+
+// verifyFlags are the flags of "fiatramp webhook verify".
+type verifyFlags struct {
+	key, secretFile, now, output string
+	tolerance                    time.Duration
+	clock                        time.Time // -now, or this machine's clock (check)
+}
+
+func (f *verifyFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&f.key, "key", "", "API `key` the delivery was signed with (default: $FIATRAMP_API_KEY)")
+	fs.StringVar(&f.secretFile, "secret-file", "", "read the API secret from `file` (default: $FIATRAMP_API_SECRET)")
+	fs.StringVar(&f.now, "now", "", "the receiver's clock in Unix `seconds` (default: this machine's)")
+	fs.DurationVar(&f.tolerance, "tolerance", webhook.DefaultTolerance, "how far X-TIMESTAMP may be from the clock")
+	fs.StringVar(&f.output, "o", "text", "output `format`: text or json")
+}
+
+// check refuses a command line webhook verify cannot run, and sets the
+// clock.
+func (f *verifyFlags) check(s streams, c *command, args []string) error {
+	if err := wantArgs(s, c, args, 0, 1); err != nil {
+		return err
+	}
+	if f.output != "text" && f.output != "json" {
+		return misuse(s, c, "-o %q: want text or json", f.output)
+	}
+	if f.tolerance <= 0 {
+		return misuse(s, c, "-tolerance %v is not positive", f.tolerance)
+	}
+	f.clock = time.Now()
+	if f.now != "" {
+		n, err := strconv.ParseInt(f.now, 10, 64)
+		if err != nil {
+			return misuse(s, c, "-now %q: want Unix seconds", f.now)
+		}
+		f.clock = time.Unix(n, 0)
+	}
+	return nil
+}
+
+// signingKeys are the API key (flag, else $FIATRAMP_API_KEY; refused when
+// neither, with why added to the message), the environment's key and the
+// secret (from secretFile, else $FIATRAMP_API_SECRET).
+func signingKeys(s streams, c *command, key, secretFile, why string) (string, string, string, error) {
+	envKey := os.Getenv(fiatramp.EnvAPIKey)
+	if key == "" {
+		key = envKey
+	}
+	if key == "" {
+		return "", "", "", misuse(s, c, "no API key: give -key or set %s%s", fiatramp.EnvAPIKey, why)
+	}
+	secret, err := readSecret(secretFile)
+	if err != nil {
+		return "", "", "", misuse(s, c, "%v", err)
+	}
+	return key, envKey, secret, nil
+}
+
+// readDelivery reads the captured delivery from DELIVERY_FILE or standard
+// input.
+func readDelivery(s streams, c *command, args []string) (captured, error) {
+	name := "-"
+	if len(args) == 1 {
+		name = args[0]
+	}
+	raw, err := readLimited(s, name)
+	if err != nil {
+		return captured{}, misuse(s, c, "delivery: %v", err)
+	}
+	capt, err := parseCaptured(raw, http.MethodPost)
+	if err != nil {
+		return captured{}, misuse(s, c, "delivery %s: %v", name, err)
+	}
+	return capt, nil
+}
+
+// verifyDelivery checks capt as webhook.Verify does at clock and reports
+// the event, or the refusal with, for a wrong signature, the mistake that
+// produced it. The error is Verify's.
+func verifyDelivery(key, envKey, secret string, capt captured, clock time.Time, tolerance time.Duration) (*verifyReport, error) {
+	ev, verr := webhook.Verify(key, secret, capt.header, capt.body, clock, webhook.WithTolerance(tolerance))
+	rep := &verifyReport{Verified: verr == nil, Notes: capt.notes}
+	if verr == nil {
+		rep.Event, rep.DedupeKey, rep.Known = ev, ev.DedupeKey(), ev.IsKnown()
+		return rep, nil
+	}
+	rep.Error = verr.Error()
+	rep.Reason = refusalReason(verr)
+	if errors.Is(verr, webhook.ErrInvalidSignature) && capt.header.Get(webhook.HeaderSignature) != "" {
+		rep.Findings = diagnose(key, envKey, secret, capt, clock)
+	}
+	return rep, verr
 }
 
 // verifyReport is what webhook verify found (also its JSON output).
@@ -230,21 +276,9 @@ receiver refuses it (401).`,
 		example: `fiatramp webhook send -type PAYOUT -event SUCCESS -metadata '{"utr":"UTR123"}' http://127.0.0.1:8080/webhooks
 fiatramp webhook send -bad-signature http://localhost:8080/webhooks`,
 	}
-	var (
-		key, secretFile, typ, event, id, metadata string
-		timeout                                   time.Duration
-		allowRemote, badSignature                 bool
-	)
+	var f sendFlags
 	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
-		fs.StringVar(&key, "key", "", "API `key` to sign with (default: $FIATRAMP_API_KEY)")
-		fs.StringVar(&secretFile, "secret-file", "", "read the API secret from `file` (default: $FIATRAMP_API_SECRET)")
-		fs.StringVar(&typ, "type", string(webhook.TypePayout), "event `type`: PAYOUT, PAYIN, CUSTOMER, BANK or EDD")
-		fs.StringVar(&event, "event", string(webhook.EventSuccess), "the `event` (new state), documented for the type")
-		fs.StringVar(&id, "id", "", "the object's `id` (default: a new uuid)")
-		fs.StringVar(&metadata, "metadata", "{}", "the metadata `object`, JSON")
-		fs.DurationVar(&timeout, "timeout", 10*time.Second, "give up waiting for the receiver after this `duration`")
-		fs.BoolVar(&allowRemote, "allow-remote", false, "allow a URL that is not on this machine")
-		fs.BoolVar(&badSignature, "bad-signature", false, "sign with a wrong secret (the receiver must answer 401)")
+		f.define(fs)
 		return func(ctx context.Context, s streams, args []string) error {
 			if err := wantArgs(s, c, args, 1, 1); err != nil {
 				return err
@@ -253,39 +287,21 @@ fiatramp webhook send -bad-signature http://localhost:8080/webhooks`,
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 				return misuse(s, c, "URL %q: want an absolute http or https URL", args[0])
 			}
-			if !allowRemote && !isLocal(u.Hostname()) {
+			if !f.allowRemote && !isLocal(u.Hostname()) {
 				return misuse(s, c, "URL host %q is not this machine; pass -allow-remote to send there", u.Hostname())
 			}
-			t, e := webhook.Type(typ), webhook.EventName(event)
-			if !t.IsKnown() {
-				return misuse(s, c, "-type %q: want one of %v", typ, webhook.Type("").Values())
-			}
-			ev := webhook.Event{Type: t, Event: e, ID: id}
-			if !ev.IsKnown() {
-				return misuse(s, c, "-event %q is not documented for %s: want one of %v", event, t, t.Events())
-			}
-			if ev.ID == "" {
-				ev.ID = uuid.NewString()
-			}
-			var meta map[string]json.RawMessage
-			if err := json.Unmarshal([]byte(metadata), &meta); err != nil || meta == nil {
-				return misuse(s, c, "-metadata: want a JSON object, e.g. '{\"utr\":\"UTR123\"}'")
-			}
-			ev.Metadata.Raw = json.RawMessage(metadata)
-			if timeout <= 0 {
-				return misuse(s, c, "-timeout %v is not positive", timeout)
-			}
-			if key == "" {
-				key = os.Getenv(fiatramp.EnvAPIKey)
-			}
-			if key == "" {
-				return misuse(s, c, "no API key: give -key or set %s", fiatramp.EnvAPIKey)
-			}
-			secret, err := readSecret(secretFile)
+			ev, err := f.event(s, c)
 			if err != nil {
-				return misuse(s, c, "%v", err)
+				return err
 			}
-			if badSignature {
+			if f.timeout <= 0 {
+				return misuse(s, c, "-timeout %v is not positive", f.timeout)
+			}
+			key, _, secret, err := signingKeys(s, c, f.key, f.secretFile, "")
+			if err != nil {
+				return err
+			}
+			if f.badSignature {
 				secret = "wrong-" + uuid.NewString()
 			}
 			now := time.Now()
@@ -294,47 +310,93 @@ fiatramp webhook send -bad-signature http://localhost:8080/webhooks`,
 			if err != nil {
 				return misuse(s, c, "%v", err)
 			}
-			ctx, cancel := context.WithTimeout(ctx, timeout)
+			ctx, cancel := context.WithTimeout(ctx, f.timeout)
 			defer cancel()
-			req = req.WithContext(ctx)
-			rc, err := req.GetBody()
-			if err != nil {
-				return err
-			}
-			body, err := io.ReadAll(rc)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(s.out, "POST %s\n", u.Redacted())
-			fmt.Fprintf(s.out, "X-TIMESTAMP: %s\n", req.Header.Get(webhook.HeaderTimestamp))
-			fmt.Fprintf(s.out, "X-SIGNATURE: %s", req.Header.Get(webhook.HeaderSignature))
-			if badSignature {
-				fmt.Fprint(s.out, " (signed with a wrong secret on purpose)")
-			}
-			fmt.Fprintf(s.out, "\n\n%s\n\n", body)
-
-			resp, err := receiverClient(allowRemote).Do(req)
-			if err != nil {
-				fmt.Fprintf(s.out, "no answer: %v\n", err)
-				return &mismatchError{"no answer from the receiver"}
-			}
-			defer resp.Body.Close()
-			answer, _ := io.ReadAll(io.LimitReader(resp.Body, maxReceiverEcho+1))
-			fmt.Fprintf(s.out, "receiver answered: %s\n", printable(resp.Status))
-			if len(answer) > 0 {
-				more := ""
-				if len(answer) > maxReceiverEcho {
-					answer, more = answer[:maxReceiverEcho], "..."
-				}
-				fmt.Fprintf(s.out, "%s%s\n", printable(strings.TrimSpace(string(answer))), more)
-			}
-			if resp.StatusCode < 200 || resp.StatusCode > 299 {
-				return &mismatchError{"the receiver answered " + resp.Status}
-			}
-			return nil
+			return f.send(s, req.WithContext(ctx))
 		}
 	}
 	return c
+}
+
+// sendFlags are the flags of "fiatramp webhook send".
+type sendFlags struct {
+	key, secretFile, typ, eventName, id, metadata string
+	timeout                                       time.Duration
+	allowRemote, badSignature                     bool
+}
+
+func (f *sendFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&f.key, "key", "", "API `key` to sign with (default: $FIATRAMP_API_KEY)")
+	fs.StringVar(&f.secretFile, "secret-file", "", "read the API secret from `file` (default: $FIATRAMP_API_SECRET)")
+	fs.StringVar(&f.typ, "type", string(webhook.TypePayout), "event `type`: PAYOUT, PAYIN, CUSTOMER, BANK or EDD")
+	fs.StringVar(&f.eventName, "event", string(webhook.EventSuccess), "the `event` (new state), documented for the type")
+	fs.StringVar(&f.id, "id", "", "the object's `id` (default: a new uuid)")
+	fs.StringVar(&f.metadata, "metadata", "{}", "the metadata `object`, JSON")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "give up waiting for the receiver after this `duration`")
+	fs.BoolVar(&f.allowRemote, "allow-remote", false, "allow a URL that is not on this machine")
+	fs.BoolVar(&f.badSignature, "bad-signature", false, "sign with a wrong secret (the receiver must answer 401)")
+}
+
+// event is the event the flags describe: a documented type and event, the
+// id (default a new uuid) and the metadata object.
+func (f *sendFlags) event(s streams, c *command) (webhook.Event, error) {
+	t, e := webhook.Type(f.typ), webhook.EventName(f.eventName)
+	if !t.IsKnown() {
+		return webhook.Event{}, misuse(s, c, "-type %q: want one of %v", f.typ, webhook.Type("").Values())
+	}
+	ev := webhook.Event{Type: t, Event: e, ID: f.id}
+	if !ev.IsKnown() {
+		return webhook.Event{}, misuse(s, c, "-event %q is not documented for %s: want one of %v", f.eventName, t, t.Events())
+	}
+	if ev.ID == "" {
+		ev.ID = uuid.NewString()
+	}
+	var meta map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(f.metadata), &meta); err != nil || meta == nil {
+		return webhook.Event{}, misuse(s, c, "-metadata: want a JSON object, e.g. '{\"utr\":\"UTR123\"}'")
+	}
+	ev.Metadata.Raw = json.RawMessage(f.metadata)
+	return ev, nil
+}
+
+// send prints the delivery req, posts it and prints the receiver's status
+// and the start of its answer; anything but a 2xx is a mismatchError.
+func (f *sendFlags) send(s streams, req *http.Request) error {
+	rc, err := req.GetBody()
+	if err != nil {
+		return err
+	}
+	body, err := io.ReadAll(rc)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(s.out, "POST %s\n", req.URL.Redacted())
+	fmt.Fprintf(s.out, "X-TIMESTAMP: %s\n", req.Header.Get(webhook.HeaderTimestamp))
+	fmt.Fprintf(s.out, "X-SIGNATURE: %s", req.Header.Get(webhook.HeaderSignature))
+	if f.badSignature {
+		fmt.Fprint(s.out, " (signed with a wrong secret on purpose)")
+	}
+	fmt.Fprintf(s.out, "\n\n%s\n\n", body)
+
+	resp, err := receiverClient(f.allowRemote).Do(req)
+	if err != nil {
+		fmt.Fprintf(s.out, "no answer: %v\n", err)
+		return &mismatchError{"no answer from the receiver"}
+	}
+	defer resp.Body.Close()
+	answer, _ := io.ReadAll(io.LimitReader(resp.Body, maxReceiverEcho+1))
+	fmt.Fprintf(s.out, "receiver answered: %s\n", printable(resp.Status))
+	if len(answer) > 0 {
+		more := ""
+		if len(answer) > maxReceiverEcho {
+			answer, more = answer[:maxReceiverEcho], "..."
+		}
+		fmt.Fprintf(s.out, "%s%s\n", printable(strings.TrimSpace(string(answer))), more)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return &mismatchError{"the receiver answered " + resp.Status}
+	}
+	return nil
 }
 
 // isLocal reports whether host names this machine: localhost or a

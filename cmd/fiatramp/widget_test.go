@@ -27,7 +27,7 @@ func TestCLIWidgetInit(t *testing.T) {
 	require.Len(t, reqs, 1)
 	assert.Equal(t, http.MethodPost, reqs[0].Method)
 	assert.Equal(t, "/widget/initialize", reqs[0].Path)
-	assert.Equal(t, `{"asset_code":"USDT","fiat_amount":"2600.50","fiat_currency":"INR","flow_type":"buy","network_code":"TRON","payment_method":"UPI","wallet_address":"TQn9Y2"}`, string(reqs[0].Body))
+	assert.Equal(t, `{"asset_code":"USDT","fiat_amount":"2600.50","fiat_currency":"INR","flow_type":"buy","network_code":"tron","payment_method":"UPI","wallet_address":"TQn9Y2"}`, string(reqs[0].Body))
 	w.checkSigned(t, reqs[0])
 	sessions := w.sb.WidgetSessions(w.demo.Organization.ID)
 	require.Len(t, sessions, 1)
