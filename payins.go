@@ -178,18 +178,14 @@ func (s *PayinsService) Initiate(ctx context.Context, req types.InitiatePayinReq
 	if err != nil {
 		return nil, err
 	}
-	op := payoutCreate(opPayinsInitiate.op(), initiatePayinBody(req), ref, req.QuotationID)
-	op.customerID = req.CustomerID
-	op.utr = req.UTR
+	op := payoutCreate(opPayinsInitiate.op(), initiatePayinBody(req), ref, req.QuotationID, req.CustomerID)
+	op.utr, op.settle = req.UTR, settlePayin
 	// The UTR, always sent and taken once by the service, guards a repeat
 	// even without a reference.
 	op.safety = guarded
 	p, err := call[types.Payin](ctx, s.client, op, opts)
 	if err != nil {
-		// With WithReconcile, an unknown outcome is settled by reads.
-		if p, err = s.reconcileInitiate(ctx, err, opts); err != nil {
-			return nil, err
-		}
+		return nil, err
 	}
 	fillReference(&p.ClientReferenceID, ref)
 	return p, nil
