@@ -3,16 +3,21 @@
 // locks an exchange rate, quotes payins over IMPS and UPI, and manages
 // customers' wallets, bank accounts and KYC.
 //
-// A Client holds one service value per area (Payouts, Payins, Customers,
-// KYC); every call takes a context first and returns typed results from
+// A Client holds one value per service of the API: Payouts, Payins,
+// Customers, KYC, Organization and Widget. Operations lists the operations
+// of every service, each with its method, HTTP call and retry safety; every
+// call takes a context first and returns typed results from
 // package types, whose money is decimal.Decimal and whose ids are uuid.UUID.
 // Every request is signed (see Sign and CanonicalizeJSON): the exact
 // canonical bytes that are signed are the bytes sent.
 //
 // Errors from the service are *APIError values; errors.Is matches them
 // against one sentinel per documented condition (ErrQuotationExpired,
-// ErrInsufficientBalance, ...). Bad input is refused before anything is sent
-// with a *ValidationError that names the field.
+// ErrInsufficientBalance, ...), also when a test's fake built the
+// *APIError from its fields (package fiatramptest has the service's
+// refusals ready), and SentinelNames names them for a log or a metric.
+// Bad input is refused before anything is sent with a *ValidationError
+// that names the field.
 //
 // Calls are retried after connection errors, 408, 429 and 5xx (see
 // RetryPolicy), each attempt signed afresh. Payout creates carry a

@@ -12,9 +12,9 @@ import (
 // /ren/api/v1/payin/limits/{customer_id}, no body, answered in the payout
 // limits' shape. An older deployment served them at GET
 // /pis/api/v1/payin/limit/{customer_id} with maximum_daily_limit and
-// available_daily_limit; types.GetLimits reads that answer too, so a caller
+// available_daily_limit; types.Limits reads that answer too, so a caller
 // facing such a deployment reaches it through Client.Do with a
-// *types.GetLimits.
+// *types.Limits.
 //
 // A nil customerID is refused before sending (ErrInvalidRequest); the
 // service's refusals are those of PayoutsService.GetLimits. An answer without

@@ -9,7 +9,7 @@ import (
 // GetConfiguration fetches what payouts support: GET
 // /pos/api/v1/payout/configuration, no body. The answer is keyed by fiat
 // ({"inr": {"supported_assets", "coin_limits": {"usdt": {"imps": {"min",
-// "max"}}}}}) or, from an older deployment, flat; types.GetConfiguration
+// "max"}}}}}) or, from an older deployment, flat; types.Configuration
 // reads both, and its Fiat method reads either as one fiat's. Limits are
 // in units of the asset. An answer that names no supported_assets, under
 // a fiat or flat, is refused with an error matching ErrMalformedResponse.

@@ -102,7 +102,7 @@ func refusal(sentinel error) *fiatramp.APIError {
 	case fiatramp.ErrInsufficientBalance:
 		return msg(bad, "Insufficient prefunded balance")
 	case fiatramp.ErrNotEntitled:
-		return msg(http.StatusForbidden, "This endpoint is not available for your organization.")
+		return msg(bad, "This endpoint is not available for your organization.")
 	case fiatramp.ErrPayoutIDInvalid:
 		return msg(bad, "Payout ID is invalid")
 	case fiatramp.ErrQuotationIDInvalid:

@@ -176,3 +176,11 @@ func (h *harness) effects() map[string][]string {
 	require.NoError(h.t, rows.Err())
 	return out
 }
+
+// newTestClient is a client for tests that send nothing.
+func newTestClient(t testing.TB) *fiatramp.Client {
+	t.Helper()
+	c, err := fiatramp.New("key", "secret", fiatramp.WithBaseURL("http://127.0.0.1:1"))
+	require.NoError(t, err)
+	return c
+}

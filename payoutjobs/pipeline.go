@@ -176,9 +176,10 @@ func New(pool *pgxpool.Pool, cfg Config) (*Pipeline, error) {
 
 // maxAttempts is how many failed runs River allows a job. Waiting (for a
 // final status, for a reconciliation) snoozes and spends none; only
-// failures count (the database or the service unreachable), with River's
-// backoff growing to hours between them, so a job outlives any outage.
-const maxAttempts = 1000
+// failures count (the database or the service unreachable), one every
+// PollInterval at most once they persist (see worker.NextRetry): at the
+// default minute, a job outlives a week of outage.
+const maxAttempts = 10000
 
 // River returns the River client, to insert other jobs in the same
 // transactions, subscribe to events, or read River's own job rows.

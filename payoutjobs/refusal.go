@@ -8,42 +8,26 @@ import (
 	fiatramp "github.com/fiatramp/fiatramp-go"
 )
 
-// refusalSentinels are the sentinels a refusal of a quotation or a create
-// is named by, most specific first. The name is the one a caller would
-// write in errors.Is, so that a dashboard's refusal counts read as code.
-var refusalSentinels = [...]struct {
-	name string
-	err  error
-}{
-	{"ErrClientReferenceExists", fiatramp.ErrClientReferenceExists},
-	{"ErrQuotationNotFound", fiatramp.ErrQuotationNotFound},
-	{"ErrCustomerMismatch", fiatramp.ErrCustomerMismatch},
-	{"ErrQuotationExpired", fiatramp.ErrQuotationExpired},
-	{"ErrQuotationAlreadyLinked", fiatramp.ErrQuotationAlreadyLinked},
-	{"ErrExchangeOrderInUse", fiatramp.ErrExchangeOrderInUse},
-	{"ErrInsufficientBalance", fiatramp.ErrInsufficientBalance},
-	{"ErrNotEntitled", fiatramp.ErrNotEntitled},
-	{"ErrCustomerNotFound", fiatramp.ErrCustomerNotFound},
-	{"ErrBankNotFound", fiatramp.ErrBankNotFound},
-	{"ErrCustomerUnverified", fiatramp.ErrCustomerUnverified},
-	{"ErrBankUnverified", fiatramp.ErrBankUnverified},
-	{"ErrAmountBelowMinimum", fiatramp.ErrAmountBelowMinimum},
-	{"ErrAmountAboveMaximum", fiatramp.ErrAmountAboveMaximum},
-	{"ErrAMLScreeningFailed", fiatramp.ErrAMLScreeningFailed},
-	{"ErrEDDRequired", fiatramp.ErrEDDRequired},
-	{"ErrDailyLimitExhausted", fiatramp.ErrDailyLimitExhausted},
-	{"ErrQuotationIDInvalid", fiatramp.ErrQuotationIDInvalid},
-	{"ErrFieldMissing", fiatramp.ErrFieldMissing},
-	{"ErrInvalidRequest", fiatramp.ErrInvalidRequest},
+// genericSentinels are the sentinels that name a kind of answer rather
+// than the refusal itself: a refusal matching a more specific one is named
+// by that.
+var genericSentinels = map[string]bool{
+	"ErrFieldMissing": true, "ErrInvalidRequest": true, "ErrNotFound": true,
 }
 
-// refusalName names a refusal by its sentinel, or, when none matches, by
-// its HTTP status and err_code ("HTTP 400 SOME_CODE").
+// refusalName names a refusal by its sentinel (fiatramp.SentinelNames,
+// the most specific when it matches several), so that a dashboard's
+// refusal counts read as code; when none matches, by its HTTP status and
+// err_code ("HTTP 400 SOME_CODE").
 func refusalName(err error) string {
-	for _, s := range refusalSentinels {
-		if errors.Is(err, s.err) {
-			return s.name
+	names := fiatramp.SentinelNames(err)
+	for _, n := range names {
+		if !genericSentinels[n] {
+			return n
 		}
+	}
+	if len(names) > 0 {
+		return names[0]
 	}
 	var apiErr *fiatramp.APIError
 	if errors.As(err, &apiErr) {

@@ -2,7 +2,6 @@ package payoutjobs
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -76,14 +75,8 @@ func (p *Pipeline) HandleEvent(ctx context.Context, tx pgx.Tx, ev *webhook.Event
 // eventReference is the client_reference_id an event's metadata carries,
 // or "".
 func eventReference(ev *webhook.Event) string {
-	if len(ev.Metadata.Raw) == 0 {
+	if ev.Metadata.ClientReferenceID == nil {
 		return ""
 	}
-	var m struct {
-		Ref string `json:"client_reference_id"`
-	}
-	if json.Unmarshal(ev.Metadata.Raw, &m) != nil {
-		return ""
-	}
-	return m.Ref
+	return *ev.Metadata.ClientReferenceID
 }

@@ -39,7 +39,7 @@ func TestWebhookWhileCreateUnknownEndsTheJobOnce(t *testing.T) {
 			_, err := h.client().Payouts.SimulateStatus(context.Background(), po.ID, types.PayoutSuccess)
 			require.NoError(t, err)
 			ev := &webhook.Event{Type: webhook.TypePayout, ID: po.ID.String(), Event: webhook.EventName(types.PayoutSuccess),
-				Metadata: webhook.Metadata{Raw: []byte(`{"client_reference_id":"` + in.Reference + `"}`)}}
+				Metadata: webhook.Metadata{ClientReferenceID: &in.Reference}}
 			out, err := p.inbox.Run(context.Background(), ev.DedupeKey(), func(ctx context.Context, tx pgx.Tx) error {
 				return p.HandleEvent(ctx, tx, ev, nil)
 			})
@@ -74,7 +74,7 @@ func TestHandleEventPassesOtherEvents(t *testing.T) {
 		{Type: webhook.TypeCustomer, ID: h.cust.ID.String(), Event: "VERIFIED"},
 		{Type: webhook.TypePayout, ID: "6f1c8a52-0000-4000-8000-000000000001", Event: "SUCCESS"},
 		{Type: webhook.TypePayout, ID: "6f1c8a52-0000-4000-8000-000000000002", Event: "IN_REVIEW",
-			Metadata: webhook.Metadata{Raw: []byte(`{"client_reference_id":"` + j.Reference + `"}`)}},
+			Metadata: webhook.Metadata{ClientReferenceID: &j.Reference}},
 	} {
 		tx, err := h.pool.Begin(ctx)
 		require.NoError(t, err)

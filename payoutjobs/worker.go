@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -72,6 +73,16 @@ func (w *worker) Work(ctx context.Context, rj *river.Job[Args]) error {
 		}
 	}
 	return river.JobSnooze(0)
+}
+
+// NextRetry is when a run that failed (the service or the database
+// unreachable, a run cut short) runs again: ReconcileInterval after the
+// first failure, doubling up to PollInterval, with up to a tenth added at
+// random so that replicas do not retry in step. River's own policy grows
+// to hours, which would leave a job idle long after an outage ended.
+func (w *worker) NextRetry(rj *river.Job[Args]) time.Time {
+	d := w.p.backoff(rj.Attempt - 1)
+	return time.Now().Add(d + rand.N(d/10+1))
 }
 
 // crashPoint calls the test hook at a recovery point.
@@ -266,7 +277,8 @@ func (p *Pipeline) settle(ctx context.Context, j *Job, rj *river.Job[Args]) erro
 	return river.JobSnooze(p.backoff(j.Reconciles))
 }
 
-// reconcile settles a payout attempt with the library's reconciliation.
+// reconcile settles a payout attempt with the library's reconciliation
+// (reads only: the customer's payouts and the quotation).
 func (p *Pipeline) reconcile(ctx context.Context, a fiatramp.PayoutAttempt) (*fiatramp.PayoutReconciliation, error) {
 	return p.cfg.Client.Payouts.Reconcile(ctx, a)
 }

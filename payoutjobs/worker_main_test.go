@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -55,7 +56,12 @@ func workerMain() int {
 		return fail(err)
 	}
 	rate, _ := strconv.ParseFloat(os.Getenv(soakEnvCrashRate), 64)
-	out := bufio.NewWriter(os.Stdout)
+	var outMu sync.Mutex
+	say := func(a ...any) {
+		outMu.Lock()
+		defer outMu.Unlock()
+		fmt.Fprintln(os.Stdout, a...)
+	}
 	p, err := New(pool, soakConfig(Config{
 		Client:              client,
 		OnFinal:             recordEffect,
@@ -63,8 +69,7 @@ func workerMain() int {
 		requoteAfterUnknown: os.Getenv(soakEnvBroken) == "1",
 		crash: func(point string) {
 			if rand.Float64() < rate {
-				fmt.Fprintln(out, "CRASH", point)
-				_ = out.Flush()
+				say("CRASH", point)
 				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 				select {} // the signal is on its way
 			}
@@ -82,8 +87,7 @@ func workerMain() int {
 	}
 	srv := &http.Server{Handler: p.WebhookHandler(os.Getenv(soakEnvKey), os.Getenv(soakEnvSecret), nil), ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
-	fmt.Fprintln(out, "PORT", ln.Addr().(*net.TCPAddr).Port)
-	_ = out.Flush()
+	say("PORT", ln.Addr().(*net.TCPAddr).Port)
 	_, _ = bufio.NewReader(os.Stdin).ReadString('\n') // until stdin closes
 	stop, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()

@@ -14,6 +14,12 @@
 //     that writes only through that transaction has exactly-once effects,
 //     whatever crashes.
 //
+// In the transactional mode each running function holds a connection:
+// the Inbox keeps one connection of a *pgxpool.Pool free, so that a
+// repeat of an event is answered at once (WithMaxHolders), and ends each
+// run with its lease (WithLease). Stats counts the deliveries of both
+// modes.
+//
 // The table is created by Migrate (idempotent; MigrationSQL returns the
 // statements for those who run migrations themselves) and trimmed by
 // Vacuum.

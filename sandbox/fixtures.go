@@ -323,10 +323,11 @@ func (s *Sandbox) AddCustomer(c Customer) (Customer, error) {
 	if !ok {
 		return Customer{}, fixtureError("customer", "no organization %s", c.OrganizationID)
 	}
+	// A generated id is new; one given is looked for in every
+	// organization.
 	if c.ID == uuid.Nil {
 		c.ID = uuid.New()
-	}
-	if _, dup := s.st.customer(c.ID); dup != nil {
+	} else if _, dup := s.st.customer(c.ID); dup != nil {
 		return Customer{}, fixtureError("customer", "id %s already exists", c.ID)
 	}
 	if c.KYCStatus == "" {
@@ -408,10 +409,11 @@ func (s *Sandbox) AddBankAccount(b BankAccount) (BankAccount, error) {
 	if c == nil {
 		return BankAccount{}, fixtureError("bank account", "no customer %s", b.CustomerID)
 	}
+	// A generated id is new; one given is looked for in every
+	// organization.
 	if b.ID == uuid.Nil {
 		b.ID = uuid.New()
-	}
-	if s.st.anyOrg(func(o *org) bool { return o.banks[b.ID] != nil }) {
+	} else if s.st.anyOrg(func(o *org) bool { return o.banks[b.ID] != nil }) {
 		return BankAccount{}, fixtureError("bank account", "id %s already exists", b.ID)
 	}
 	if b.Type == "" {
@@ -497,10 +499,11 @@ func (s *Sandbox) AddQuotation(q Quotation) (Quotation, error) {
 	if c == nil {
 		return Quotation{}, fixtureError("quotation", "no customer %s", q.CustomerID)
 	}
+	// A generated id is new; one given is looked for in every
+	// organization.
 	if q.ID == uuid.Nil {
 		q.ID = uuid.New()
-	}
-	if s.st.anyOrg(func(o *org) bool { return o.quotations[q.ID] != nil }) {
+	} else if s.st.anyOrg(func(o *org) bool { return o.quotations[q.ID] != nil }) {
 		return Quotation{}, fixtureError("quotation", "id %s already exists", q.ID)
 	}
 	if q.BankID == uuid.Nil {
@@ -559,10 +562,11 @@ func (s *Sandbox) AddRemitter(r Remitter) (Remitter, error) {
 	if !ok {
 		return Remitter{}, fixtureError("remitter", "no organization %s", r.OrganizationID)
 	}
+	// A generated id is new; one given is looked for in every
+	// organization.
 	if r.ID == uuid.Nil {
 		r.ID = uuid.New()
-	}
-	if s.st.anyOrg(func(o *org) bool { return o.remitters[r.ID] != nil }) {
+	} else if s.st.anyOrg(func(o *org) bool { return o.remitters[r.ID] != nil }) {
 		return Remitter{}, fixtureError("remitter", "id %s already exists", r.ID)
 	}
 	stored := r

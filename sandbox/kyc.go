@@ -132,6 +132,12 @@ func (s *Sandbox) getKYCConfiguration(rq *request) reply {
 	if s.pathCustomer(rq, rq.params[0]) == nil {
 		return rule(msgCustomerNotFound)
 	}
+	return s.static.kycConfiguration
+}
+
+// kycConfigurationReply is the answer of the KYC configuration, the same
+// for every customer: encoded once, by New.
+func kycConfigurationReply() reply {
 	return success(http.StatusOK, "KYC configuration fetched successfully", kycConfiguration{
 		SupportedDocumentTypes: []string{"AADHAAR", "PASSPORT", "VOTER_ID", "DRIVING_LICENSE"},
 		AdditionalInfoRequired: kycAdditionalInfoJSON{

@@ -5,4 +5,4 @@ package sandbox
 
 // getPayinConfiguration is GET /pis/api/v1/payin/configuration:
 // configurationReply.
-func (s *Sandbox) getPayinConfiguration(*request) reply { return s.configurationReply() }
+func (s *Sandbox) getPayinConfiguration(*request) reply { return s.static.configuration }

@@ -13,9 +13,9 @@ import (
 
 // getPayoutConfiguration is GET /pos/api/v1/payout/configuration:
 // configurationReply.
-func (s *Sandbox) getPayoutConfiguration(*request) reply { return s.configurationReply() }
+func (s *Sandbox) getPayoutConfiguration(*request) reply { return s.static.configuration }
 
-// configurationReply answers GET /pos/api/v1/payout/configuration and GET
+// configurationReply, encoded once by New from the settings, answers GET /pos/api/v1/payout/configuration and GET
 // /pis/api/v1/payin/configuration: keyed by fiat in lower case, each
 // fiat's supported_assets (the assets Settings.Rates prices in it, in
 // lower case, sorted) and coin_limits (Settings.CoinLimits of those

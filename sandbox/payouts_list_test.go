@@ -1,12 +1,18 @@
 package sandbox_test
 
 import (
+	"context"
+	"fmt"
 	"net/http"
+	"runtime"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -112,4 +118,72 @@ func TestPayoutHistoryDateRangeRefusals(t *testing.T) {
 
 	_, err = e.client.Payouts.List(ctx(t), types.PayoutListFilter{StartDate: epoch})
 	assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
+}
+
+// BenchmarkPayoutsAtScale reads pages of the payout list of an
+// organization holding 1,000, 10,000 and 100,000 payouts (created through
+// the operation, ten customers in turn, a day of the sandbox clock per
+// thousand): the first and a middle page, a customer's first page and a
+// day's first page. The time per page must not grow with the number of
+// payouts: each is a slice of the organization's (or the customer's)
+// list, the day found by binary search. Requests go to the handler in
+// process and the garbage collector is off while timing, as in
+// BenchmarkCustomersAtScale. It reports the heap a payout costs with its
+// quotation.
+//
+//	go test -run '^$' -bench PayoutsAtScale -benchtime 2000x ./sandbox/
+func BenchmarkPayoutsAtScale(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000} {
+		e := newEnv(b)
+		client := e.clientFor(e.org, fiatramp.WithHTTPClient(&http.Client{Transport: inProcess{e.sb}}))
+		custs := make([]sandbox.Customer, 10)
+		banks := make([]uuid.UUID, len(custs))
+		for i := range custs {
+			custs[i] = e.customer(e.org, sandbox.Customer{Name: "Person " + strconv.Itoa(i)})
+			banks[i] = e.must(e.sb.AddBankAccount(sandbox.BankAccount{CustomerID: custs[i].ID})).(sandbox.BankAccount).ID
+		}
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		middleDay := e.sb.Now()
+		for i := 0; i < n; i++ {
+			c := custs[i%len(custs)]
+			q, err := e.sb.AddQuotation(sandbox.Quotation{CustomerID: c.ID, BankID: banks[i%len(custs)],
+				SendingAmount: decimal.NewFromInt(10), ExpiresAt: e.sb.Now().Add(time.Hour)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := client.Payouts.Create(context.Background(), types.CreatePayoutRequest{QuotationID: q.ID, CustomerID: c.ID}); err != nil {
+				b.Fatal(err)
+			}
+			if i%1000 == 999 {
+				e.sb.Advance(24 * time.Hour)
+			}
+			if i == n/2 {
+				middleDay = e.sb.Now()
+			}
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		perPayout := float64(after.HeapAlloc-before.HeapAlloc) / float64(n)
+		timed := func(b *testing.B, path string) {
+			runtime.GC()
+			defer debug.SetGCPercent(debug.SetGCPercent(-1))
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := client.Do(context.Background(), http.MethodGet, path, nil, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		const list = "/pos/api/v1/payout/history"
+		day := middleDay.UTC().Format("2006-01-02")
+		b.Run(fmt.Sprintf("first/%d", n), func(b *testing.B) {
+			timed(b, list)
+			b.ReportMetric(perPayout, "heapB/payout")
+		})
+		b.Run(fmt.Sprintf("middle/%d", n), func(b *testing.B) { timed(b, fmt.Sprintf("%s?page=%d", list, n/20)) })
+		b.Run(fmt.Sprintf("customer/%d", n), func(b *testing.B) { timed(b, list+"?customer_id="+custs[3].ID.String()) })
+		b.Run(fmt.Sprintf("day/%d", n), func(b *testing.B) { timed(b, list+"?start_date="+day+"&end_date="+day) })
+	}
 }

@@ -26,6 +26,10 @@ type Sandbox struct {
 	st  *state // the clock, the organizations and all they own (state.go)
 	rng *rand.Rand
 
+	// static are the answers that depend on the settings alone, encoded
+	// once by New; read-only.
+	static struct{ kycConfiguration, configuration reply }
+
 	deliveries *deliverer // webhook queue, with its own lock
 	sched      scheduler  // the work waiting on the sandbox clock, with its own lock
 }
@@ -85,6 +89,8 @@ func New(opts ...Option) *Sandbox {
 		deliveries: newDeliverer(st),
 	}
 	sb.sched.wake = sb.runDue
+	sb.static.kycConfiguration = kycConfigurationReply()
+	sb.static.configuration = sb.configurationReply()
 	sb.routes = compileRoutes(st.RemittancePayoutPath)
 	return sb
 }

@@ -229,6 +229,93 @@ func BenchmarkLoopbackBaseline(b *testing.B) {
 	})
 }
 
+// runCalls makes n calls of call from benchCallers goroutines sharing
+// them and returns the time they took.
+func runCalls(b *testing.B, n int, call func(context.Context) error) time.Duration {
+	ctx := context.Background()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range benchCallers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for next.Add(1) <= int64(n) {
+				if err := call(ctx); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return time.Since(start)
+}
+
+// BenchmarkSandboxVsBareHandler compares the sandbox served on loopback
+// with a bare http.Handler answering the same envelope (the KYC
+// configuration, captured from the sandbox), called alike: one client
+// shared by benchCallers goroutines, signed read calls. The two run
+// interleaved in chunks, so that a busy machine slows both alike; its
+// rps-ratio metric is the sandbox's requests per second over the bare
+// handler's (1.0: the sandbox costs nothing over HTTP and the client).
+//
+//	go test -run '^$' -bench SandboxVsBareHandler -benchtime 20000x ./sandbox/
+func BenchmarkSandboxVsBareHandler(b *testing.B) {
+	sb := sandbox.New()
+	demo, err := sb.SeedDemo()
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv, err := sandbox.NewServer(sb)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	sc, err := srv.Client(demo.Organization, fiatramp.WithHTTPClient(benchHTTPClient()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var resp fiatramp.Response
+	if _, err := sc.KYC.GetConfiguration(context.Background(), demo.Customer.ID, fiatramp.CaptureResponse(&resp)); err != nil {
+		b.Fatal(err)
+	}
+	body := resp.Body
+	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(body)
+	}))
+	defer bare.Close()
+	bc, err := fiatramp.New(demo.Organization.APIKey, demo.Organization.APISecret,
+		fiatramp.WithBaseURL(bare.URL), fiatramp.WithHTTPClient(benchHTTPClient()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	id := demo.Customer.ID
+	sandboxCall := func(ctx context.Context) error { _, err := sc.KYC.GetConfiguration(ctx, id); return err }
+	bareCall := func(ctx context.Context) error { _, err := bc.KYC.GetConfiguration(ctx, id); return err }
+	const chunk = 512
+	runCalls(b, chunk, sandboxCall) // warm both
+	runCalls(b, chunk, bareCall)
+	b.ResetTimer()
+	var ts, tb time.Duration
+	for k, done := 0, 0; done < b.N; k, done = k+1, done+chunk {
+		n := min(chunk, b.N-done)
+		if k%2 == 1 {
+			tb += runCalls(b, n, bareCall)
+		}
+		ts += runCalls(b, n, sandboxCall)
+		if k%2 == 0 {
+			tb += runCalls(b, n, bareCall)
+		}
+	}
+	b.ReportMetric(float64(tb)/float64(ts), "rps-ratio")
+	b.ReportMetric(float64(b.N)/ts.Seconds(), "sandbox-req/s")
+	b.ReportMetric(float64(b.N)/tb.Seconds(), "bare-req/s")
+}
+
 // BenchmarkSandboxPayoutCreate measures signed standard payout creations,
 // each on its own quotation, through one shared client: the write path,
 // with its checks, the stored payout and the 201 encoding.

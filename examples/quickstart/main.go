@@ -16,10 +16,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -193,7 +195,16 @@ func story(ctx context.Context) error {
 	}
 	fmt.Println("   amounts equal the quotation's")
 
-	step(13, "link the exchange transfer that sent the USDT")
+	step(13, "the same quotation again, under another reference: refused, never paid twice")
+	_, err = client.Payouts.Create(ctx, types.CreatePayoutRequest{
+		QuotationID: quote.ID, CustomerID: customer.ID, ClientReferenceID: "quickstart-002",
+	})
+	if !errors.Is(err, fiatramp.ErrQuotationAlreadyLinked) {
+		return fmt.Errorf("a second payout of quotation %s was not refused as already linked: %v", quote.ID, err)
+	}
+	fmt.Printf("   refused: %v (%s)\n", err, strings.Join(fiatramp.SentinelNames(err), ", "))
+
+	step(14, "link the exchange transfer that sent the USDT")
 	link, err := client.Payouts.LinkTransfer(ctx, types.LinkTransferRequest{
 		ExchangeOrderID: exchangeOrder, ExchangeTransferID: "770011223344",
 	})
@@ -202,7 +213,7 @@ func story(ctx context.Context) error {
 	}
 	fmt.Printf("   order %s -> transfer %s\n", link.ExchangeOrderID, link.ExchangeTransferID)
 
-	step(14, "payout simulation (sandbox): the bank pays")
+	step(15, "payout simulation (sandbox): the bank pays")
 	if _, err := client.Payouts.SimulateStatus(ctx, payout.ID, types.PayoutSuccess); err != nil {
 		return err
 	}
@@ -210,14 +221,14 @@ func story(ctx context.Context) error {
 		return err
 	}
 
-	step(15, "fetch the payout")
+	step(16, "fetch the payout")
 	fetched, err := client.Payouts.Get(ctx, payout.ID)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("   payout %s: %s, utr %s, transfer %s\n", fetched.ID, fetched.Status, deref(fetched.UTR), fetched.ExchangeTransferID)
 
-	step(16, "payout history of the customer, today")
+	step(17, "payout history of the customer, today")
 	today := sb.Now().UTC()
 	n := 0
 	for p, err := range client.Payouts.All(ctx, types.PayoutListFilter{CustomerID: customer.ID, StartDate: today, EndDate: today}) {
@@ -230,7 +241,7 @@ func story(ctx context.Context) error {
 	}
 	fmt.Printf("   %d payout(s)\n", n)
 
-	step(17, "what the payout used")
+	step(18, "what the payout used")
 	after, err := client.Payouts.GetLimits(ctx, customer.ID)
 	if err != nil {
 		return err

@@ -55,6 +55,7 @@ func TestStory(t *testing.T) {
 		`   webhook: BANK ` + id + ` VERIFIED \(signature verified\)`,
 		`   payout ` + id + `: PROCESSING, 100 USDT -> [0-9.]+ INR`,
 		`   amounts equal the quotation's`,
+		`   refused: fiatramp: HTTP 400: .* \(ErrQuotationAlreadyLinked\)`,
 		`   order EXO-QS-0001 -> transfer 770011223344`,
 		`   webhook: PAYOUT ` + id + ` SUCCESS, utr \d{12} \(signature verified\)`,
 		`   payout ` + id + `: SUCCESS, utr \d{12}, transfer 770011223344`,
@@ -81,6 +82,8 @@ func TestStory(t *testing.T) {
 	require.NotNil(t, utr, text)
 	require.Contains(t, text, "   payout "+payout+": SUCCESS, utr "+utr[1]+", transfer 770011223344\n")
 	require.Contains(t, text, "   "+payout+" SUCCESS "+quote[1]+", ref quickstart-001, utr "+utr[1]+"\n")
+	// The refused second create paid nothing: the history holds one payout.
+	require.NotContains(t, text, "quickstart-002 ")
 
 	// The payout used its receiving amount of the day's limit, and linked
 	// its quotation.
