@@ -130,11 +130,32 @@ func TestCustomersBankAccountsIterator(t *testing.T) {
 		assert.Equal(t, []string{"001"}, got)
 		require.ErrorIs(t, err, fiatramp.ErrInternal)
 	})
+	// A link naming another scheme, host or user (a service behind a
+	// gateway) is followed by its path and query on the base address.
 	for name, next := range map[string]string{
-		"another host":   "https://evil.example/gateway/cms/api/v1/bank/list/x?page=2",
-		"plain http":     "http://api.fiatramp.test/gateway" + path + "?page=2",
-		"outside prefix": testHost + "/other" + path + "?page=2",
-		"user info":      "https://u:p@api.fiatramp.test/gateway" + path,
+		"another host": "https://evil.example/gateway" + path + "?page=2",
+		"plain http":   "http://api.fiatramp.test/gateway" + path + "?page=2",
+		"user info":    "https://u:p@api.fiatramp.test/gateway" + path + "?page=2",
+		"another port": "https://api.fiatramp.test:8443/gateway" + path + "?page=2",
+	} {
+		t.Run("re-roots "+name, func(t *testing.T) {
+			h := newHarness(t)
+			h.expect(http.MethodGet, path, "", 200, bankPage(4, `"`+next+`"`, 1))
+			h.mock.RegisterResponderWithQuery(http.MethodGet, abs, "page=2", func(req *http.Request) (*http.Response, error) {
+				assert.Empty(t, req.URL.User, "no user info is sent")
+				assertSigned(t, req, testNow.Unix(), "")
+				return httpmock.NewStringResponse(200, bankPage(4, "null", 2)), nil
+			})
+			got, err := collect(t, h.client)
+			require.NoError(t, err)
+			assert.Equal(t, []string{"001", "002"}, got)
+			assert.Equal(t, 2, h.mock.GetTotalCallCount(), "both pages from the base address; the named host is never asked")
+		})
+	}
+	for name, next := range map[string]string{
+		"outside prefix":               testHost + "/other" + path + "?page=2",
+		"another host, outside prefix": "https://evil.example/other" + path + "?page=2",
+		"another host, no prefix":      "https://evil.example" + path + "?page=2",
 	} {
 		t.Run("refuses "+name, func(t *testing.T) {
 			h := newHarness(t)
@@ -211,16 +232,26 @@ func TestListBankAccountsPage(t *testing.T) {
 		})
 	}
 
+	for _, link := range []string{"https://evil.test/gateway" + list + "?page=2", "http://api.fiatramp.test/gateway" + list + "?page=2",
+		"https://u:p@api.fiatramp.test/gateway" + list + "?page=2"} {
+		t.Run("re-roots "+link, func(t *testing.T) {
+			h := newHarness(t)
+			h.mock.RegisterResponderWithQuery(http.MethodGet, testBase+list, "page=2", httpmock.NewStringResponder(200, page))
+			p, err := h.client.Customers.ListBankAccountsPage(ctx, customerID, link)
+			require.NoError(t, err)
+			assert.Equal(t, 11, p.Count)
+			assert.Equal(t, 1, h.mock.GetTotalCallCount())
+		})
+	}
+
 	other := "0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b02"
 	for _, tc := range []struct{ name, link string }{
-		{"another host", "https://evil.test/gateway" + list + "?page=2"},
-		{"another scheme", "http://api.fiatramp.test/gateway" + list + "?page=2"},
+		{"another host outside the base path", "https://evil.test" + list + "?page=2"},
 		{"outside the base path", testHost + list + "?page=2"},
 		{"another customer", testBase + "/cms/api/v1/bank/list/" + other + "?page=2"},
 		{"another route", testBase + "/pos/api/v1/payout/balance"},
 		{"a dot segment", testBase + "/cms/api/v1/bank/list/x/%2e%2e/" + customerID.String()},
 		{"an escaped separator", testBase + "/cms/api/v1/bank/list%2F" + customerID.String()},
-		{"user info", "https://u:p@api.fiatramp.test/gateway" + list},
 	} {
 		t.Run("refuses "+tc.name, func(t *testing.T) {
 			h := newHarness(t)

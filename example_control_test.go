@@ -165,10 +165,18 @@ func ExampleCustomersService_ListBankAccountsPage() {
 	}
 	fmt.Println(page.Count, len(page.Results))
 
-	// A link elsewhere is refused before anything is sent.
-	_, err = client.Customers.ListBankAccountsPage(context.Background(), customerID, "https://elsewhere.example/cms/api/v1/bank/list/"+customerID.String())
+	// A link naming another address (what a service behind a gateway
+	// writes) is followed by its path and query on the base address: the
+	// request never goes to the address the link names.
+	page, err = client.Customers.ListBankAccountsPage(context.Background(), customerID,
+		"http://10.0.0.7:8000/cms/api/v1/bank/list/"+customerID.String()+"?page=2")
+	fmt.Println(page.Count, err)
+
+	// A link to another list is refused before anything is sent.
+	_, err = client.Customers.ListBankAccountsPage(context.Background(), customerID, srv.URL+"/pos/api/v1/payout/balance")
 	fmt.Println(errors.Is(err, fiatramp.ErrPagination))
 	// Output:
 	// 2 2
+	// 2 <nil>
 	// true
 }

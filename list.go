@@ -38,9 +38,11 @@ import (
 // All three make the call of ListRs's (List's) row of the index of operations,
 // whose Helpers name the other two; an Observer sees every page under
 // ListRs's name. The mechanism owns what following a link takes: each
-// link must stay under the base address (pageURL), a link that repeats an
-// earlier page ends the listing, and so does a page beyond the cap of
-// WithMaxPages, each with an error matching ErrPagination.
+// link is followed by its path and query under the base address, never to
+// the host it names, and its path must stay under the base path
+// (pageURL); a link that repeats an earlier page ends the listing, and so
+// does a page beyond the cap of WithMaxPages, each with an error matching
+// ErrPagination.
 
 // DefaultMaxPages is how many pages a listing that follows next links
 // (e.g. BankAccounts) fetches at most: at ten items a page, far more than
@@ -77,8 +79,8 @@ func (l listing[T]) page(ctx context.Context, opts []RequestOption) (*types.Page
 
 // all yields every item, following each page's next link. It stops at the
 // first error, which it yields, at a page whose items are empty, or when
-// next is null or "". A next link that leaves the base address (see
-// pageURL) or repeats an earlier one, or a page beyond the cap of
+// next is null or "". A next link whose path leaves the base path (see
+// pageURL) or that repeats an earlier one, or a page beyond the cap of
 // WithMaxPages, is not followed: it yields an error matching
 // ErrPagination. opts are copied: the caller may reuse its slice.
 func (l listing[T]) all(ctx context.Context, opts []RequestOption) iter.Seq2[T, error] {
@@ -155,14 +157,18 @@ func failedList[T any](err error) iter.Seq2[T, error] {
 	}
 }
 
-// pageURL resolves a pagination link against the current page and checks
-// that it stays under the base address as it will be sent, so the signed
-// headers never travel to another host or route. The path is checked both
-// decoded and escaped (the escaped form is what goes on the wire), and a link
-// whose path carries an escaped separator or percent sign (%2F, %5C, %25, in
-// any case) or a dot segment (".", "..", plain or escaped, also before a
-// ";" parameter) is refused outright: a gateway that routes by raw path, or
-// normalises or decodes once more, would read such a path differently.
+// pageURL resolves a pagination link against the current page and returns
+// the URL to send: its path and query under the base address. A link that
+// names another scheme, host, port or user (a service behind a
+// TLS-terminating proxy writes http:// for https://, one behind a gateway
+// its internal address) is re-rooted on the base address: the signed
+// headers never travel to the host a link names. Its path must stay under
+// the base path as it will be sent: checked both decoded and escaped (the
+// escaped form is what goes on the wire), and a link whose path carries an
+// escaped separator or percent sign (%2F, %5C, %25, in any case) or a dot
+// segment (".", "..", plain or escaped, also before a ";" parameter) is
+// refused outright: a gateway that routes by raw path, or normalises or
+// decodes once more, would read such a path differently.
 func (c *Client) pageURL(cur *url.URL, link string) (*url.URL, error) {
 	ref, err := url.Parse(link)
 	if err != nil {
@@ -172,10 +178,14 @@ func (c *Client) pageURL(cur *url.URL, link string) (*url.URL, error) {
 		return nil, fmt.Errorf("%w: next link %q: escaped separator or dot segment in its path", ErrPagination, link)
 	}
 	u, base := cur.ResolveReference(ref), c.cfg.baseURL
-	if u.Scheme != base.Scheme || u.Host != base.Host || u.User != nil ||
-		!strings.HasPrefix(u.Path, base.Path+"/") || !strings.HasPrefix(u.EscapedPath(), base.EscapedPath()+"/") ||
+	if u.Scheme != base.Scheme || u.Host != base.Host || u.User != nil || u.Opaque != "" {
+		rooted := *base
+		rooted.Path, rooted.RawPath, rooted.RawQuery, rooted.ForceQuery = u.Path, u.RawPath, u.RawQuery, false
+		u = &rooted
+	}
+	if !strings.HasPrefix(u.Path, base.Path+"/") || !strings.HasPrefix(u.EscapedPath(), base.EscapedPath()+"/") ||
 		escapedSeparator(u.EscapedPath()) || hasDotSegment(u.Path) {
-		return nil, fmt.Errorf("%w: next link %q leaves the base address %s", ErrPagination, link, base)
+		return nil, fmt.Errorf("%w: next link %q leaves the base path %s", ErrPagination, link, base)
 	}
 	u.Fragment = ""
 	return u, nil

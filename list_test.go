@@ -164,9 +164,10 @@ func TestBankAccountsMemoryDoesNotGrowWithLinkText(t *testing.T) {
 
 // TestPaginationStaysOnBase complements TestCustomersBankAccountsIterator
 // (customers_bank_accounts_test.go, httpmock) with real servers: a next
-// link that leaves the base address is refused before any request, and
-// neither the other host nor the other path of the same host ever sees a
-// request.
+// link naming another scheme, host, port or user is followed by its path
+// and query on the base address (what a service behind a gateway needs),
+// a link whose path leaves the base path is refused before any request,
+// and the other host never sees a request either way.
 func TestPaginationStaysOnBase(t *testing.T) {
 	listPath := "/gateway/cms/api/v1/bank/list/" + customerID.String()
 
@@ -232,13 +233,30 @@ func TestPaginationStaysOnBase(t *testing.T) {
 		"another host":               foreignSrv.URL + listPath + "?page=2",
 		"scheme-relative other host": "//" + strings.TrimPrefix(foreignSrv.URL, "http://") + listPath + "?page=2",
 		"https to http, same host":   "http://{host}" + listPath + "?page=2",
-		"outside the base path":      "/other/cms/api/v1/bank/list/" + customerID.String() + "?page=2",
-		"dot segments out of base":   "{base}/gateway/../other/cms/api/v1/bank/list/x?page=2",
-		"base path as a mere prefix": "{base}/gatewayX/cms/api/v1/bank/list/x?page=2",
-		"the base path itself":       "{base}/gateway",
 		"user info":                  "https://user:pass@{host}" + listPath + "?page=2",
 		"another port":               "https://127.0.0.1:1" + listPath + "?page=2",
-		"not a URL":                  "https://{host}" + listPath + "?page=%zz\x7f",
+		"an internal address":        "http://10.0.0.7:8000" + listPath + "?page=2",
+	} {
+		t.Run("re-roots "+name, func(t *testing.T) {
+			before := foreign.hits.Load()
+			c, got, _ := start(t, next)
+			items, err := collect(t, c)
+			require.NoError(t, err)
+			assert.Equal(t, []string{"001", "002"}, items)
+			assert.Equal(t, []string{listPath, listPath + "?page=2"}, got.paths, "page 2 from the base address")
+			assert.Equal(t, before, foreign.hits.Load(), "the other host receives nothing")
+		})
+	}
+
+	for name, next := range map[string]string{
+		"another host outside the base path": foreignSrv.URL + "/other/cms/api/v1/bank/list/" + customerID.String() + "?page=2",
+		"another host, no base path":         foreignSrv.URL + "/cms/api/v1/bank/list/" + customerID.String() + "?page=2",
+		"outside the base path":              "/other/cms/api/v1/bank/list/" + customerID.String() + "?page=2",
+		"dot segments out of base":           "{base}/gateway/../other/cms/api/v1/bank/list/x?page=2",
+		"base path as a mere prefix":         "{base}/gatewayX/cms/api/v1/bank/list/x?page=2",
+		"the base path itself":               "{base}/gateway",
+		"not a URL":                          "https://{host}" + listPath + "?page=%zz\x7f",
+		"opaque":                             "mailto:" + listPath,
 	} {
 		t.Run("refuses "+name, func(t *testing.T) {
 			before := foreign.hits.Load()

@@ -126,6 +126,14 @@ type CallResult struct {
 	// RetryBudgetExhausted is true when the Client's retry budget stopped
 	// a retry the policy allowed (see WithRetryBudget).
 	RetryBudgetExhausted bool
+	// Reconciled is true when the call's outcome was unknown until the
+	// reconciliation WithReconcile asked for settled it: Outcome is then
+	// OutcomeSuccess (a lost attempt created what the call returns) or
+	// OutcomeFailure (a *NotCreatedError: nothing was created), never
+	// OutcomeUnknown; ErrorClass stays the last attempt's, "" for a
+	// success. A reconciliation that settles nothing leaves the call
+	// OutcomeUnknown with Reconciled false.
+	Reconciled bool
 }
 
 // Outcome is how a call ended.
@@ -141,7 +149,8 @@ const (
 	// OutcomeUnknown: the call returned an *OutcomeUnknownError: an
 	// operation that must not run twice may have run. A call of such an
 	// operation that panicked (ErrorClassPanic) after its first attempt
-	// started is unknown too.
+	// started is unknown too. A create that WithReconcile settled is never
+	// unknown: it ends as success or failure, with CallResult.Reconciled.
 	OutcomeUnknown Outcome = "unknown"
 )
 
@@ -176,6 +185,10 @@ func classify(err error) ErrorClass {
 	var unknown *OutcomeUnknownError
 	if errors.As(err, &unknown) { // which does not unwrap
 		return classify(unknown.Err)
+	}
+	var notCreated *NotCreatedError
+	if errors.As(err, &notCreated) { // which does not unwrap either
+		return classify(notCreated.Err)
 	}
 	var apiErr *APIError
 	var netErr net.Error
@@ -229,6 +242,7 @@ type callObservation struct {
 	unsafe     bool // the operation must not run twice
 	status     int
 	exhausted  bool // the retry budget stopped a retry
+	reconciled bool // WithReconcile settled the outcome
 }
 
 // observeCall starts observing op, when the Client has an Observer, and
@@ -286,7 +300,7 @@ func (o *callObservation) endCall(errp *error) {
 	r := CallResult{
 		CallInfo: o.info, Attempts: o.attempts, StatusCode: o.status,
 		Duration: time.Since(o.start), Outcome: OutcomeSuccess, ErrorClass: classify(err),
-		RetryBudgetExhausted: o.exhausted,
+		RetryBudgetExhausted: o.exhausted, Reconciled: o.reconciled,
 	}
 	var unknown *OutcomeUnknownError
 	switch {

@@ -36,11 +36,9 @@ type PayinsAPI interface {
 var _ PayinsAPI = (*PayinsService)(nil)
 
 // PayinsService takes fiat in from a customer: a quotation locks the rate
-// and gives deposit instructions (POST /pis/api/v1/payin/quotation, read
-// back with GET /pis/api/v1/payin/quotation/{quotation_id}); once the
-// customer has paid from their own account, Initiate records the payin by
-// the transfer's UTR, Get, List, All and LinkTransfer follow it, and, in the
-// sandbox, SimulateStatus moves it.
+// and gives deposit instructions, the customer pays from their own
+// account, and the payin is recorded by the transfer's UTR. Each method's
+// doc names the HTTP call it makes; Operations lists them all.
 type PayinsService struct{ client *Client }
 
 var createPayinQuotationBody = compileBody[types.CreatePayinQuotationRequest]()
@@ -180,18 +178,14 @@ func (s *PayinsService) Initiate(ctx context.Context, req types.InitiatePayinReq
 	if err != nil {
 		return nil, err
 	}
-	op := payoutCreate(opPayinsInitiate.op(), initiatePayinBody(req), ref, req.QuotationID)
-	op.customerID = req.CustomerID
-	op.utr = req.UTR
+	op := payoutCreate(opPayinsInitiate.op(), initiatePayinBody(req), ref, req.QuotationID, req.CustomerID)
+	op.utr, op.settle = req.UTR, settlePayin
 	// The UTR, always sent and taken once by the service, guards a repeat
 	// even without a reference.
 	op.safety = guarded
 	p, err := call[types.Payin](ctx, s.client, op, opts)
 	if err != nil {
-		// With WithReconcile, an unknown outcome is settled by reads.
-		if p, err = s.reconcileInitiate(ctx, err, opts); err != nil {
-			return nil, err
-		}
+		return nil, err
 	}
 	fillReference(&p.ClientReferenceID, ref)
 	return p, nil

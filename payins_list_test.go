@@ -76,10 +76,10 @@ func TestPayinsHistory(t *testing.T) {
 	assert.Equal(t, []string{"A", "B", "C"}, utrs)
 	assert.Equal(t, 2, h.mock.GetTotalCallCount())
 
-	t.Run("refuses a link that leaves the base address", func(t *testing.T) {
+	t.Run("refuses a link that leaves the base path", func(t *testing.T) {
 		h := newHarness(t)
 		h.mock.RegisterResponder(http.MethodGet, abs,
-			httpmock.NewStringResponder(200, payinPage(3, `"https://evil.example/gateway/pis/api/v1/payin/history?page=2"`, "A")))
+			httpmock.NewStringResponder(200, payinPage(3, `"https://evil.example/other/pis/api/v1/payin/history?page=2"`, "A")))
 		var last error
 		n := 0
 		for _, err := range h.client.Payins.All(context.Background(), types.PayinListFilter{}) {

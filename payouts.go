@@ -40,11 +40,9 @@ type PayoutsAPI interface {
 var _ PayoutsAPI = (*PayoutsService)(nil)
 
 // PayoutsService pays fiat to a customer's bank account against a quotation
-// that locks the exchange rate: standard, prefunded and remittance creates
-// (POST), fetch by id (GET /pos/api/v1/payout/{payout_id}), the prefunded
-// balance, and, in the sandbox, the payout status simulation. A payout is
-// created PROCESSING and is paid to the bank account attached to its
-// quotation.
+// that locks the exchange rate. A payout is created PROCESSING and is paid
+// to the bank account attached to its quotation. Each method's doc names
+// the HTTP call it makes; Operations lists them all.
 type PayoutsService struct{ client *Client }
 
 var createPayoutBody = compileBody[types.CreatePayoutRequest]()
@@ -91,14 +89,10 @@ func (s *PayoutsService) Create(ctx context.Context, req types.CreatePayoutReque
 	if err != nil {
 		return nil, err
 	}
-	op := payoutCreate(opPayoutsCreate.op(), createPayoutBody(req), ref, req.QuotationID)
-	op.customerID = req.CustomerID
+	op := payoutCreate(opPayoutsCreate.op(), createPayoutBody(req), ref, req.QuotationID, req.CustomerID)
 	p, err := call[types.Payout](ctx, s.client, op, opts)
 	if err != nil {
-		// With WithReconcile, an unknown outcome is settled by reads.
-		if p, err = s.reconcileCreate(ctx, err, opts); err != nil {
-			return nil, err
-		}
+		return nil, err
 	}
 	fillReference(&p.ClientReferenceID, ref)
 	return p, nil
@@ -135,11 +129,15 @@ func (s *PayoutsService) CreatePrefunded(ctx context.Context, req types.CreatePr
 	if err != nil {
 		return nil, err
 	}
-	p, err := call[types.PrefundedPayout](ctx, s.client, payoutCreate(opPayoutsCreatePrefunded.op(), createPrefundedPayoutBody(req), ref, req.QuotationID), opts)
+	// The receiver is the quotation's customer: the payout's, whose
+	// history a reconciliation reads.
+	op := payoutCreate(opPayoutsCreatePrefunded.op(), createPrefundedPayoutBody(req), ref, req.QuotationID, req.Customer.Receiver.ID)
+	p, err := call[types.PrefundedPayout](ctx, s.client, op, opts)
 	if err != nil {
 		return nil, err
 	}
 	fillReference(&p.ClientReferenceID, ref)
+	fillParties(&p.Customer, req.Customer)
 	return p, nil
 }
 
@@ -172,11 +170,15 @@ func (s *PayoutsService) CreateRemittance(ctx context.Context, req types.CreateR
 	if err != nil {
 		return nil, err
 	}
-	p, err := call[types.RemittancePayout](ctx, s.client, payoutCreate(s.client.remittanceOp(), createRemittancePayoutBody(req), ref, req.QuotationID), opts)
+	op := payoutCreate(s.client.remittanceOp(), createRemittancePayoutBody(req), ref, req.QuotationID, req.CustomerID)
+	p, err := call[types.RemittancePayout](ctx, s.client, op, opts)
 	if err != nil {
 		return nil, err
 	}
 	fillReference(&p.ClientReferenceID, ref)
+	if p.RemitterID == uuid.Nil {
+		p.RemitterID = req.RemitterID
+	}
 	return p, nil
 }
 
@@ -199,10 +201,12 @@ func (c *Client) reference(ref *string) (string, error) {
 }
 
 // payoutCreate completes op, a payout create of the index (create-once),
-// with its payload: guarded by its reference when it has one, else never
-// repeated once an attempt may have reached the service.
-func payoutCreate(op operation, payload []byte, ref string, quotationID uuid.UUID) operation {
-	op.payload, op.reference, op.quotationID = payload, ref, quotationID
+// with its payload and what its reconciliation needs (the reference, the
+// quotation, the payout's customer): guarded by its reference when it has
+// one, else never repeated once an attempt may have reached the service.
+func payoutCreate(op operation, payload []byte, ref string, quotationID, customerID uuid.UUID) operation {
+	op.payload, op.reference, op.quotationID, op.customerID = payload, ref, quotationID, customerID
+	op.settle = settlePayout
 	op.safety = oneShot
 	if ref != "" {
 		op.safety = guarded
@@ -223,6 +227,16 @@ func (c *Client) remittanceOp() operation {
 func fillReference(dst **string, ref string) {
 	if *dst == nil && ref != "" {
 		*dst = &ref
+	}
+}
+
+// fillParties sets a prefunded payout's sender and receiver to the ones
+// sent when the answer names neither (as the history's record of it, which
+// a reconciliation reads, does not).
+func fillParties(dst *types.PrefundedPayoutParties, sent types.PrefundedCustomer) {
+	if dst.Sender.ID == nil && dst.Receiver.ID == nil {
+		sender, receiver := sent.Sender.ID, sent.Receiver.ID
+		dst.Sender.ID, dst.Receiver.ID = &sender, &receiver
 	}
 }
 

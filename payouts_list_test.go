@@ -117,10 +117,19 @@ func TestPayoutsHistoryIterator(t *testing.T) {
 		assert.Equal(t, []string{"ref-1", "ref-2", "ref-3", "ref-4", "ref-5"}, refs)
 		assert.Equal(t, 3, h.mock.GetTotalCallCount())
 	})
+	t.Run("re-roots a link to another scheme and host", func(t *testing.T) {
+		h := newHarness(t)
+		h.expect(http.MethodGet, historyPath, "", 200, historyPage(2, `"http://10.0.0.7:8000/gateway`+historyPath+`?page=2"`, 1))
+		h.mock.RegisterResponderWithQuery(http.MethodGet, abs, "page=2", httpmock.NewStringResponder(200, historyPage(2, "null", 2)))
+		refs, err := historyRefs(t, h.client, types.PayoutListFilter{})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"ref-1", "ref-2"}, refs)
+		assert.Equal(t, 2, h.mock.GetTotalCallCount())
+	})
 	for name, next := range map[string]string{
-		"another host":   "https://evil.example/gateway" + historyPath + "?page=2",
-		"outside prefix": testHost + "/other" + historyPath + "?page=2",
-		"dot segments":   testBase + "/pos/api/v1/payout/%2e%2e/%2e%2e/x?page=2",
+		"another host, outside prefix": "https://evil.example/other" + historyPath + "?page=2",
+		"outside prefix":               testHost + "/other" + historyPath + "?page=2",
+		"dot segments":                 testBase + "/pos/api/v1/payout/%2e%2e/%2e%2e/x?page=2",
 	} {
 		t.Run("refuses "+name, func(t *testing.T) {
 			h := newHarness(t)

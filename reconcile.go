@@ -2,14 +2,26 @@ package fiatramp
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/fiatramp/fiatramp-go/types"
 )
+
+// Reconciliation: what the payouts' and the payins' reconciliations
+// share (payouts_reconcile.go and payins_reconcile.go hold each one's
+// verdicts). A reconciliation settles a create whose outcome was unknown
+// with reads only, and its cost does not grow with the customer's history:
+// the quotation's state settles most outcomes in one read, and the history
+// is read newest page first, filtered to the days the create could have
+// landed on, only as far back as the quotation's creation.
 
 // ReconcileVerdict is what reconciling a create whose outcome was unknown
 // found.
@@ -20,7 +32,7 @@ const (
 	// ReconcileCreated: the create took effect; the reconciliation
 	// carries what it created.
 	ReconcileCreated ReconcileVerdict = "created"
-	// ReconcileNotCreated: proof that nothing holds the reference. A new
+	// ReconcileNotCreated: proof that the attempt created nothing. A new
 	// create with the same client_reference_id is safe: should the lost
 	// attempt still land, the service refuses whichever of the two comes
 	// second.
@@ -30,205 +42,88 @@ const (
 	ReconcileUnknown ReconcileVerdict = "unknown"
 )
 
-// reconcileRounds is how many times a reconciliation reads again when a
-// read failed or the reads disagreed (a quotation LINKED whose payout the
-// history did not show yet: an attempt that landed between the reads).
+// reconcileRounds is how many times a reconciliation reads again when the
+// reads disagreed (a quotation LINKED whose payout the history does not
+// show yet: an attempt that landed between the reads).
 const reconcileRounds = 3
 
-// historySlack widens the attempt's dates by a day on each side for the
-// history filter: the service's calendar days need not be UTC's, and the
-// clocks may differ.
+// reconcileReadTries is how many times a reconciliation makes one read
+// (each a call retried by the Client's policy) while it fails in a way a
+// repeat may mend: one page that fails does not end the reconciliation.
+const reconcileReadTries = 3
+
+// historySlack widens the days a reconciliation asks the history for by
+// a day on each side: the service's calendar days need not be UTC's.
 const historySlack = 24 * time.Hour
 
-// PayoutAttempt names a payout create to reconcile: the reference it
-// carried and the customer it paid, and, for a proof that no payout
-// exists, its quotation.
-type PayoutAttempt struct {
-	// ClientReferenceID is the reference the create carried. Required.
-	ClientReferenceID string
-	// CustomerID is the payout's customer (the quotation's): the history
-	// is read per customer. Required.
-	CustomerID uuid.UUID
-	// QuotationID is the payout's quotation. Without it a reconciliation
-	// can find the payout but never prove that none exists.
-	QuotationID uuid.UUID
-	// From and To bound when the attempts were made; the history is read
-	// from From's day to To's, a day wider on each side. Both zero reads
-	// the customer's whole history; one alone is refused.
-	From, To time.Time
+// clockSlack is how much earlier than the attempt (on the client's clock)
+// or than its quotation's creation (on the service's) a reconciliation
+// still looks for what the attempt created, and how long after a payin
+// quotation's expiry time it waits before it takes the expiry as proof:
+// clocks and records may differ by that much.
+const clockSlack = 5 * time.Minute
+
+// WithReconcile makes a create whose outcome is unknown (Payouts.Create,
+// CreatePrefunded, CreateRemittance, Payins.Initiate) reconcile before it
+// returns, with reads only (see PayoutsService.Reconcile and
+// PayinsService.Reconcile): it returns what the lost attempt created, as
+// if the call had succeeded (a prefunded payout as a
+// *types.PrefundedPayout, a remittance payout as a
+// *types.RemittancePayout, read from the history's record of it); a
+// *NotCreatedError when the reads prove that the attempt created nothing;
+// or the *OutcomeUnknownError, its Unsettled saying why, when they settle
+// nothing. The reads cost one request or two, made only after an outcome
+// unknown, under the call's context: a create that ended because its
+// context did stays unknown. An Observer sees the reads as calls of their
+// own inside the create's, and the create end as what the reconciliation
+// found (CallResult.Reconciled). Other calls ignore it.
+func WithReconcile() RequestOption {
+	return func(rc *requestConfig) error {
+		rc.reconcile = true
+		return nil
+	}
 }
 
-// PayoutReconciliation is the answer of Payouts.Reconcile.
-type PayoutReconciliation struct {
-	// Verdict is the answer: created, not created, or still unknown.
-	Verdict ReconcileVerdict
-	// Payout is the payout that holds the reference (ReconcileCreated).
-	Payout *types.Payout
-	// Quotation is the quotation as last read, when it was read.
-	Quotation *types.PayoutQuotation
-	// Reason says what proves the verdict, or why it is unknown.
-	Reason string
-	// Requests counts the HTTP requests the reconciliation made, retries
-	// included.
-	Requests int
-	// Err is the last read's error when a read failed (ReconcileUnknown).
-	Err error
-}
+// settler reconciles the *OutcomeUnknownError of a create that asked for
+// WithReconcile: it fills out (the call's result) with what the attempt
+// created and returns nil, or returns the error the call ends with. It is
+// a plain function, so that a create carries it without allocating.
+type settler func(ctx context.Context, c *Client, unknown *OutcomeUnknownError, out any) error
 
-// ReconcileOutcome settles err, the *OutcomeUnknownError (ErrOutcomeUnknown)
-// of a payout create, with Reconcile (GET
-// /pos/api/v1/payout/quotation/{quotation_id} and the payout history),
-// from the reference, customer, quotation and dates the error carries. An
-// err that holds no *OutcomeUnknownError, or one without a reference or a
-// customer (a Do call, a create sent without a reference), cannot be
-// reconciled: it is refused with a *ValidationError.
-func (s *PayoutsService) ReconcileOutcome(ctx context.Context, err error, opts ...RequestOption) (*PayoutReconciliation, error) {
+// settleOutcome is the end of a call that asked for WithReconcile: err,
+// when it is an *OutcomeUnknownError, settled by settle; obs (nil without
+// an Observer) learns that reconciliation decided the outcome.
+func (c *Client) settleOutcome(ctx context.Context, settle settler, obs *callObservation, err error, out any) error {
 	var unknown *OutcomeUnknownError
-	if !errors.As(err, &unknown) || unknown == nil {
-		return nil, invalid("error", "no *OutcomeUnknownError to reconcile")
+	if !errors.As(err, &unknown) {
+		return err
 	}
-	return s.Reconcile(ctx, attemptOf(unknown), opts...)
+	settled := settle(ctx, c, unknown, out)
+	var notCreated *NotCreatedError
+	if obs != nil && (settled == nil || errors.As(settled, &notCreated)) {
+		obs.reconciled = true
+	}
+	return settled
 }
 
-// attemptOf is the payout attempt an *OutcomeUnknownError describes.
-func attemptOf(e *OutcomeUnknownError) PayoutAttempt {
-	from, to := e.Started, e.Ended
-	if from.IsZero() {
-		from = to
-	}
-	if to.IsZero() {
-		to = from
-	}
-	return PayoutAttempt{
-		ClientReferenceID: e.ClientReferenceID, CustomerID: e.CustomerID,
-		QuotationID: e.QuotationID, From: from, To: to,
-	}
-}
-
-// Reconcile settles the outcome of a payout create with reads only: it
-// walks the customer's payout history over the attempt's dates (GET
-// /pos/api/v1/payout/history, which cannot filter by reference) for the
-// payout whose client_reference_id is the attempt's, and reads the
-// quotation (GET /pos/api/v1/payout/quotation/{quotation_id}). A payout
-// with the reference is the answer (ReconcileCreated). Without one, a
-// quotation UNLINKED or EXPIRED, or LINKED to a payout with another
-// reference, proves that the attempt created nothing (ReconcileNotCreated).
-// Anything else leaves it ReconcileUnknown, with the reason: no quotation
-// id to prove absence, a quotation LINKED whose payout the history does
-// not show, a read that failed after its retries. A failed read or
-// disagreeing reads are read again, three rounds at most. The common case
-// costs one request (the payout is on the first history page) or two (a
-// page and the quotation); Requests reports the count.
-//
-// The error is only for bad input, refused before anything is sent
-// (ErrInvalidRequest): an empty reference, a nil customer, one of From
-// and To without the other. opts apply to every read.
-func (s *PayoutsService) Reconcile(ctx context.Context, a PayoutAttempt, opts ...RequestOption) (*PayoutReconciliation, error) {
-	c := s.client
-	if err := requireText("client_reference_id", a.ClientReferenceID); err != nil {
-		return nil, err
-	}
-	if err := requireID("customer_id", a.CustomerID); err != nil {
-		return nil, err
-	}
-	filter, err := attemptFilter(a.CustomerID, a.From, a.To)
-	if err != nil {
-		return nil, err
-	}
-	r := &PayoutReconciliation{}
-	opts = append(opts[:len(opts):len(opts)], countAttempts(&r.Requests))
-	for round := 1; ; round++ {
-		again := c.reconcilePayoutRound(ctx, a, filter, r, opts)
-		if !again || round == reconcileRounds || ctx.Err() != nil {
-			return r, nil
-		}
-		if err := c.cfg.sleep(ctx, c.cfg.retry.backoff(round, c.cfg.jitter)); err != nil {
-			return r, nil
-		}
+// notCreated is the *NotCreatedError of unknown, proved by reason.
+func notCreated(unknown *OutcomeUnknownError, reason string) *NotCreatedError {
+	return &NotCreatedError{
+		ClientReferenceID: unknown.ClientReferenceID, QuotationID: unknown.QuotationID,
+		Reason: reason, Attempts: unknown.Attempts, Err: unknown.Err,
 	}
 }
 
-// reconcilePayoutRound reads once and fills r; again says whether reading
-// again may settle what this round left unknown.
-func (c *Client) reconcilePayoutRound(ctx context.Context, a PayoutAttempt, filter types.PayoutListFilter, r *PayoutReconciliation, opts []RequestOption) (again bool) {
-	*r = PayoutReconciliation{Requests: r.Requests}
-	var other *types.Payout // a payout on the quotation with another reference
-	for p, err := range c.Payouts.All(ctx, filter, opts...) {
-		if err != nil {
-			r.Verdict, r.Err = ReconcileUnknown, err
-			r.Reason = "reading the payout history failed: " + err.Error()
-			return true
-		}
-		if p.ClientReferenceID != nil && *p.ClientReferenceID == a.ClientReferenceID {
-			r.Verdict, r.Payout = ReconcileCreated, &p
-			r.Reason = "the payout history holds payout " + p.ID.String() + " with the reference"
-			return false
-		}
-		if a.QuotationID != uuid.Nil && p.QuotationID == a.QuotationID && other == nil {
-			other = &p
-		}
+// decodeAs reads raw, the history's record of what a create made, into
+// out, the create's own result type.
+func decodeAs(raw json.RawMessage, out any) error {
+	if len(raw) == 0 {
+		return errors.New("the history's record of it is empty")
 	}
-	if a.QuotationID == uuid.Nil {
-		r.Verdict = ReconcileUnknown
-		r.Reason = "no payout in the customer's history holds the reference, but without the quotation id nothing proves that none exists"
-		return false
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("the history's record of it does not read as %T: %w", out, err)
 	}
-	q, err := c.Payouts.GetQuotation(ctx, a.QuotationID, opts...)
-	if err != nil {
-		r.Verdict, r.Err = ReconcileUnknown, err
-		r.Reason = "no payout in the history holds the reference, and reading the quotation failed: " + err.Error()
-		// A refusal (the quotation is not found, say) reads the same
-		// again; a failed read may not.
-		var apiErr *APIError
-		return !errors.As(err, &apiErr) || serviceGaveUp(err) || apiErr.StatusCode >= 500 || apiErr.StatusCode == 429
-	}
-	r.Quotation = q
-	status := types.QuotationStatus(strings.ToUpper(strings.TrimSpace(string(q.Status))))
-	switch {
-	case status == types.QuotationUnlinked:
-		r.Verdict = ReconcileNotCreated
-		r.Reason = "no payout in the history holds the reference and the quotation is UNLINKED: no payout was created on it"
-	case status == types.QuotationExpired:
-		r.Verdict = ReconcileNotCreated
-		r.Reason = "no payout in the history holds the reference and the quotation EXPIRED unused"
-	case status == types.QuotationLinked && other != nil:
-		r.Verdict = ReconcileNotCreated
-		r.Reason = "the quotation is LINKED to payout " + other.ID.String() + ", which carries another reference: the service links a quotation once"
-	case status == types.QuotationLinked:
-		r.Verdict = ReconcileUnknown
-		r.Reason = "the quotation is LINKED, but no payout in the history holds the reference or the quotation (yet)"
-		return true
-	default:
-		r.Verdict = ReconcileUnknown
-		r.Reason = "no payout in the history holds the reference, and the quotation's status " + quoteStatus(string(q.Status)) + " proves nothing"
-	}
-	return false
-}
-
-// quoteStatus is a status from the service, fit for a reason.
-func quoteStatus(s string) string {
-	if s == "" {
-		return "(none)"
-	}
-	return `"` + sanitize(s, maxDetailText) + `"`
-}
-
-// attemptFilter is the history filter of a customer's attempts between
-// from and to (both zero: every date).
-func attemptFilter(customerID uuid.UUID, from, to time.Time) (types.PayoutListFilter, error) {
-	f := types.PayoutListFilter{CustomerID: customerID}
-	switch {
-	case from.IsZero() && to.IsZero():
-		return f, nil
-	case from.IsZero():
-		return f, invalid("from", "a to date needs a from date: give both or neither")
-	case to.IsZero():
-		return f, invalid("to", "a from date needs a to date: give both or neither")
-	case to.Before(from):
-		return f, invalid("to", "comes before from")
-	}
-	f.StartDate, f.EndDate = from.UTC().Add(-historySlack), to.UTC().Add(historySlack)
-	return f, nil
+	return nil
 }
 
 // countAttempts counts the call's attempts in *n.
@@ -239,256 +134,268 @@ func countAttempts(n *int) RequestOption {
 	}
 }
 
-// WithReconcile makes a payout create (Payouts.Create) or a payin
-// initiate whose outcome is unknown reconcile before it returns, with
-// reads only (see PayoutsService.Reconcile): it returns the payout the
-// lost attempt created, as if the call had succeeded; a *NotCreatedError
-// when the reads prove that nothing holds the reference; or the
-// *OutcomeUnknownError, its Unsettled saying why, when they settle
-// nothing. The reads cost a few requests, made only after an outcome
-// unknown. Other calls ignore it.
-func WithReconcile() RequestOption {
-	return func(rc *requestConfig) error {
-		rc.reconcile = true
-		return nil
-	}
+// reconReader makes the reads of one reconciliation: each a call of the
+// Client (retried by its policy) and, should it still fail in a way a
+// repeat may mend, made again, reconcileReadTries times in all.
+type reconReader struct {
+	c    *Client
+	opts []RequestOption // the caller's, and the counter of requests
 }
 
-// wantsReconcile reports whether opts hold WithReconcile. Options are
-// plain setters, so reading them twice does no harm; the call applies and
-// checks them again.
-func wantsReconcile(opts []RequestOption) bool {
-	var rc requestConfig
-	for _, opt := range opts {
-		if opt(&rc) != nil {
-			return false
+// read makes op's call into a fresh *T.
+func read[T any](ctx context.Context, r reconReader, op operation) (*T, error) {
+	for try := 1; ; try++ {
+		out, err := call[T](ctx, r.c, op, r.opts)
+		if err == nil || !transientRead(err) || try == reconcileReadTries || ctx.Err() != nil {
+			return out, err
 		}
-	}
-	return rc.reconcile
-}
-
-// reconcileCreate settles err, the error of a payout create, when it is an
-// *OutcomeUnknownError and the call asked for it (WithReconcile): the
-// payout the lost attempt created, or the error to return.
-func (s *PayoutsService) reconcileCreate(ctx context.Context, err error, opts []RequestOption) (*types.Payout, error) {
-	var unknown *OutcomeUnknownError
-	if !errors.As(err, &unknown) || !wantsReconcile(opts) {
-		return nil, err
-	}
-	if unknown.ClientReferenceID == "" || unknown.CustomerID == uuid.Nil {
-		unknown.Unsettled = "a create without a reference cannot be reconciled"
-		return nil, unknown
-	}
-	r, rerr := s.Reconcile(ctx, attemptOf(unknown))
-	if rerr != nil {
-		unknown.Unsettled = rerr.Error()
-		return nil, unknown
-	}
-	switch r.Verdict {
-	case ReconcileCreated:
-		return r.Payout, nil
-	case ReconcileNotCreated:
-		return nil, &NotCreatedError{
-			ClientReferenceID: unknown.ClientReferenceID, QuotationID: unknown.QuotationID,
-			Reason: r.Reason, Attempts: unknown.Attempts, Err: unknown.Err,
-		}
-	}
-	unknown.Unsettled = r.Reason
-	return nil, unknown
-}
-
-// PayinAttempt names a payin initiate to reconcile: its reference or its
-// UTR (both unique at the service), the paying customer and, for a proof
-// that no payin exists, its quotation.
-type PayinAttempt struct {
-	// ClientReferenceID is the reference the initiate carried.
-	ClientReferenceID string
-	// UTR is the bank transfer's reference the initiate carried. At least
-	// one of ClientReferenceID and UTR is required.
-	UTR string
-	// CustomerID is the paying customer: the history is read per
-	// customer. Required.
-	CustomerID uuid.UUID
-	// QuotationID is the payin's quotation. Without it a reconciliation
-	// can find the payin but never prove that none exists.
-	QuotationID uuid.UUID
-	// From and To bound when the attempts were made, as in PayoutAttempt.
-	From, To time.Time
-}
-
-// PayinReconciliation is the answer of Payins.Reconcile.
-type PayinReconciliation struct {
-	// Verdict is the answer: created, not created, or still unknown.
-	Verdict ReconcileVerdict
-	// Payin is the payin that holds the reference or the UTR
-	// (ReconcileCreated).
-	Payin *types.Payin
-	// Quotation is the quotation as last read, when it was read.
-	Quotation *types.PayinQuotation
-	// Reason says what proves the verdict, or why it is unknown.
-	Reason string
-	// Requests counts the HTTP requests the reconciliation made, retries
-	// included.
-	Requests int
-	// Err is the last read's error when a read failed (ReconcileUnknown).
-	Err error
-}
-
-// ReconcileOutcome settles err, the *OutcomeUnknownError (ErrOutcomeUnknown)
-// of a payin initiate, with Reconcile (GET
-// /pis/api/v1/payin/quotation/{quotation_id} and the payin history), from
-// the reference, UTR, customer, quotation and dates the error carries. An
-// err that holds no *OutcomeUnknownError, or one without a customer or
-// without both a reference and a UTR, is refused with a *ValidationError.
-func (s *PayinsService) ReconcileOutcome(ctx context.Context, err error, opts ...RequestOption) (*PayinReconciliation, error) {
-	var unknown *OutcomeUnknownError
-	if !errors.As(err, &unknown) || unknown == nil {
-		return nil, invalid("error", "no *OutcomeUnknownError to reconcile")
-	}
-	return s.Reconcile(ctx, payinAttemptOf(unknown), opts...)
-}
-
-// payinAttemptOf is the payin attempt an *OutcomeUnknownError describes.
-func payinAttemptOf(e *OutcomeUnknownError) PayinAttempt {
-	a := attemptOf(e)
-	return PayinAttempt{
-		ClientReferenceID: a.ClientReferenceID, UTR: e.UTR, CustomerID: a.CustomerID,
-		QuotationID: a.QuotationID, From: a.From, To: a.To,
-	}
-}
-
-// Reconcile settles the outcome of a payin initiate with reads only,
-// as Payouts.Reconcile does for a payout: it walks the customer's
-// payin history over the attempt's dates (GET /pis/api/v1/payin/history)
-// for the payin whose client_reference_id or UTR is the attempt's (the
-// service takes each once), and reads the quotation (GET
-// /pis/api/v1/payin/quotation/{quotation_id}). A payin with the
-// reference is the answer (ReconcileCreated). Without one, a payin that
-// holds the UTR or the quotation under another reference, a quotation
-// UNLINKED or EXPIRED, or one whose expiry time has passed (the service
-// refuses an initiate after it, so an accepted attempt would show in the
-// history), proves that the attempt recorded nothing (ReconcileNotCreated).
-// Anything else is ReconcileUnknown, with the reason.
-//
-// The error is only for bad input, refused before anything is sent
-// (ErrInvalidRequest): neither a reference nor a UTR, a nil customer, one
-// of From and To without the other.
-func (s *PayinsService) Reconcile(ctx context.Context, a PayinAttempt, opts ...RequestOption) (*PayinReconciliation, error) {
-	c := s.client
-	if strings.TrimSpace(a.ClientReferenceID) == "" && strings.TrimSpace(a.UTR) == "" {
-		return nil, invalid("client_reference_id", "give the reference or the UTR (or both)")
-	}
-	if err := requireID("customer_id", a.CustomerID); err != nil {
-		return nil, err
-	}
-	span, err := attemptFilter(a.CustomerID, a.From, a.To)
-	if err != nil {
-		return nil, err
-	}
-	filter := types.PayinListFilter{CustomerID: a.CustomerID, StartDate: span.StartDate, EndDate: span.EndDate}
-	r := &PayinReconciliation{}
-	opts = append(opts[:len(opts):len(opts)], countAttempts(&r.Requests))
-	for round := 1; ; round++ {
-		again := c.reconcilePayinRound(ctx, a, filter, r, opts)
-		if !again || round == reconcileRounds || ctx.Err() != nil {
-			return r, nil
-		}
-		if err := c.cfg.sleep(ctx, c.cfg.retry.backoff(round, c.cfg.jitter)); err != nil {
-			return r, nil
+		if r.c.cfg.sleep(ctx, r.c.cfg.retry.backoff(try, r.c.cfg.jitter)) != nil {
+			return nil, err
 		}
 	}
 }
 
-// reconcilePayinRound reads once and fills r; again says whether reading
-// again may settle what this round left unknown.
-func (c *Client) reconcilePayinRound(ctx context.Context, a PayinAttempt, filter types.PayinListFilter, r *PayinReconciliation, opts []RequestOption) (again bool) {
-	*r = PayinReconciliation{Requests: r.Requests}
-	var other *types.Payin // a payin with the UTR or the quotation under another reference
-	for p, err := range c.Payins.All(ctx, filter, opts...) {
-		if err != nil {
-			r.Verdict, r.Err = ReconcileUnknown, err
-			r.Reason = "reading the payin history failed: " + err.Error()
-			return true
-		}
-		ref := p.ClientReferenceID != nil && a.ClientReferenceID != "" && *p.ClientReferenceID == a.ClientReferenceID
-		utr := a.UTR != "" && p.UTR == a.UTR
-		switch {
-		case ref || (utr && (a.ClientReferenceID == "" || p.ClientReferenceID == nil)):
-			r.Verdict, r.Payin = ReconcileCreated, &p
-			r.Reason = "the payin history holds payin " + p.ID.String() + " with the reference or the UTR"
-			return false
-		case other == nil && (utr || (a.QuotationID != uuid.Nil && p.QuotationID == a.QuotationID)):
-			other = &p
-		}
-	}
-	if other != nil {
-		r.Verdict = ReconcileNotCreated
-		r.Reason = "payin " + other.ID.String() + " holds the UTR or the quotation under another reference: the service takes each once"
+// transientRead reports whether a read that failed with err may succeed
+// when made again: no answer, a 5xx, a 429, a 3xx (a gateway's), an
+// unreadable answer, the service giving up. A refusal, bad input, a link
+// refused, the retry budget spent or the context ended are final.
+func transientRead(err error) bool {
+	if errors.Is(err, ErrInvalidRequest) || errors.Is(err, ErrPagination) || errors.Is(err, ErrRetryBudgetExhausted) ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false
 	}
-	if a.QuotationID == uuid.Nil {
-		r.Verdict = ReconcileUnknown
-		r.Reason = "no payin in the customer's history holds the reference or the UTR, but without the quotation id nothing proves that none exists"
-		return false
-	}
-	q, err := c.Payins.GetQuotation(ctx, a.QuotationID, opts...)
-	if err != nil {
-		r.Verdict, r.Err = ReconcileUnknown, err
-		r.Reason = "no payin in the history holds the reference or the UTR, and reading the quotation failed: " + err.Error()
-		var apiErr *APIError
-		return !errors.As(err, &apiErr) || serviceGaveUp(err) || apiErr.StatusCode >= 500 || apiErr.StatusCode == 429
-	}
-	r.Quotation = q
-	status := types.QuotationStatus(strings.ToUpper(strings.TrimSpace(string(q.Status))))
-	switch {
-	case status == types.QuotationUnlinked:
-		r.Verdict = ReconcileNotCreated
-		r.Reason = "no payin in the history holds the reference or the UTR and the quotation is UNLINKED"
-	case status == types.QuotationExpired:
-		r.Verdict = ReconcileNotCreated
-		r.Reason = "no payin in the history holds the reference or the UTR and the quotation EXPIRED unused"
-	case status == types.QuotationLinked:
-		r.Verdict = ReconcileUnknown
-		r.Reason = "the quotation is LINKED, but no payin in the history holds the reference, the UTR or the quotation (yet)"
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) {
 		return true
-	case !q.ExpiryTime.IsZero() && c.now().After(q.ExpiryTime.Add(historySlackExpiry)):
-		r.Verdict = ReconcileNotCreated
-		r.Reason = "no payin in the history holds the reference or the UTR and the quotation expired at " +
-			q.ExpiryTime.UTC().Format(time.RFC3339) + ": the service takes no initiate after it"
-	default:
-		r.Verdict = ReconcileUnknown
-		r.Reason = "no payin in the history holds the reference or the UTR, and the quotation (status " +
-			quoteStatus(string(q.Status)) + ") is still valid: an attempt may yet land"
 	}
-	return false
+	s := apiErr.StatusCode
+	return s >= 500 || s == http.StatusTooManyRequests || s/100 == 3 || serviceGaveUp(err) || errors.Is(err, ErrMalformedResponse)
 }
 
-// historySlackExpiry is how long after a quotation's expiry time a
-// reconciliation waits before it takes the expiry as proof: the clocks may
-// differ.
-const historySlackExpiry = time.Minute
+// refused reports whether err is the service's refusal of a read: a 4xx
+// answer that is not a 429.
+func refused(err error) bool {
+	var apiErr *APIError
+	return errors.As(err, &apiErr) && !transientRead(err)
+}
 
-// reconcileInitiate settles err, the error of a payin initiate, when it is
-// an *OutcomeUnknownError and the call asked for it (WithReconcile).
-func (s *PayinsService) reconcileInitiate(ctx context.Context, err error, opts []RequestOption) (*types.Payin, error) {
-	var unknown *OutcomeUnknownError
-	if !errors.As(err, &unknown) || !wantsReconcile(opts) {
-		return nil, err
+// historySearch is one search of a history (the payouts' or the payins'),
+// newest items first, for the item match accepts.
+type historySearch[T any] struct {
+	list listing[T] // the history, filtered
+	// since: an item created before it cannot match. Once every page read
+	// is in one order, the search stops at the page that reaches before
+	// it. Zero reads to the list's end.
+	since   time.Time
+	created func(*T) time.Time
+	match   func(*T) bool
+	// peek reads the newest page only.
+	peek bool
+}
+
+// searchResult is what a historySearch found: the matching item, and
+// whether every item from the newest back to since (or to the list's
+// start) was read.
+type searchResult[T any] struct {
+	item     *T
+	complete bool
+}
+
+// pageOrder is the order of a page's items by creation time.
+type pageOrder int
+
+const (
+	orderNone        pageOrder = iota // one item, or all created at once
+	orderOldestFirst                  // creation times never fall
+	orderNewestFirst                  // creation times never rise
+	orderMixed                        // both: not in creation order
+)
+
+// orderOf reads the order of items.
+func orderOf[T any](items []T, created func(*T) time.Time) pageOrder {
+	rise, fall := false, false
+	for i := 1; i < len(items); i++ {
+		a, b := created(&items[i-1]), created(&items[i])
+		rise = rise || b.After(a)
+		fall = fall || b.Before(a)
 	}
-	r, rerr := s.Reconcile(ctx, payinAttemptOf(unknown))
-	if rerr != nil {
-		unknown.Unsettled = rerr.Error()
-		return nil, unknown
+	switch {
+	case rise && fall:
+		return orderMixed
+	case rise:
+		return orderOldestFirst
+	case fall:
+		return orderNewestFirst
 	}
-	switch r.Verdict {
-	case ReconcileCreated:
-		return r.Payin, nil
-	case ReconcileNotCreated:
-		return nil, &NotCreatedError{
-			ClientReferenceID: unknown.ClientReferenceID, QuotationID: unknown.QuotationID,
-			Reason: r.Reason, Attempts: unknown.Attempts, Err: unknown.Err,
+	return orderNone
+}
+
+// run searches. It starts at the list's last page (page=last, which the
+// REST framework's paginator serves): in a history kept oldest first, the
+// newest items. It walks toward older items (previous links, or next
+// links when the pages turn out newest first, from the first page), and
+// stops at the first match, at the page that reaches before since, or at
+// the list's end. A service that refuses page=last is read from the first
+// page on. A page that fails is read again (reconReader); the error is
+// the read's that still failed, or a link refused (ErrPagination).
+func (s historySearch[T]) run(ctx context.Context, r reconReader) (searchResult[T], error) {
+	var none searchResult[T]
+	first, err := r.c.resolve(s.list.first.path)
+	if err != nil {
+		return none, err
+	}
+	last := *first
+	q := last.Query()
+	q.Set("page", "last")
+	last.RawQuery = q.Encode()
+
+	forward := false // walking next links (newest first) rather than previous ones
+	cur := &last
+	page, err := s.read(ctx, r, cur)
+	if refused(err) {
+		// No page=last: from the first page on, to the end unless the
+		// pages turn out newest first.
+		forward, cur = true, first
+		page, err = s.read(ctx, r, cur)
+	}
+	if err != nil {
+		return none, err
+	}
+	order := orderOf(page.Results, s.created)
+	if !forward && order == orderNewestFirst && page.Previous != nil && *page.Previous != "" {
+		// The last page holds the oldest items: the newest are on the first.
+		forward, cur = true, first
+		if page, err = s.read(ctx, r, cur); err != nil {
+			return none, err
 		}
+		order = orderOf(page.Results, s.created)
 	}
-	unknown.Unsettled = r.Reason
-	return nil, unknown
+	seen := map[[sha256.Size]byte]bool{sha256.Sum256([]byte(cur.String())): true}
+	inOrder := order != orderMixed // every page so far in one order
+	want := orderOldestFirst       // the order in which stopping at since is sound
+	if forward {
+		want = orderNewestFirst
+	}
+	for pages := 1; ; pages++ {
+		items := page.Results
+		for i := range items {
+			j := i
+			if !forward {
+				j = len(items) - 1 - i // newest first
+			}
+			if s.match(&items[j]) {
+				return searchResult[T]{item: &items[j]}, nil
+			}
+		}
+		link := page.Previous
+		if forward {
+			link = page.Next
+		}
+		inOrder = inOrder && (order == want || order == orderNone)
+		if len(items) == 0 || link == nil || *link == "" {
+			return searchResult[T]{complete: true}, nil
+		}
+		if inOrder && !s.since.IsZero() && reachesBefore(items, s.created, s.since) {
+			return searchResult[T]{complete: true}, nil
+		}
+		if s.peek {
+			return none, nil
+		}
+		if limit := r.c.cfg.maxPages; pages >= limit {
+			return none, fmt.Errorf("%w: more than %d pages (the cap of WithMaxPages): link %q not followed", ErrPagination, limit, *link)
+		}
+		if cur, err = r.c.pageURL(cur, *link); err != nil {
+			return none, err
+		}
+		digest := sha256.Sum256([]byte(cur.String()))
+		if seen[digest] {
+			return none, fmt.Errorf("%w: link %q repeats an earlier page", ErrPagination, *link)
+		}
+		seen[digest] = true
+		if page, err = s.read(ctx, r, cur); err != nil {
+			return none, err
+		}
+		order = orderOf(page.Results, s.created)
+		inOrder = inOrder && order != orderMixed
+	}
+}
+
+// reachesBefore reports whether an item of items was created before since.
+func reachesBefore[T any](items []T, created func(*T) time.Time, since time.Time) bool {
+	return slices.ContainsFunc(items, func(it T) bool { return created(&it).Before(since) })
+}
+
+// read fetches the page at u.
+func (s historySearch[T]) read(ctx context.Context, r reconReader, u *url.URL) (*types.Page[T], error) {
+	op := s.list.first
+	op.path, op.url = "", u
+	return read[types.Page[T]](ctx, r, op)
+}
+
+// historyDays are the days (UTC) a history filter asks for to cover from
+// to to, a day wider on each side; both zero when neither is known.
+func historyDays(from, to time.Time) (start, end time.Time) {
+	if from.IsZero() && to.IsZero() {
+		return time.Time{}, time.Time{}
+	}
+	if from.IsZero() {
+		from = to
+	}
+	if to.IsZero() || to.Before(from) {
+		to = from
+	}
+	return from.UTC().Add(-historySlack), to.UTC().Add(historySlack)
+}
+
+// checkWindow refuses an attempt's window with one end, or ending before
+// it starts.
+func checkWindow(from, to time.Time) error {
+	switch {
+	case from.IsZero() && to.IsZero():
+		return nil
+	case from.IsZero():
+		return invalid("from", "a to date needs a from date: give both or neither")
+	case to.IsZero():
+		return invalid("to", "a from date needs a to date: give both or neither")
+	case to.Before(from):
+		return invalid("to", "comes before from")
+	}
+	return nil
+}
+
+// attemptSince is the earliest time an attempt from from could have
+// created something, on the service's clock: zero when from is.
+func attemptSince(from time.Time) time.Time {
+	if from.IsZero() {
+		return from
+	}
+	return from.Add(-clockSlack)
+}
+
+// quotationWindow is when something could have been created on a
+// quotation created at created and expiring at expiry (on the service's
+// clock), for a history search: its days, and the time before which
+// nothing can match. An unknown creation time leaves the search unbounded.
+func quotationWindow(created, expiry, now time.Time) (start, end, since time.Time) {
+	if created.IsZero() {
+		return time.Time{}, time.Time{}, time.Time{}
+	}
+	if expiry.Before(created) {
+		expiry = now
+	}
+	start, end = historyDays(created, expiry)
+	return start, end, created.Add(-clockSlack)
+}
+
+// quoteStatus is a status from the service, fit for a reason.
+func quoteStatus(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return `"` + sanitize(s, maxDetailText) + `"`
+}
+
+// normalStatus is a quotation's status as the verdicts compare it.
+func normalStatus(s types.QuotationStatus) types.QuotationStatus {
+	return types.QuotationStatus(strings.ToUpper(strings.TrimSpace(string(s))))
 }

@@ -4,7 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,7 +34,7 @@ type reconEnv struct {
 	client *fiatramp.Client
 }
 
-func newReconEnv(t *testing.T) *reconEnv {
+func newReconEnv(t *testing.T, opts ...fiatramp.Option) *reconEnv {
 	t.Helper()
 	sb := sandbox.New()
 	sb.SetTime(time.Date(2026, 11, 27, 23, 58, 0, 0, time.UTC)) // the attempts straddle midnight
@@ -36,8 +43,8 @@ func newReconEnv(t *testing.T) *reconEnv {
 	srv, err := sandbox.NewServer(sb)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = srv.Close() })
-	c, err := srv.Client(demo.Organization,
-		fiatramp.WithRetry(fiatramp.RetryPolicy{InitialBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond}))
+	c, err := srv.Client(demo.Organization, append([]fiatramp.Option{
+		fiatramp.WithRetry(fiatramp.RetryPolicy{InitialBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond})}, opts...)...)
 	require.NoError(t, err)
 	return &reconEnv{sb: sb, demo: demo, client: c}
 }
@@ -62,253 +69,12 @@ func (e *reconEnv) unknown(t *testing.T, kind sandbox.FaultKind, q sandbox.Quota
 	return unknown
 }
 
-func TestOutcomeUnknownCarriesTheAttempt(t *testing.T) {
-	e := newReconEnv(t)
-	q := e.demo.Quotations[0]
-	before := e.sb.Now()
-	u := e.unknown(t, sandbox.FaultDropAfter, q, "ref-carries")
-	assert.Equal(t, "ref-carries", u.ClientReferenceID)
-	assert.Equal(t, q.ID, u.QuotationID)
-	assert.Equal(t, q.CustomerID, u.CustomerID)
-	assert.False(t, u.Started.IsZero())
-	assert.False(t, u.Started.Before(before.Truncate(time.Second)), "Started %v is on the client's (the sandbox's) clock", u.Started)
-	assert.False(t, u.Ended.Before(u.Started))
-}
-
-func TestReconcileCreated(t *testing.T) {
-	e := newReconEnv(t)
-	q := e.demo.Quotations[0]
-	u := e.unknown(t, sandbox.FaultDropAfter, q, "ref-created")
-
-	r, err := e.client.Payouts.ReconcileOutcome(context.Background(), u)
-	require.NoError(t, err)
-	require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
-	require.NotNil(t, r.Payout)
-	require.NotNil(t, r.Payout.ClientReferenceID)
-	assert.Equal(t, "ref-created", *r.Payout.ClientReferenceID)
-	assert.Equal(t, q.ID, r.Payout.QuotationID)
-	stored := e.sb.Payouts(e.demo.Organization.ID)
-	require.Len(t, stored, 1)
-	assert.Equal(t, stored[0].ID, r.Payout.ID)
-	assert.Equal(t, 1, r.Requests, "one history page settles it")
-	assert.NoError(t, r.Err)
-}
-
-func TestReconcileNotCreatedUnlinked(t *testing.T) {
-	e := newReconEnv(t)
-	q := e.demo.Quotations[0]
-	u := e.unknown(t, sandbox.FaultDropBefore, q, "ref-unlinked")
-
-	r, err := e.client.Payouts.ReconcileOutcome(context.Background(), u)
-	require.NoError(t, err)
-	require.Equal(t, fiatramp.ReconcileNotCreated, r.Verdict, r.Reason)
-	assert.Nil(t, r.Payout)
-	require.NotNil(t, r.Quotation)
-	assert.Equal(t, types.QuotationUnlinked, r.Quotation.Status)
-	assert.Contains(t, r.Reason, "UNLINKED")
-	assert.Equal(t, 2, r.Requests, "a history page and the quotation")
-	assert.Empty(t, e.sb.Payouts(e.demo.Organization.ID))
-
-	// Safe to create again with the same reference: exactly one payout.
-	p, err := e.create(q, "ref-unlinked")
-	require.NoError(t, err)
-	assert.Equal(t, "ref-unlinked", *p.ClientReferenceID)
-	assert.Len(t, e.sb.Payouts(e.demo.Organization.ID), 1)
-}
-
-func TestReconcileNotCreatedExpired(t *testing.T) {
-	e := newReconEnv(t)
-	q := e.demo.Quotations[0]
-	u := e.unknown(t, sandbox.FaultDropBefore, q, "ref-expired")
-	e.sb.Advance(time.Hour)
-
-	r, err := e.client.Payouts.ReconcileOutcome(context.Background(), u)
-	require.NoError(t, err)
-	require.Equal(t, fiatramp.ReconcileNotCreated, r.Verdict, r.Reason)
-	assert.Equal(t, types.QuotationExpired, r.Quotation.Status)
-	assert.Contains(t, r.Reason, "EXPIRED")
-}
-
-func TestReconcileQuotationLinkedToAnotherReference(t *testing.T) {
-	e := newReconEnv(t)
-	q := e.demo.Quotations[0]
-	u := e.unknown(t, sandbox.FaultDropBefore, q, "ref-lost")
-	// Another job used the quotation meanwhile.
-	other, err := e.create(q, "ref-other")
-	require.NoError(t, err)
-
-	r, err := e.client.Payouts.ReconcileOutcome(context.Background(), u)
-	require.NoError(t, err)
-	require.Equal(t, fiatramp.ReconcileNotCreated, r.Verdict, r.Reason)
-	assert.Equal(t, types.QuotationLinked, r.Quotation.Status)
-	assert.Contains(t, r.Reason, other.ID.String())
-}
-
-func TestReconcileWithoutQuotationProvesNothing(t *testing.T) {
-	e := newReconEnv(t)
-	q := e.demo.Quotations[0]
-	u := e.unknown(t, sandbox.FaultDropBefore, q, "ref-noquote")
-
-	r, err := e.client.Payouts.Reconcile(context.Background(), fiatramp.PayoutAttempt{
-		ClientReferenceID: u.ClientReferenceID, CustomerID: u.CustomerID,
-	})
-	require.NoError(t, err)
-	assert.Equal(t, fiatramp.ReconcileUnknown, r.Verdict)
-	assert.Contains(t, r.Reason, "without the quotation id")
-	assert.Equal(t, 1, r.Requests)
-
-	// Found without one, once it exists.
-	_, err = e.create(q, "ref-noquote")
-	require.NoError(t, err)
-	r, err = e.client.Payouts.Reconcile(context.Background(), fiatramp.PayoutAttempt{
-		ClientReferenceID: u.ClientReferenceID, CustomerID: u.CustomerID,
-	})
-	require.NoError(t, err)
-	assert.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
-}
-
-func TestReconcileReadsFailing(t *testing.T) {
-	e := newReconEnv(t)
-	q := e.demo.Quotations[0]
-	u := e.unknown(t, sandbox.FaultDropBefore, q, "ref-unreadable")
-	require.NoError(t, e.sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultUnavailable, Method: http.MethodGet, Path: "/pos/api/v1/payout/history"}))
-
-	r, err := e.client.Payouts.ReconcileOutcome(context.Background(), u)
-	require.NoError(t, err)
-	assert.Equal(t, fiatramp.ReconcileUnknown, r.Verdict)
-	assert.ErrorIs(t, r.Err, fiatramp.ErrUnavailable)
-	assert.Contains(t, r.Reason, "history")
-	assert.Equal(t, 3*fiatramp.DefaultMaxAttempts, r.Requests, "three rounds of a read retried to the policy's end")
-
-	// The quotation's refusal is final: one round.
-	e.sb.ClearFaults()
-	r, err = e.client.Payouts.Reconcile(context.Background(), fiatramp.PayoutAttempt{
-		ClientReferenceID: "ref-unreadable", CustomerID: q.CustomerID, QuotationID: uuid.New(),
-	})
-	require.NoError(t, err)
-	assert.Equal(t, fiatramp.ReconcileUnknown, r.Verdict)
-	assert.ErrorIs(t, r.Err, fiatramp.ErrQuotationNotFound)
-	assert.Equal(t, 2, r.Requests)
-}
-
-func TestReconcileRefusesBadInput(t *testing.T) {
-	e := newReconEnv(t)
-	ctx := context.Background()
-	now := time.Now()
-	for name, a := range map[string]fiatramp.PayoutAttempt{
-		"client_reference_id": {CustomerID: uuid.New()},
-		"customer_id":         {ClientReferenceID: "r"},
-		"to":                  {ClientReferenceID: "r", CustomerID: uuid.New(), From: now},
-		"from":                {ClientReferenceID: "r", CustomerID: uuid.New(), To: now},
-	} {
-		_, err := e.client.Payouts.Reconcile(ctx, a)
-		var ve *fiatramp.ValidationError
-		require.ErrorAs(t, err, &ve, name)
-		assert.Equal(t, name, ve.Field)
-	}
-	_, err := e.client.Payouts.Reconcile(ctx, fiatramp.PayoutAttempt{ClientReferenceID: "r", CustomerID: uuid.New(), From: now, To: now.Add(-time.Hour)})
-	assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
-	_, err = e.client.Payouts.ReconcileOutcome(ctx, nil)
-	assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
-	_, err = e.client.Payouts.ReconcileOutcome(ctx, &fiatramp.OutcomeUnknownError{Method: "POST", Path: "/x"})
-	assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest, "a Do call has no reference")
-}
-
-func TestCreateWithReconcile(t *testing.T) {
-	t.Run("created", func(t *testing.T) {
-		e := newReconEnv(t)
-		q := e.demo.Quotations[0]
-		require.NoError(t, e.sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDropAfter, Method: http.MethodPost, Count: 1}))
-		p, err := e.create(q, "ref-auto", fiatramp.WithReconcile())
-		require.NoError(t, err)
-		assert.Equal(t, "ref-auto", *p.ClientReferenceID)
-		assert.Equal(t, e.sb.Payouts(e.demo.Organization.ID)[0].ID, p.ID)
-	})
-	t.Run("not created", func(t *testing.T) {
-		e := newReconEnv(t)
-		q := e.demo.Quotations[0]
-		require.NoError(t, e.sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDropBefore, Method: http.MethodPost, Count: 1}))
-		_, err := e.create(q, "ref-auto", fiatramp.WithReconcile())
-		require.ErrorIs(t, err, fiatramp.ErrNotCreated)
-		assert.NotErrorIs(t, err, fiatramp.ErrOutcomeUnknown)
-		var nc *fiatramp.NotCreatedError
-		require.ErrorAs(t, err, &nc)
-		assert.Equal(t, "ref-auto", nc.ClientReferenceID)
-		assert.Equal(t, q.ID, nc.QuotationID)
-		assert.Contains(t, err.Error(), "same reference")
-		assert.Empty(t, e.sb.Payouts(e.demo.Organization.ID))
-	})
-	t.Run("unsettled", func(t *testing.T) {
-		e := newReconEnv(t)
-		q := e.demo.Quotations[0]
-		require.NoError(t, e.sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDropBefore, Method: http.MethodPost, Count: 1}))
-		require.NoError(t, e.sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultUnavailable, Method: http.MethodGet}))
-		_, err := e.create(q, "ref-auto", fiatramp.WithReconcile())
-		var u *fiatramp.OutcomeUnknownError
-		require.ErrorAs(t, err, &u)
-		assert.Contains(t, u.Unsettled, "history")
-		assert.Contains(t, err.Error(), "reconciliation left it unknown")
-	})
-	t.Run("not asked", func(t *testing.T) {
-		e := newReconEnv(t)
-		q := e.demo.Quotations[0]
-		require.NoError(t, e.sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDropAfter, Method: http.MethodPost, Count: 1}))
-		start := e.sb.Stats().Requests
-		_, err := e.create(q, "ref-plain")
-		require.ErrorIs(t, err, fiatramp.ErrOutcomeUnknown)
-		assert.Equal(t, 1, e.sb.Stats().Requests-start, "no read without WithReconcile")
-	})
-}
-
 func TestNotCreatedError(t *testing.T) {
 	last := errors.New("EOF")
 	err := &fiatramp.NotCreatedError{ClientReferenceID: "r\n1", QuotationID: uuid.Nil, Reason: "the quotation EXPIRED unused", Attempts: 2, Err: last}
 	assert.ErrorIs(t, err, fiatramp.ErrNotCreated)
 	assert.NotErrorIs(t, err, last, "never unwraps to the last attempt's error")
 	assert.Equal(t, `fiatramp: not created: client_reference_id "r 1": the quotation EXPIRED unused; safe to create again with the same reference (last attempt: EOF)`, err.Error())
-}
-
-// A create whose answer was lost is settled with reads only: the
-// customer's payout history over the attempts' days, and the quotation.
-func ExamplePayoutsService_Reconcile() {
-	sb := sandbox.New()
-	demo, _ := sb.SeedDemo()
-	srv, _ := sandbox.NewServer(sb)
-	defer srv.Close()
-	client, _ := srv.Client(demo.Organization,
-		fiatramp.WithRetry(fiatramp.RetryPolicy{InitialBackoff: 10 * time.Millisecond}))
-	_ = sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDropAfter, Path: "/pos/api/v1/payout/initiate", Count: 1})
-
-	ctx := context.Background()
-	_, err := client.Payouts.Create(ctx, types.CreatePayoutRequest{
-		QuotationID: demo.Quotations[0].ID, CustomerID: demo.Customer.ID, ClientReferenceID: "order-1002",
-	})
-	if !errors.Is(err, fiatramp.ErrOutcomeUnknown) {
-		fmt.Println("settled by the call:", err)
-		return
-	}
-	r, err := client.Payouts.ReconcileOutcome(ctx, err)
-	if err != nil {
-		fmt.Println("cannot reconcile:", err)
-		return
-	}
-	switch r.Verdict {
-	case fiatramp.ReconcileCreated:
-		fmt.Println("created:", *r.Payout.ClientReferenceID, r.Payout.Status)
-	case fiatramp.ReconcileNotCreated:
-		fmt.Println("not created: create again with the same reference")
-	default:
-		fmt.Println("still unknown:", r.Reason)
-	}
-
-	// An unused quotation proves that nothing holds another reference.
-	r, _ = client.Payouts.Reconcile(ctx, fiatramp.PayoutAttempt{
-		ClientReferenceID: "order-1003", CustomerID: demo.Customer.ID, QuotationID: demo.Quotations[1].ID,
-	})
-	fmt.Println(r.Verdict, r.Quotation.Status)
-	// Output:
-	// created: order-1002 PROCESSING
-	// not_created UNLINKED
 }
 
 // WithReconcile settles an unknown outcome before the create returns.
@@ -370,64 +136,6 @@ func (e *reconEnv) initiateUnknown(t *testing.T, kind sandbox.FaultKind, q *type
 	return unknown
 }
 
-func TestReconcilePayin(t *testing.T) {
-	t.Run("created", func(t *testing.T) {
-		e := newReconEnv(t)
-		q := e.payinQuote(t)
-		u := e.initiateUnknown(t, sandbox.FaultDropAfter, q, "pin-1", "412345678901")
-		r, err := e.client.Payins.ReconcileOutcome(context.Background(), u)
-		require.NoError(t, err)
-		require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
-		assert.Equal(t, "412345678901", r.Payin.UTR)
-		assert.Equal(t, "pin-1", *r.Payin.ClientReferenceID)
-		assert.Equal(t, 1, r.Requests)
-	})
-	t.Run("found by the UTR alone", func(t *testing.T) {
-		e := newReconEnv(t)
-		q := e.payinQuote(t)
-		e.initiateUnknown(t, sandbox.FaultDropAfter, q, "pin-2", "412345678902")
-		r, err := e.client.Payins.Reconcile(context.Background(), fiatramp.PayinAttempt{UTR: "412345678902", CustomerID: q.CustomerID})
-		require.NoError(t, err)
-		require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
-	})
-	t.Run("unknown while the quotation is valid, not created once it expired", func(t *testing.T) {
-		e := newReconEnv(t)
-		q := e.payinQuote(t)
-		u := e.initiateUnknown(t, sandbox.FaultDropBefore, q, "pin-3", "412345678903")
-		r, err := e.client.Payins.ReconcileOutcome(context.Background(), u)
-		require.NoError(t, err)
-		require.Equal(t, fiatramp.ReconcileUnknown, r.Verdict, r.Reason)
-		assert.Contains(t, r.Reason, "still valid")
-		assert.Equal(t, 2, r.Requests)
-
-		e.sb.Advance(time.Hour)
-		r, err = e.client.Payins.ReconcileOutcome(context.Background(), u)
-		require.NoError(t, err)
-		require.Equal(t, fiatramp.ReconcileNotCreated, r.Verdict, r.Reason)
-		assert.Contains(t, r.Reason, "EXPIRED unused", "the fetched quotation says EXPIRED")
-	})
-	t.Run("the UTR held under another reference", func(t *testing.T) {
-		e := newReconEnv(t)
-		q := e.payinQuote(t)
-		u := e.initiateUnknown(t, sandbox.FaultDropBefore, q, "pin-4", "412345678904")
-		other, err := e.initiate(q, "pin-other", "412345678904")
-		require.NoError(t, err)
-		r, err := e.client.Payins.ReconcileOutcome(context.Background(), u)
-		require.NoError(t, err)
-		require.Equal(t, fiatramp.ReconcileNotCreated, r.Verdict, r.Reason)
-		assert.Contains(t, r.Reason, other.ID.String())
-	})
-	t.Run("bad input", func(t *testing.T) {
-		e := newReconEnv(t)
-		_, err := e.client.Payins.Reconcile(context.Background(), fiatramp.PayinAttempt{CustomerID: uuid.New()})
-		assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
-		_, err = e.client.Payins.Reconcile(context.Background(), fiatramp.PayinAttempt{UTR: "412345678901"})
-		assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
-		_, err = e.client.Payins.ReconcileOutcome(context.Background(), nil)
-		assert.ErrorIs(t, err, fiatramp.ErrInvalidRequest)
-	})
-}
-
 func TestInitiateWithReconcile(t *testing.T) {
 	e := newReconEnv(t)
 	q := e.payinQuote(t)
@@ -442,4 +150,312 @@ func TestInitiateWithReconcile(t *testing.T) {
 	var u *fiatramp.OutcomeUnknownError
 	require.ErrorAs(t, err, &u)
 	assert.Contains(t, u.Unsettled, "still valid")
+}
+
+// WithReconcile settles every kind of create: each returns what its own
+// call returns, and an Observer sees it end as what it is.
+func TestCreateWithReconcile(t *testing.T) {
+	fault := func(e *reconEnv, kind sandbox.FaultKind) {
+		require.NoError(t, e.sb.InjectFault(sandbox.Fault{Kind: kind, Method: http.MethodPost, Count: 1}))
+	}
+	one := fiatramp.WithCallRetry(fiatramp.RetryPolicy{MaxAttempts: 1})
+	t.Run("standard: created", func(t *testing.T) {
+		rec := &recorder{}
+		e := newReconEnv(t, fiatramp.WithObserver(rec))
+		q := e.demo.Quotations[0]
+		fault(e, sandbox.FaultDropAfter)
+		p, err := e.create(q, "ref-auto", fiatramp.WithReconcile())
+		require.NoError(t, err)
+		assert.Equal(t, "ref-auto", *p.ClientReferenceID)
+		assert.Equal(t, e.sb.Payouts(e.demo.Organization.ID)[0].ID, p.ID)
+
+		// The reads are calls of their own, inside the create's; the
+		// create ends as a success settled by reconciliation.
+		require.Len(t, rec.results, 3)
+		assert.Equal(t, "Payouts.GetQuotation", rec.results[0].Operation)
+		assert.Equal(t, "Payouts.List", rec.results[1].Operation)
+		create := rec.results[2]
+		assert.Equal(t, "Payouts.Create", create.Operation)
+		assert.Equal(t, fiatramp.OutcomeSuccess, create.Outcome)
+		assert.True(t, create.Reconciled)
+		assert.Empty(t, create.ErrorClass)
+		require.Equal(t, []string{"start", "attempt 1", "end 1", "start", "attempt 1", "end 1", "done", "start", "attempt 1", "end 1", "done", "done"}, rec.events)
+		assert.Equal(t, "Payouts.Create/", rec.ctxSeen[3], "the reads start inside the create's call")
+	})
+	t.Run("standard: not created", func(t *testing.T) {
+		rec := &recorder{}
+		e := newReconEnv(t, fiatramp.WithObserver(rec))
+		q := e.demo.Quotations[0]
+		fault(e, sandbox.FaultDropBefore)
+		_, err := e.create(q, "ref-auto", fiatramp.WithReconcile())
+		require.ErrorIs(t, err, fiatramp.ErrNotCreated)
+		assert.NotErrorIs(t, err, fiatramp.ErrOutcomeUnknown)
+		var nc *fiatramp.NotCreatedError
+		require.ErrorAs(t, err, &nc)
+		assert.Equal(t, "ref-auto", nc.ClientReferenceID)
+		assert.Equal(t, q.ID, nc.QuotationID)
+		assert.Contains(t, err.Error(), "same reference")
+		assert.Empty(t, e.sb.Payouts(e.demo.Organization.ID))
+		create := rec.results[len(rec.results)-1]
+		assert.Equal(t, fiatramp.OutcomeFailure, create.Outcome)
+		assert.True(t, create.Reconciled)
+		assert.Equal(t, fiatramp.ErrorClassConnection, create.ErrorClass, "the last attempt's")
+	})
+	t.Run("standard: unsettled", func(t *testing.T) {
+		rec := &recorder{}
+		e := newReconEnv(t, fiatramp.WithObserver(rec))
+		q := e.demo.Quotations[0]
+		fault(e, sandbox.FaultDropBefore)
+		require.NoError(t, e.sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultUnavailable, Method: http.MethodGet}))
+		_, err := e.create(q, "ref-auto", fiatramp.WithReconcile())
+		var u *fiatramp.OutcomeUnknownError
+		require.ErrorAs(t, err, &u)
+		assert.Contains(t, u.Unsettled, "quotation")
+		assert.Contains(t, err.Error(), "reconciliation left it unknown")
+		create := rec.results[len(rec.results)-1]
+		assert.Equal(t, fiatramp.OutcomeUnknown, create.Outcome)
+		assert.False(t, create.Reconciled)
+	})
+	t.Run("not asked", func(t *testing.T) {
+		e := newReconEnv(t)
+		q := e.demo.Quotations[0]
+		fault(e, sandbox.FaultDropAfter)
+		start := e.sb.Stats().Requests
+		_, err := e.create(q, "ref-plain")
+		require.ErrorIs(t, err, fiatramp.ErrOutcomeUnknown)
+		assert.Equal(t, 1, e.sb.Stats().Requests-start, "no read without WithReconcile")
+	})
+	t.Run("prefunded: a *types.PrefundedPayout", func(t *testing.T) {
+		e := newReconEnv(t)
+		q := e.demo.Quotations[1]
+		fault(e, sandbox.FaultDropAfter)
+		p, err := e.client.Payouts.CreatePrefunded(context.Background(), types.CreatePrefundedPayoutRequest{
+			QuotationID: q.ID, ClientReferenceID: "pre-auto",
+			Customer: types.PrefundedCustomer{Sender: types.CustomerRef{ID: e.demo.Customer.ID}, Receiver: types.CustomerRef{ID: q.CustomerID}},
+		}, one, fiatramp.WithReconcile())
+		require.NoError(t, err)
+		stored := e.sb.Payouts(e.demo.Organization.ID)
+		require.Len(t, stored, 1)
+		assert.Equal(t, stored[0].ID, p.ID)
+		assert.Equal(t, "pre-auto", *p.ClientReferenceID)
+		assert.Equal(t, q.ID, p.QuotationID)
+		assert.Equal(t, types.PayoutProcessing, p.Status)
+		require.NotNil(t, p.Customer.Receiver.ID)
+		assert.Equal(t, q.CustomerID, *p.Customer.Receiver.ID)
+		require.NotNil(t, p.Customer.Sender.ID)
+		assert.Equal(t, e.demo.Customer.ID, *p.Customer.Sender.ID)
+		assert.NotEmpty(t, p.Raw)
+	})
+	t.Run("prefunded: not created", func(t *testing.T) {
+		e := newReconEnv(t)
+		q := e.demo.Quotations[1]
+		fault(e, sandbox.FaultDropBefore)
+		_, err := e.client.Payouts.CreatePrefunded(context.Background(), types.CreatePrefundedPayoutRequest{
+			QuotationID: q.ID, ClientReferenceID: "pre-auto",
+			Customer: types.PrefundedCustomer{Sender: types.CustomerRef{ID: e.demo.Customer.ID}, Receiver: types.CustomerRef{ID: q.CustomerID}},
+		}, one, fiatramp.WithReconcile())
+		require.ErrorIs(t, err, fiatramp.ErrNotCreated)
+	})
+	t.Run("remittance: a *types.RemittancePayout", func(t *testing.T) {
+		e := newReconEnv(t)
+		q := e.demo.Quotations[2]
+		fault(e, sandbox.FaultDropAfter)
+		p, err := e.client.Payouts.CreateRemittance(context.Background(), types.CreateRemittancePayoutRequest{
+			QuotationID: q.ID, CustomerID: q.CustomerID, RemitterID: e.demo.Remitter.ID, ClientReferenceID: "rem-auto",
+		}, one, fiatramp.WithReconcile())
+		require.NoError(t, err)
+		stored := e.sb.Payouts(e.demo.Organization.ID)
+		require.Len(t, stored, 1)
+		assert.Equal(t, stored[0].ID, p.ID)
+		assert.Equal(t, "rem-auto", *p.ClientReferenceID)
+		assert.Equal(t, q.CustomerID, p.CustomerID)
+		assert.Equal(t, e.demo.Remitter.ID, p.RemitterID)
+	})
+}
+
+// cannedHistory is a service whose payout history a test shapes: its
+// order, whether it serves page=last, the address its links name, a page
+// that fails once. It answers GET of one LINKED quotation and of the
+// history, ten payouts to a page, and records every request.
+type cannedHistory struct {
+	t          *testing.T
+	payouts    []cannedPayout // in creation order
+	newest     bool           // the history lists the newest first
+	noLast     bool           // page=last is refused as an invalid page
+	linkBase   string         // the address the links name ("" the server's own)
+	failOnce   map[string]int // page parameter -> status, answered once
+	quotedAt   time.Time      // the quotation's creation
+	mu         sync.Mutex
+	requests   []string // RequestURI of each request
+	serverBase string
+}
+
+type cannedPayout struct {
+	ref       string
+	quotation uuid.UUID
+	at        time.Time
+}
+
+const cannedPageSize = 10
+
+func (h *cannedHistory) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	h.requests = append(h.requests, r.RequestURI)
+	h.mu.Unlock()
+	switch {
+	case r.URL.Path == "/gw/pos/api/v1/payout/quotation/"+quotationID.String():
+		_, _ = io.WriteString(w, ok(fmt.Sprintf(`{"id":%q,"customer_id":%q,"status":"LINKED","created_at":%q,"expiry_time":%q}`,
+			quotationID, customerID, h.quotedAt.Format(time.RFC3339), h.quotedAt.Add(5*time.Minute).Format(time.RFC3339))))
+		return
+	case r.URL.Path != "/gw/pos/api/v1/payout/history":
+		w.WriteHeader(http.StatusNotFound)
+		return
+	}
+	q := r.URL.Query()
+	param := q.Get("page")
+	h.mu.Lock()
+	status, fails := h.failOnce[param]
+	delete(h.failOnce, param)
+	h.mu.Unlock()
+	if fails {
+		w.Header().Set("Location", "/elsewhere")
+		w.WriteHeader(status)
+		return
+	}
+	items := slices.Clone(h.payouts)
+	if h.newest {
+		slices.Reverse(items)
+	}
+	pages := max(1, (len(items)+cannedPageSize-1)/cannedPageSize)
+	n := 1
+	switch {
+	case param == "last" && !h.noLast:
+		n = pages
+	case param != "":
+		var err error
+		if n, err = strconv.Atoi(param); err != nil || n < 1 || n > pages {
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, fail("Invalid page.", "NOT_FOUND", "null"))
+			return
+		}
+	}
+	link := func(page int) string {
+		base := h.linkBase
+		if base == "" {
+			base = h.serverBase
+		}
+		q.Set("page", strconv.Itoa(page))
+		return jsonQuote(base + "/gw/pos/api/v1/payout/history?" + q.Encode())
+	}
+	next, prev := "null", "null"
+	if n < pages {
+		next = link(n + 1)
+	}
+	if n > 1 {
+		prev = link(n - 1)
+	}
+	var results []string
+	for _, p := range items[(n-1)*cannedPageSize : min(n*cannedPageSize, len(items))] {
+		results = append(results, fmt.Sprintf(`{"id":%q,"quotation_id":%q,"customer_id":%q,"client_reference_id":%q,"status":"PROCESSING","created_at":%q}`,
+			uuid.New(), p.quotation, customerID, p.ref, p.at.Format(time.RFC3339Nano)))
+	}
+	_, _ = io.WriteString(w, ok(fmt.Sprintf(`{"count":%d,"next":%s,"previous":%s,"results":[%s]}`,
+		len(items), next, prev, strings.Join(results, ","))))
+}
+
+// serve starts h on loopback and returns a client of it.
+func (h *cannedHistory) serve() *fiatramp.Client {
+	srv := httptest.NewServer(h)
+	h.t.Cleanup(srv.Close)
+	h.serverBase = srv.URL
+	c, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL(srv.URL+"/gw"),
+		fiatramp.WithRetry(fiatramp.RetryPolicy{InitialBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond}))
+	require.NoError(h.t, err)
+	return c
+}
+
+// history makes n payouts of other quotations from start on, a second
+// apart, with the target (quotationID, "ref-target") at index at (none
+// when at < 0).
+func cannedPayouts(start time.Time, n, at int) []cannedPayout {
+	out := make([]cannedPayout, n)
+	for i := range out {
+		out[i] = cannedPayout{ref: fmt.Sprintf("other-%d", i), quotation: uuid.New(), at: start.Add(time.Duration(i) * time.Second)}
+		if i == at {
+			out[i].ref, out[i].quotation = "ref-target", quotationID
+		}
+	}
+	return out
+}
+
+func (h *cannedHistory) reconcile() *fiatramp.PayoutReconciliation {
+	h.t.Helper()
+	r, err := h.serve().Payouts.Reconcile(context.Background(), fiatramp.PayoutAttempt{ClientReferenceID: "ref-target", QuotationID: quotationID})
+	require.NoError(h.t, err)
+	return r
+}
+
+// The history search reads the newest page first whatever the history's
+// order, survives a page that fails and links that name a gateway's
+// address, and stops before the quotation's creation only while the pages
+// are in creation order.
+func TestReconcileHistorySearch(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	t.Run("oldest first: the last page", func(t *testing.T) {
+		h := &cannedHistory{t: t, quotedAt: t0, payouts: cannedPayouts(t0, 35, 33)}
+		r := h.reconcile()
+		require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
+		assert.Equal(t, 2, r.Requests)
+		assert.Contains(t, h.requests[1], "page=last")
+	})
+	t.Run("newest first: the first page, after the last shows the order", func(t *testing.T) {
+		h := &cannedHistory{t: t, quotedAt: t0, newest: true, payouts: cannedPayouts(t0, 35, 33)}
+		r := h.reconcile()
+		require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
+		assert.Equal(t, 3, r.Requests, "the quotation, page=last (the oldest), the first page")
+	})
+	t.Run("no page=last: from the first page on", func(t *testing.T) {
+		h := &cannedHistory{t: t, quotedAt: t0, noLast: true, payouts: cannedPayouts(t0, 35, 33)}
+		r := h.reconcile()
+		require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
+		assert.Equal(t, 1+1+4, r.Requests, "the quotation, page=last refused, pages 1 to 4")
+	})
+	t.Run("a gateway's links and a page that fails once", func(t *testing.T) {
+		foreign := new(hitCounter)
+		foreignSrv := httptest.NewServer(foreign)
+		defer foreignSrv.Close()
+		h := &cannedHistory{t: t, quotedAt: t0, payouts: cannedPayouts(t0, 35, 22), linkBase: foreignSrv.URL,
+			failOnce: map[string]int{"3": http.StatusFound}}
+		r := h.reconcile()
+		require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
+		assert.Zero(t, foreign.hits.Load(), "the address the links name is never asked")
+		assert.Equal(t, []string{"page=last", "page=3", "page=3"}, pageParams(h.requests[1:]))
+	})
+	t.Run("LINKED, not shown: back to the quotation's creation only", func(t *testing.T) {
+		old := cannedPayouts(t0.Add(-time.Hour), 50, -1)
+		h := &cannedHistory{t: t, quotedAt: t0, payouts: append(old, cannedPayouts(t0, 8, -1)...)}
+		r := h.reconcile()
+		require.Equal(t, fiatramp.ReconcileUnknown, r.Verdict, r.Reason)
+		assert.Contains(t, r.Reason, "LINKED")
+		assert.Equal(t, 3*(1+2), r.Requests, "three rounds of the quotation, the last page and the one that reaches before the quotation")
+	})
+	t.Run("pages out of order are read to the end", func(t *testing.T) {
+		ps := cannedPayouts(t0.Add(-time.Hour), 30, -1)
+		ps[5].at, ps[25].at = ps[25].at, ps[5].at
+		ps[15].at = t0.Add(time.Minute)
+		h := &cannedHistory{t: t, quotedAt: t0, payouts: ps}
+		r := h.reconcile()
+		require.Equal(t, fiatramp.ReconcileUnknown, r.Verdict, r.Reason)
+		assert.Equal(t, 3*(1+3), r.Requests, "every page, each round")
+	})
+}
+
+// pageParams is the page parameter of each request URI.
+func pageParams(uris []string) []string {
+	out := make([]string, len(uris))
+	for i, uri := range uris {
+		u, _ := url.Parse(uri)
+		out[i] = "page=" + u.Query().Get("page")
+	}
+	return out
 }

@@ -217,6 +217,7 @@ type operation struct {
 	quotationID uuid.UUID
 	customerID  uuid.UUID
 	utr         string           // a payin initiate's UTR
+	settle      settler          // a create's reconciliation (WithReconcile); nil for other calls
 	timeout     time.Duration    // per attempt (WithTimeout, WithCallTimeout)
 	obs         *callObservation // nil without an Observer
 	retryCost   int              // tokens the last retry took from the budget
@@ -333,6 +334,12 @@ func (c *Client) send(ctx context.Context, op operation, out any, opts []Request
 	policy := c.callSettings(&rc, &op)
 	if ctx = c.observeCall(ctx, &op); op.obs != nil {
 		defer op.obs.endCall(&err)
+	}
+	if rc.reconcile && op.settle != nil {
+		// Settled before the Observer hears the call end, so that it ends
+		// as what the reconciliation found.
+		settle, obs := op.settle, op.obs
+		defer func() { err = c.settleOutcome(ctx, settle, obs, err, out) }()
 	}
 	var mayHaveActed, corrected bool
 	var started time.Time // the first attempt's signed time

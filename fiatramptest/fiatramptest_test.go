@@ -204,3 +204,35 @@ func TestNewDelivery(t *testing.T) {
 	require.Equal(t, "order-7", *got.Metadata.ClientReferenceID)
 	require.Equal(t, "PAYIN/FAILED/q-1", got.DedupeKey())
 }
+
+// The sandbox's own delivery of a payout's final status reaches a
+// receiver served by the test, and names the payout's reference: what
+// ties the event to a job whose create answer was lost.
+func TestSandboxDeliveryCarriesTheReference(t *testing.T) {
+	ctx := context.Background()
+	client, sb := fiatramptest.NewClient(t)
+	got := make(chan webhook.Event, 4)
+	receiver := httptest.NewServer(webhook.Handler(sb.Organization.APIKey, sb.Organization.APISecret,
+		func(_ context.Context, ev *webhook.Event) error { got <- *ev; return nil },
+		webhook.WithClock(sb.Now)))
+	t.Cleanup(receiver.Close)
+	require.NoError(t, sb.SetWebhookURL(sb.Organization.ID, receiver.URL))
+
+	payee := sb.NewPayee(t)
+	p, err := client.Payouts.Create(ctx, types.CreatePayoutRequest{
+		QuotationID: payee.Quotation.ID, CustomerID: payee.Customer.ID, ClientReferenceID: "order-42",
+	})
+	require.NoError(t, err)
+	_, err = client.Payouts.SimulateStatus(ctx, p.ID, types.PayoutSuccess)
+	require.NoError(t, err)
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	require.NoError(t, sb.WaitDeliveries(wctx))
+
+	ev := <-got
+	assert.Equal(t, webhook.TypePayout, ev.Type)
+	assert.Equal(t, webhook.EventSuccess, ev.Event)
+	assert.Equal(t, p.ID.String(), ev.ID)
+	require.NotNil(t, ev.Metadata.ClientReferenceID)
+	assert.Equal(t, "order-42", *ev.Metadata.ClientReferenceID)
+}
