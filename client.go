@@ -11,8 +11,9 @@ import (
 	"time"
 )
 
-// Client calls the fiatramp service. Its services (Payouts, Payins,
-// Customers, KYC) hold the operations; Do reaches any other operation.
+// Client calls the fiatramp service. Each exported field is one of its
+// services, whose methods are that service's operations (Operations lists
+// them all); Do reaches any other operation.
 // A Client is safe for concurrent use. It never prints, logs or formats
 // its API secret.
 type Client struct {

@@ -29,11 +29,9 @@ type CustomersAPI interface {
 
 var _ CustomersAPI = (*CustomersService)(nil)
 
-// CustomersService creates, fetches and lists customers (POST
-// /cms/api/v1/customer/create, GET /cms/api/v1/customer/{customer_id},
-// GET /cms/api/v1/customer/list), manages a customer's crypto wallets and
-// reads their bank accounts: POST /cms/api/v1/wallet/add, GET
-// /cms/api/v1/bank/{customer_id}/{bank_id} and GET
-// /cms/api/v1/bank/list/{customer_id}. A customer that does not exist or
-// belongs to another organization is refused with ErrCustomerNotFound.
+// CustomersService manages the organization's customers and what each
+// holds: bank accounts and crypto wallets. A customer that does not exist
+// or belongs to another organization is refused with ErrCustomerNotFound.
+// Each method's doc names the HTTP call it makes; Operations lists them
+// all.
 type CustomersService struct{ client *Client }

@@ -3,8 +3,10 @@
 // locks an exchange rate, quotes payins over IMPS and UPI, and manages
 // customers' wallets, bank accounts and KYC.
 //
-// A Client holds one service value per area (Payouts, Payins, Customers,
-// KYC); every call takes a context first and returns typed results from
+// A Client holds one value per service of the API: Payouts, Payins,
+// Customers, KYC, Organization and Widget. Operations lists the operations
+// of every service, each with its method, HTTP call and retry safety; every
+// call takes a context first and returns typed results from
 // package types, whose money is decimal.Decimal and whose ids are uuid.UUID.
 // Every request is signed (see Sign and CanonicalizeJSON): the exact
 // canonical bytes that are signed are the bytes sent.

@@ -761,3 +761,20 @@ func TestSentinelTableComplete(t *testing.T) {
 	}
 	require.ElementsMatch(t, exported, named)
 }
+
+// TestSentinelsDocumented checks that every sentinel of the table has its
+// row in the Sentinels section of docs/responses.md.
+func TestSentinelsDocumented(t *testing.T) {
+	doc, err := os.ReadFile("docs/responses.md")
+	require.NoError(t, err)
+	text := string(doc)
+	start := strings.Index(text, "\n## Sentinels\n")
+	require.GreaterOrEqual(t, start, 0, "docs/responses.md has a Sentinels section")
+	section := text[start+1:]
+	if end := strings.Index(section[3:], "\n## "); end >= 0 {
+		section = section[:end+3]
+	}
+	for _, s := range sentinels {
+		require.Truef(t, strings.Contains(section, "| `"+s.name+"`"), "docs/responses.md has no row for %s", s.name)
+	}
+}

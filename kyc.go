@@ -26,12 +26,10 @@ type KYCAPI interface {
 
 var _ KYCAPI = (*KYCService)(nil)
 
-// KYCService reads a customer's KYC requirements
-// (GET /cms/api/v1/kyc/configuration/{customer_id}), submits KYC data
-// (POST /cms/api/v1/kyc/add-kyc-data), updates it (PATCH
-// /cms/api/v1/kyc/update-*-info), resets it (POST
-// /cms/api/v1/kyc/reset-kyc) and, in the sandbox, simulates KYC outcomes
-// (PATCH /cms/api/v1/kyc/mock-kyc-status).
+// KYCService takes a customer through KYC: what it requires, the
+// submission and its updates, the hosted KYC page and, in the sandbox, the
+// outcome. Each method's doc names the HTTP call it makes; Operations lists
+// them all.
 type KYCService struct{ client *Client }
 
 // GetConfiguration fetches the documents and additional information a

@@ -8,6 +8,7 @@ import (
 	"go/doc"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"reflect"
 	"regexp"
@@ -476,4 +477,49 @@ func ExampleOperations() {
 	// Payouts.CreateRemittance POST /pos/api/v1/remittance-payout/initiate create-once [id] []
 	// Payouts.SaveEDD POST /ren/api/v1/payout/edd/save create-once [id status] []
 	// Payouts.GetLimits GET /ren/api/v1/payout/limits/{customer_id} read [available_limit] []
+}
+
+// apiPath is an HTTP path of the service in a doc comment.
+var apiPath = regexp.MustCompile(`/(pos|pis|cms|ren|org)/api/v1/|/widget/initialize`)
+
+// docProblems returns why the package doc and the docs of Client and the
+// services' types could go stale: the package doc must name the services
+// as the Client's fields are, in their order; the others must name no HTTP
+// path (each method's own doc names its call, and Operations lists them).
+func docProblems(packageDoc string, typeDocs map[string]string, services []string) []string {
+	var problems []string
+	flat := strings.Join(strings.Fields(packageDoc), " ")
+	list := strings.Join(services[:len(services)-1], ", ") + " and " + services[len(services)-1]
+	if !strings.Contains(flat, "one value per service of the API: "+list+".") {
+		problems = append(problems, "the package doc does not name the services as the Client has them: "+list)
+	}
+	for _, name := range slices.Sorted(maps.Keys(typeDocs)) {
+		if m := apiPath.FindString(typeDocs[name]); m != "" {
+			problems = append(problems, name+"'s doc lists an operation ("+m+"...): leave that to its methods and Operations")
+		}
+	}
+	return problems
+}
+
+// TestPackageAndServiceDocsCannotGoStale: the package doc names the
+// services the Client has, and the docs of Client and of each service
+// enumerate no operations, so that adding one changes neither. A doc that
+// lists a path, or a service the Client lacks, is caught.
+func TestPackageAndServiceDocsCannotGoStale(t *testing.T) {
+	pkg := packageDoc(t)
+	names := services(t)
+	typeDocs := make(map[string]string)
+	for _, typ := range pkg.Types {
+		if typ.Name == "Client" || serviceAPIs[strings.TrimSuffix(typ.Name, "Service")] != nil && strings.HasSuffix(typ.Name, "Service") {
+			typeDocs[typ.Name] = typ.Doc
+		}
+	}
+	require.Len(t, typeDocs, len(names)+1, "Client and one type per service")
+	assert.Empty(t, docProblems(pkg.Doc, typeDocs, names))
+
+	assert.Equal(t, []string{
+		"the package doc does not name the services as the Client has them: " + strings.Join(names[:len(names)-1], ", ") + ", Extra and " + names[len(names)-1],
+		"PayoutsService's doc lists an operation (/pos/api/v1/...): leave that to its methods and Operations",
+	}, docProblems(pkg.Doc, map[string]string{"PayoutsService": "fetch by id (GET /pos/api/v1/payout/{payout_id})"},
+		append(append(slices.Clone(names[:len(names)-1]), "Extra"), names[len(names)-1])))
 }

@@ -17,7 +17,8 @@ type OrganizationAPI interface {
 var _ OrganizationAPI = (*OrganizationService)(nil)
 
 // OrganizationService holds the settings of the organization the API key
-// belongs to: its webhook URL, POST /org/api/v1/organizations/api-webhooks.
+// belongs to, such as its webhook URL. Each method's doc names the HTTP
+// call it makes; Operations lists them all.
 type OrganizationService struct{ client *Client }
 
 // maxWebhookURL is the longest webhook URL SetWebhookURL sends.

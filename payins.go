@@ -36,11 +36,9 @@ type PayinsAPI interface {
 var _ PayinsAPI = (*PayinsService)(nil)
 
 // PayinsService takes fiat in from a customer: a quotation locks the rate
-// and gives deposit instructions (POST /pis/api/v1/payin/quotation, read
-// back with GET /pis/api/v1/payin/quotation/{quotation_id}); once the
-// customer has paid from their own account, Initiate records the payin by
-// the transfer's UTR, Get, List, All and LinkTransfer follow it, and, in the
-// sandbox, SimulateStatus moves it.
+// and gives deposit instructions, the customer pays from their own
+// account, and the payin is recorded by the transfer's UTR. Each method's
+// doc names the HTTP call it makes; Operations lists them all.
 type PayinsService struct{ client *Client }
 
 var createPayinQuotationBody = compileBody[types.CreatePayinQuotationRequest]()

@@ -40,11 +40,9 @@ type PayoutsAPI interface {
 var _ PayoutsAPI = (*PayoutsService)(nil)
 
 // PayoutsService pays fiat to a customer's bank account against a quotation
-// that locks the exchange rate: standard, prefunded and remittance creates
-// (POST), fetch by id (GET /pos/api/v1/payout/{payout_id}), the prefunded
-// balance, and, in the sandbox, the payout status simulation. A payout is
-// created PROCESSING and is paid to the bank account attached to its
-// quotation.
+// that locks the exchange rate. A payout is created PROCESSING and is paid
+// to the bank account attached to its quotation. Each method's doc names
+// the HTTP call it makes; Operations lists them all.
 type PayoutsService struct{ client *Client }
 
 var createPayoutBody = compileBody[types.CreatePayoutRequest]()

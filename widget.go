@@ -15,9 +15,9 @@ type WidgetAPI interface {
 
 var _ WidgetAPI = (*WidgetService)(nil)
 
-// WidgetService opens sessions of the service's hosted widget
-// (POST /widget/initialize), a page where the customer buys an asset with
-// fiat.
+// WidgetService opens sessions of the service's hosted widget, a page where
+// the customer buys an asset with fiat. Each method's doc names the HTTP
+// call it makes; Operations lists them all.
 type WidgetService struct{ client *Client }
 
 var widgetBody = compileBody[types.WidgetRequest]()

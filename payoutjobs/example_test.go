@@ -10,6 +10,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/rivercontrib/otelriver"
 	"github.com/shopspring/decimal"
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
@@ -102,6 +104,27 @@ func ExamplePipeline_Counts() {
 	}
 	fmt.Println("submitted", c.Submitted, "running", c.Running, "unknown", c.Unknown,
 		"awaiting", c.Awaiting, "final", c.Final, "refused", c.Refused)
+}
+
+// OpenTelemetry: a span per job run from River's middleware (otelriver,
+// on the global tracer and meter providers unless its config names
+// others), beside the client's spans per call and attempt (give
+// Config.Client the otel module's observer with fiatramp.WithObserver).
+func ExampleConfig_river() {
+	var (
+		pool   *pgxpool.Pool    // the application's pool
+		client *fiatramp.Client // with fiatramp.WithObserver(fiatrampotel.NewObserver(...))
+	)
+	p, err := payoutjobs.New(pool, payoutjobs.Config{
+		Client: client, Workers: 10,
+		River: func(c *river.Config) {
+			c.Middleware = append(c.Middleware, otelriver.NewMiddleware(nil))
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_ = p
 }
 
 // Ids of the examples' customer and bank account.

@@ -97,6 +97,9 @@ func TestSoakKilledWorkersUnderFaults(t *testing.T) {
 func TestSoakCatchesRequoteAfterUnknown(t *testing.T) {
 	f := runSoak(t, soakOptions{jobs: 40, workers: 2, submitFor: 5 * time.Second, bound: 20 * time.Second, broken: true})
 	t.Log(f)
+	for _, p := range f.problems {
+		t.Log(p)
+	}
 	assert.Positive(t, f.doubles, "the soak did not catch the broken variant")
 }
 
@@ -211,7 +214,7 @@ func (r *soakRun) injectFaults() {
 	late := soakClientTimeout + 300*time.Millisecond
 	if r.o.broken {
 		// Unknown outcomes are what the broken variant mishandles.
-		require.NoError(r.t, r.h.sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDropAfter, Method: "POST", Path: create, Fraction: 0.25}))
+		require.NoError(r.t, r.h.sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDropAfter, Method: "POST", Path: create, Fraction: 0.5}))
 	}
 	for _, f := range []sandbox.Fault{
 		{Kind: sandbox.FaultDropBefore, Method: "POST", Path: create, Fraction: 0.05},

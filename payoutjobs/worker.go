@@ -132,9 +132,16 @@ func (p *Pipeline) quote(ctx context.Context, j *Job, rj *river.Job[Args]) error
 	if expires.IsZero() {
 		expires = time.Now().Add(time.Minute)
 	}
-	_, err = p.move(ctx, p.pool, j, `phase = 'create', quotation_id = $3, quotation_expires_at = $4,
+	moved, err := p.move(ctx, p.pool, j, `phase = 'create', quotation_id = $3, quotation_expires_at = $4,
 quotations = quotations + 1, sent_at = NULL, last_error = NULL`, q.ID, expires)
-	return err
+	if err != nil || !moved {
+		return err
+	}
+	// Recorded: go on to the create without reading back what was written.
+	j.Version++
+	j.Phase, j.QuotationID, j.QuotationExpiresAt, j.SentAt = PhaseCreate, q.ID, expires, time.Time{}
+	j.Quotations++
+	return p.create(ctx, j, rj)
 }
 
 // create records PhaseSent, then creates the payout under the job's
@@ -225,9 +232,17 @@ func (p *Pipeline) created(ctx context.Context, j *Job, payoutID uuid.UUID, stat
 	if j.Instruction.ExchangeTransferID != "" {
 		next = PhaseLink
 	}
-	_, err := p.move(ctx, p.pool, j, `phase = $3, payout_id = $4, status = $5, unknown_since = NULL, last_error = NULL`,
+	moved, err := p.move(ctx, p.pool, j, `phase = $3, payout_id = $4, status = $5, unknown_since = NULL, last_error = NULL`,
 		string(next), payoutID, string(status))
-	return err
+	if err != nil || !moved {
+		return err
+	}
+	j.Version++
+	j.Phase, j.PayoutID, j.Status = next, payoutID, status
+	if next == PhaseLink {
+		return p.link(ctx, j)
+	}
+	return river.JobSnooze(p.cfg.PollInterval) // the first poll, unless the webhook comes first
 }
 
 // settle reconciles a create that may have reached the service, with
@@ -307,11 +322,17 @@ func (p *Pipeline) link(ctx context.Context, j *Job) error {
 	p.crashPoint("link.answered")
 	switch {
 	case err == nil:
-		_, err = p.move(ctx, p.pool, j, `phase = 'await', last_error = NULL`)
-		return err
+		moved, err := p.move(ctx, p.pool, j, `phase = 'await', last_error = NULL`)
+		if err != nil || !moved {
+			return err
+		}
+		return river.JobSnooze(p.cfg.PollInterval)
 	case isRefusal(err):
-		_, err = p.move(ctx, p.pool, j, `phase = 'await', last_error = $3`, "linking the transfer id was refused: "+err.Error())
-		return err
+		moved, err := p.move(ctx, p.pool, j, `phase = 'await', last_error = $3`, "linking the transfer id was refused: "+err.Error())
+		if err != nil || !moved {
+			return err
+		}
+		return river.JobSnooze(p.cfg.PollInterval)
 	}
 	return fmt.Errorf("payoutjobs: job %q: link transfer id: %w", j.Reference, err)
 }

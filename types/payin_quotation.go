@@ -89,8 +89,9 @@ type PayinQuotation struct {
 	Rate decimal.Decimal `json:"rate"`
 	// ReceivingAmount is the amount the customer receives for it.
 	ReceivingAmount decimal.Decimal `json:"receiving_amount" fiatramp:"alias=receiveing_amount"`
-	// Fees is the breakdown of the fees taken.
-	Fees Fees `json:"fees"`
+	// Fees is the breakdown of the fees taken (quotation_fee in an older
+	// guide; fees wins unless it is null).
+	Fees Fees `json:"fees" fiatramp:"alias=quotation_fee"`
 	// DepositInstructions tells the customer where to pay.
 	DepositInstructions DepositInstructions `json:"deposit_instructions"`
 	// DeepLink is the UPI payment link for Android and web flows; "" when

@@ -74,8 +74,9 @@ type PayoutQuotation struct {
 	Rate decimal.Decimal `json:"rate"`
 	// ReceivingAmount is the fiat amount the customer receives.
 	ReceivingAmount decimal.Decimal `json:"receiving_amount" fiatramp:"alias=receiveing_amount"`
-	// Fees is the breakdown of the fees taken.
-	Fees Fees `json:"fees"`
+	// Fees is the breakdown of the fees taken (quotation_fee in an older
+	// guide; fees wins unless it is null).
+	Fees Fees `json:"fees" fiatramp:"alias=quotation_fee"`
 	// CreatedAt is when the quotation was created.
 	CreatedAt time.Time `json:"created_at"`
 	// ExpiryTime is the instant from which the quotation is expired.

@@ -1,6 +1,7 @@
 package main
 
-// fiatramp payouts get-configuration | payins get-configuration
+// What "fiatramp payouts get-configuration" and "payins get-configuration"
+// share: the command and its table of limits per fiat, asset and method.
 
 import (
 	"context"
@@ -11,20 +12,6 @@ import (
 	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/types"
 )
-
-func payoutsGetConfigurationCommand() *command {
-	return configCommand("payouts", "/pos/api/v1/payout/configuration",
-		func(ctx context.Context, cl *fiatramp.Client) (*types.Configuration, error) {
-			return cl.Payouts.GetConfiguration(ctx)
-		})
-}
-
-func payinsGetConfigurationCommand() *command {
-	return configCommand("payins", "/pis/api/v1/payin/configuration",
-		func(ctx context.Context, cl *fiatramp.Client) (*types.Configuration, error) {
-			return cl.Payins.GetConfiguration(ctx)
-		})
-}
 
 // configCommand is "fiatramp SERVICE get-configuration", fetching path through get.
 func configCommand(service, path string, get func(context.Context, *fiatramp.Client) (*types.Configuration, error)) *command {

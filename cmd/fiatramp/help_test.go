@@ -5,11 +5,17 @@ package main
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
 )
@@ -98,6 +104,77 @@ func TestCommandsAreOperations(t *testing.T) {
 		`payouts get: Payouts.Get already has the command "payouts get"`,
 		`payouts export: calls no operation and is not a tool`,
 	}, commandTableProblems(broken, ops))
+}
+
+// TestCommandFilesNamedLikeClientFiles: the command calling an operation
+// (its constructor, lowerCamel of the service and the method followed by
+// "Command", as payoutsGetRateCommand) lives in the file whose base name is
+// the library's file defining the method (payouts_rates.go), so that one
+// name finds the method, its sandbox handler and its command.
+func TestCommandFilesNamedLikeClientFiles(t *testing.T) {
+	methods := declaredIn(t, filepath.Join("..", ".."), func(fn *ast.FuncDecl) string {
+		if fn.Recv == nil || len(fn.Recv.List) != 1 {
+			return ""
+		}
+		star, ok := fn.Recv.List[0].Type.(*ast.StarExpr)
+		if !ok {
+			return ""
+		}
+		recv, ok := star.X.(*ast.Ident)
+		if !ok || !strings.HasSuffix(recv.Name, "Service") {
+			return ""
+		}
+		return strings.TrimSuffix(recv.Name, "Service") + "." + fn.Name.Name
+	})
+	funcs := declaredIn(t, ".", func(fn *ast.FuncDecl) string {
+		if fn.Recv != nil {
+			return ""
+		}
+		return fn.Name.Name
+	})
+	require.NotEmpty(t, methods)
+	checked := 0
+	for _, c := range commands() {
+		if c.op == "" {
+			continue
+		}
+		service, method, _ := strings.Cut(c.op, ".")
+		constructor := strings.ToLower(service) + method + "Command"
+		client, ok := methods[c.op]
+		if !assert.True(t, ok, "%s: no method %s in the library", c.name, c.op) {
+			continue
+		}
+		file, ok := funcs[constructor]
+		if !assert.True(t, ok, "%s: no func %s in cmd/fiatramp", c.name, constructor) {
+			continue
+		}
+		assert.Equal(t, client, file, "%s (%s) is defined in %s", c.name, c.op, client)
+		checked++
+	}
+	assert.Greater(t, checked, 30)
+}
+
+// declaredIn maps name(decl) to the base name of the file declaring it,
+// for every function of the package in dir (test files left out) for
+// which name gives a name.
+func declaredIn(t *testing.T, dir string, name func(*ast.FuncDecl) string) map[string]string {
+	t.Helper()
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.SkipObjectResolution)
+	require.NoError(t, err)
+	out := map[string]string{}
+	for _, pkg := range pkgs {
+		for path, f := range pkg.Files {
+			for _, d := range f.Decls {
+				if fn, ok := d.(*ast.FuncDecl); ok {
+					if n := name(fn); n != "" {
+						out[n] = filepath.Base(path)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 func contains(list []string, s string) bool {

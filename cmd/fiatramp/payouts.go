@@ -1,6 +1,6 @@
 package main
 
-// fiatramp payouts get | balance | create
+// fiatramp payouts get | get-balance | create
 
 import (
 	"context"

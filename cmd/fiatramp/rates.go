@@ -1,6 +1,6 @@
 package main
 
-// fiatramp payouts get-rate | payins get-rate
+// What "fiatramp payouts get-rate" and "payins get-rate" share.
 
 import (
 	"context"
@@ -10,20 +10,6 @@ import (
 	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/types"
 )
-
-func payoutsGetRateCommand() *command {
-	return rateCommand("payouts", "/pos/api/v1/payout/fetch-rate",
-		func(ctx context.Context, cl *fiatramp.Client, req types.RateRequest) (*types.Rate, error) {
-			return cl.Payouts.GetRate(ctx, req)
-		})
-}
-
-func payinsGetRateCommand() *command {
-	return rateCommand("payins", "/pis/api/v1/payin/fetch-rate",
-		func(ctx context.Context, cl *fiatramp.Client, req types.RateRequest) (*types.Rate, error) {
-			return cl.Payins.GetRate(ctx, req)
-		})
-}
 
 // rateCommand is "fiatramp SERVICE get-rate", fetching path through get.
 func rateCommand(service, path string, get func(context.Context, *fiatramp.Client, types.RateRequest) (*types.Rate, error)) *command {

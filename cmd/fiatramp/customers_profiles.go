@@ -1,6 +1,6 @@
 package main
 
-// fiatramp customers bank-accounts | create | get | list
+// fiatramp customers create | get | list
 
 import (
 	"context"
@@ -13,46 +13,7 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
-func customersBankAccountsCommand() *command {
-	c := &command{
-		name:    "customers bank-accounts",
-		op:      "Customers.BankAccounts",
-		args:    "CUSTOMER_ID",
-		summary: "every bank account of a customer, all pages",
-		about: `List every bank account of a customer (GET /cms/api/v1/bank/list/CUSTOMER_ID),
-following the pages to the end, and print them: one JSON array of the
-accounts as sent, or a table with -o table.`,
-		example: `fiatramp customers bank-accounts $CUSTOMER | jq -r '.[] | select(.bank_account_status == "VERIFIED") | .id'`,
-	}
-	return withID(c, nil, func(ctx context.Context, cl *fiatramp.Client, id uuid.UUID) (any, error) {
-		// Every page first: a listing that fails halfway prints nothing,
-		// so a pipe never takes a partial list for the whole.
-		items := []json.RawMessage{}
-		for item, err := range cl.Customers.BankAccounts(ctx, id) {
-			if err != nil {
-				return nil, err
-			}
-			items = append(items, item.Raw)
-		}
-		return printer(func(s streams, output string) error {
-			if output == "table" {
-				rows := make([][]string, 0, len(items))
-				for _, raw := range items {
-					o := objectOf(raw)
-					rows = append(rows, []string{
-						o.text("id"), o.text("bank_account_type"), o.text("bank_account_status"),
-						o.text("account_number"), o.text("ifsc"), o.text("vpa"), o.text("account_name"),
-					})
-				}
-				return table(s.out, []string{"ID", "TYPE", "STATUS", "ACCOUNT_NUMBER", "IFSC", "VPA", "NAME"}, rows)
-			}
-			return writeJSONArray(s.out, items)
-		}), nil
-	})
-}
-
-// fiatramp customers create | get | list
-
+// customerFields are the rows of a customer's table.
 func customerFields() []field {
 	return []field{
 		f("id"), f("status"), f("failure_reason"), f("full_name"), f("email"), f("phone"), f("country"),
