@@ -980,7 +980,7 @@ func ExampleCustomersService_All() {
 		n++
 	}
 	fmt.Println(n, "customers")
-	// Output: 2 customers
+	// Output: 3 customers
 }
 
 func ExampleKYCService_AddData() {

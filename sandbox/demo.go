@@ -19,6 +19,10 @@ type Demo struct {
 	VPA         BankAccount `json:"vpa"`
 	// PendingCustomer's KYC is PROCESSING, for the KYC simulation.
 	PendingCustomer Customer `json:"pending_customer"`
+	// EDDCustomer is KYC-verified and owes an enhanced due diligence
+	// (CustomerFlags.EDDRequired): its payout and payin limits show
+	// is_edd_required and both EDD saves are accepted.
+	EDDCustomer Customer `json:"edd_customer"`
 	// Remitter names the organization's remittance payouts.
 	Remitter Remitter `json:"remitter"`
 	// Quotations are three unused payout quotations of 10 USDT for
@@ -37,7 +41,7 @@ func (s *Sandbox) SeedDemo() (Demo, error) {
 	}); err != nil {
 		return Demo{}, err
 	}
-	if d.Customer, err = s.AddCustomer(Customer{OrganizationID: d.Organization.ID, Name: "Asha Rao"}); err != nil {
+	if d.Customer, err = s.AddCustomer(Customer{OrganizationID: d.Organization.ID, Name: "Asha Rao", Email: "asha.rao@example.com", Phone: "+919123400001"}); err != nil {
 		return Demo{}, err
 	}
 	if d.BankAccount, err = s.AddBankAccount(BankAccount{
@@ -52,7 +56,14 @@ func (s *Sandbox) SeedDemo() (Demo, error) {
 		return Demo{}, err
 	}
 	if d.PendingCustomer, err = s.AddCustomer(Customer{
-		OrganizationID: d.Organization.ID, Name: "Ravi Kumar", KYCStatus: types.KYCProcessing,
+		OrganizationID: d.Organization.ID, Name: "Ravi Kumar", Email: "ravi.kumar@example.com", Phone: "+919123400002",
+		KYCStatus: types.KYCProcessing,
+	}); err != nil {
+		return Demo{}, err
+	}
+	if d.EDDCustomer, err = s.AddCustomer(Customer{
+		OrganizationID: d.Organization.ID, Name: "Meera Iyer", Email: "meera.iyer@example.com", Phone: "+919123400003",
+		CustomerFlags: CustomerFlags{EDDRequired: true},
 	}); err != nil {
 		return Demo{}, err
 	}

@@ -102,7 +102,7 @@ func (s *Sandbox) saveEDD(rq *request, dir limitDirection) reply {
 	if c == nil || c.KYCStatus != types.KYCVerified {
 		return rule(msgCustomerUnverified)
 	}
-	required := s.eddRequired(rq.org, c.ID, dir, rq.now) || (dir == limitPayin && c.EDDRequired)
+	required := s.eddRequired(rq.org, c.ID, dir, rq.now) || c.EDDRequired && !eddLifted(rq.org, c.ID, dir)
 	for _, e := range rq.org.limits.edds {
 		if e.CustomerID == c.ID && e.dir == dir && (e.Status == types.EDDProcessing || e.Status == types.EDDVerified) {
 			required = false

@@ -182,3 +182,35 @@ func TestEDDLiftsCustomerFlag(t *testing.T) {
 	_, err = e.client.Payins.CreateQuotation(ctx(t), payinReq(e))
 	require.NoError(t, err, "the verified EDD lifted the requirement")
 }
+
+// TestEDDFlagDueBothWays: a customer flagged EDDRequired owes an EDD in
+// both directions: both limits show is_edd_required and both saves are
+// accepted (the demo's EDD customer, on which the command line's EDD
+// commands run); a saved payout EDD ends the payout requirement, a
+// VERIFIED payin EDD both.
+func TestEDDFlagDueBothWays(t *testing.T) {
+	e := newEnv(t)
+	require.NoError(t, e.sb.SetCustomerFlags(e.cust.ID, sandbox.CustomerFlags{EDDRequired: true}))
+	l, err := e.client.Payouts.GetLimits(ctx(t), e.cust.ID)
+	require.NoError(t, err)
+	assert.True(t, l.IsEDDRequired, "payout limits")
+	pl, err := e.client.Payins.GetLimits(ctx(t), e.cust.ID)
+	require.NoError(t, err)
+	assert.True(t, pl.IsEDDRequired, "payin limits")
+
+	saved, err := e.client.Payouts.SaveEDD(ctx(t), payoutEDD(e))
+	require.NoError(t, err, "a payout EDD is due")
+	_, err = e.client.Payouts.SaveEDD(ctx(t), payoutEDD(e))
+	refused(t, err, http.StatusBadRequest, "EDD not required", fiatramp.ErrEDDNotRequired)
+	require.NoError(t, e.sb.SetEDDStatus(saved.ID, types.EDDVerified))
+	l, err = e.client.Payouts.GetLimits(ctx(t), e.cust.ID)
+	require.NoError(t, err)
+	assert.False(t, l.IsEDDRequired, "lifted by the payout EDD")
+
+	in, err := e.client.Payins.SaveEDD(ctx(t), types.SavePayinEDDRequest{CustomerID: e.cust.ID, SourceOfIncome: types.SourceOfIncomeBusiness, Declaration: true})
+	require.NoError(t, err, "a payin EDD is still due")
+	require.NoError(t, e.sb.SetEDDStatus(in.ID, types.EDDVerified))
+	pl, err = e.client.Payins.GetLimits(ctx(t), e.cust.ID)
+	require.NoError(t, err)
+	assert.False(t, pl.IsEDDRequired)
+}

@@ -45,8 +45,12 @@ type CustomerFlags struct {
 	OnrampDisabled bool `json:"onramp_disabled,omitempty"`
 	// AMLFailed refuses a payin quotation with "AML SCREENING FAILED".
 	AMLFailed bool `json:"aml_failed,omitempty"`
-	// EDDRequired refuses a payin quotation with "EDD required" (enhanced
-	// due diligence) until a payin EDD of the customer is VERIFIED.
+	// EDDRequired makes an enhanced due diligence (EDD) due in both
+	// directions: the payout and payin limits show is_edd_required and
+	// the payout and payin EDD saves are accepted, until an EDD lifts
+	// that direction's limits (a payin EDD lifts both); and it refuses a
+	// payin quotation with "EDD required" until a payin EDD of the
+	// customer is VERIFIED. Payouts are refused only beyond their limit.
 	EDDRequired bool `json:"edd_required,omitempty"`
 	// DailyLimitExhausted refuses a payin quotation with "Daily onramp
 	// limit exhausted".

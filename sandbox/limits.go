@@ -225,7 +225,8 @@ func (s *Sandbox) eddRequired(o *org, customer uuid.UUID, dir limitDirection, at
 // as JSON numbers, both documented payment methods, the next UTC midnight
 // as full_limit_reset_timestamp. A customer that is absent or another
 // organization's is refused "Customer not found or access denied". A
-// customer flagged EDDRequired shows is_edd_required for payins.
+// customer flagged EDDRequired shows is_edd_required in both directions
+// until an EDD lifts that direction's limits.
 func (s *Sandbox) limitsReply(rq *request, dir limitDirection) reply {
 	c := s.pathCustomer(rq, rq.params[0])
 	if c == nil {
@@ -246,7 +247,7 @@ func (s *Sandbox) limitsReply(rq *request, dir limitDirection) reply {
 	}
 	now := rq.now.UTC()
 	reset := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC)
-	required := s.eddRequired(rq.org, c.ID, dir, rq.now) || (dir == limitPayin && c.EDDRequired && !cl.lifted)
+	required := s.eddRequired(rq.org, c.ID, dir, rq.now) || (c.EDDRequired && !cl.lifted)
 	return success(http.StatusOK, "Limits fetched successfully", map[string]any{
 		"daily_limit":     num(cl.daily),
 		"available_limit": num(cl.available()),

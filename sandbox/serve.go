@@ -28,6 +28,10 @@ const maxRequestBody = 1 << 20
 // name for it; X-Request-ID is the common one.
 const RequestIDHeader = "X-Request-ID"
 
+// requestIDKey is RequestIDHeader as net/http files it (its canonical
+// form), set without canonicalizing it on every answer.
+const requestIDKey = "X-Request-Id"
+
 // request is what a handler gets: the authenticated organization, the
 // sandbox time of the request, the path parameters and the body.
 type request struct {
@@ -47,7 +51,7 @@ type handlerFunc func(s *Sandbox, rq *request) reply
 // HostedPrefix is a hosted page instead, reached by its token alone.
 // Every answer carries a new id in RequestIDHeader.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set(RequestIDHeader, "req_"+uuid.NewString())
+	w.Header()[requestIDKey] = []string{"req_" + uuid.NewString()}
 	if strings.HasPrefix(r.URL.Path, HostedPrefix) {
 		s.serveHosted(w, r) // the hosted pages (hosted_pages.go): HTML, by token
 		return
@@ -59,7 +63,11 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	w.Header().Set("Date", now.UTC().Format(http.TimeFormat))
 
-	raw, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
+	var raw []byte
+	var err error
+	if r.Body != nil && r.Body != http.NoBody { // net/http gives NoBody to a request without one
+		raw, err = io.ReadAll(io.LimitReader(r.Body, maxRequestBody+1))
+	}
 	if err != nil {
 		// The body did not arrive: cut off by the server's read timeout,
 		// or the caller went away. Nothing was done; say so to a caller

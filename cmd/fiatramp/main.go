@@ -11,13 +11,18 @@
 //	                 [-read-header-timeout 10s] [-read-timeout 30s]
 //	                 [-write-timeout 60s] [-idle-timeout 2m] [-max-conns 4096]
 //	                 [-control] [-startup-file FILE] [-bank-verification-delay 0s]
-//	fiatramp sign [-method M] [-timestamp N] [-now N] [-compare SIG | -request FILE] [BODY_FILE]
 //	fiatramp payouts get PAYOUT_ID
 //	fiatramp payouts get-balance
 //	fiatramp payouts create -quotation ID -customer ID [-reference REF] [--yes]
 //	fiatramp payouts reconcile -reference REF -customer ID [-quotation ID] [-from DAY -to DAY]
-//	fiatramp customers bank-accounts CUSTOMER_ID
-//	fiatramp kyc get-configuration CUSTOMER_ID
+//	fiatramp payouts get-configuration | payins get-configuration
+//	fiatramp payouts get-rate -asset A -fiat F [-network N] (payins get-rate alike)
+//	fiatramp payouts get-limits CUSTOMER_ID | payins get-limits CUSTOMER_ID
+//	fiatramp payouts save-edd -customer ID -source S [-bank-statement URL]... [-itr URL]... -declare
+//	fiatramp payouts create-quotation -customer ID -bank ID -amount N [-asset A] [-fiat F] [-network N]
+//	fiatramp payouts get-quotation QUOTATION_ID
+//	fiatramp payouts link-transfer -exchange-order ID -transfer ID
+//	fiatramp payouts list [-status S] [-customer ID] [-from YYYY-MM-DD -to YYYY-MM-DD]
 //	fiatramp payins create-quotation -customer ID -bank ID -method IMPS|UPI -amount N
 //	fiatramp payins get-quotation QUOTATION_ID
 //	fiatramp payins initiate -quotation ID -customer ID -utr UTR [-reference REF] [--yes]
@@ -25,23 +30,13 @@
 //	fiatramp payins list [-status S] [-customer ID] [-from YYYY-MM-DD -to YYYY-MM-DD]
 //	fiatramp payins link-transfer -payin ID -transfer ID
 //	fiatramp payins simulate-status PAYIN_ID -status S
-//	fiatramp call METHOD PATH [BODY | @FILE | -]
-//	fiatramp webhook verify [-key K] [-secret-file F] [-now N] [DELIVERY_FILE]
-//	fiatramp webhook send [-type T] [-event E] [-id ID] [-metadata JSON] URL
-//	fiatramp payouts get-configuration | payins get-configuration
-//	fiatramp payouts get-rate -asset A -fiat F [-network N] (payins get-rate alike)
-//	fiatramp payouts get-limits CUSTOMER_ID | payins get-limits CUSTOMER_ID
-//	fiatramp payouts save-edd -customer ID -source S [-bank-statement URL]... [-itr URL]... -declare
 //	fiatramp payins save-edd (the payout EDD's flags) [-purpose P] [-purpose-doc URL]... [-p2p]
-//	fiatramp payouts create-quotation -customer ID -bank ID -amount N [-asset A] [-fiat F] [-network N]
-//	fiatramp payouts get-quotation QUOTATION_ID
-//	fiatramp payouts link-transfer -exchange-order ID -transfer ID
-//	fiatramp payouts list [-status S] [-customer ID] [-from YYYY-MM-DD -to YYYY-MM-DD]
+//	fiatramp customers bank-accounts CUSTOMER_ID
 //	fiatramp customers add-bank-account -customer ID (-account N -ifsc IFSC -name NAME | -vpa VPA)
-//	fiatramp organization set-webhook-url URL
 //	fiatramp customers create -name N -email E -phone P -country C [-reference REF]
 //	fiatramp customers get CUSTOMER_ID
 //	fiatramp customers list [-from DD-MM-YYYY] [-to DD-MM-YYYY]
+//	fiatramp kyc get-configuration CUSTOMER_ID
 //	fiatramp kyc add-data [-check-rules] -data @FILE
 //	fiatramp kyc update-tax-info -customer ID -tax-number N
 //	fiatramp kyc update-document-info -data @FILE
@@ -49,7 +44,12 @@
 //	fiatramp kyc update-additional-info -customer ID -info KEY=VALUE... [-check-rules]
 //	fiatramp kyc reset [--yes] CUSTOMER_ID
 //	fiatramp kyc generate-link -redirect URL CUSTOMER_ID
+//	fiatramp organization set-webhook-url URL
 //	fiatramp widget initialize -amount N -network CODE -method M -wallet ADDRESS
+//	fiatramp sign [-method M] [-timestamp N] [-now N] [-compare SIG | -request FILE] [BODY_FILE]
+//	fiatramp call METHOD PATH [BODY | @FILE | -]
+//	fiatramp webhook verify [-key K] [-secret-file F] [-now N] [DELIVERY_FILE]
+//	fiatramp webhook send [-type T] [-event E] [-id ID] [-metadata JSON] URL
 //	fiatramp help [COMMAND]
 //
 // The commands that call the service take their credentials from

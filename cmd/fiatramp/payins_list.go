@@ -28,7 +28,7 @@ A listing that fails part way exits 1 after the lines already printed.`,
 	}
 	var (
 		cf     callFlags
-		hf     historyFlags
+		hf     listFilterFlags
 		status string
 	)
 	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {

@@ -10,9 +10,11 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
 	"github.com/fiatramp/fiatramp-go/types"
+	"github.com/google/uuid"
 )
 
 func payoutsListCommand() *command {
@@ -31,7 +33,7 @@ tab-separated row a payout. -timeout bounds the whole walk.`,
 	}
 	var (
 		cf     callFlags
-		hf     historyFlags
+		hf     listFilterFlags
 		status string
 	)
 	c.setup = func(fs *flag.FlagSet) func(context.Context, streams, []string) error {
@@ -55,7 +57,7 @@ tab-separated row a payout. -timeout bounds the whole walk.`,
 				return printer(func(s streams, output string) error {
 					out := bufio.NewWriter(s.out)
 					defer out.Flush()
-					fields := historyFields()
+					fields := payoutListFields()
 					if output == "table" {
 						names := make([]string, len(fields))
 						for i, fl := range fields {
@@ -86,8 +88,8 @@ tab-separated row a payout. -timeout bounds the whole walk.`,
 	return c
 }
 
-// historyFields are the columns of the history's table.
-func historyFields() []field {
+// payoutListFields are the columns of payouts list's table.
+func payoutListFields() []field {
 	return []field{
 		f("id"), f("status"), f("client_reference_id"), f("customer_id"), f("asset"), f("sending_amount"),
 		f("fiat"), f("receiving_amount", "receiving_amount", "receiveing_amount"),
@@ -116,4 +118,44 @@ func writeRow(w *bufio.Writer, raw json.RawMessage, fields []field) error {
 	}
 	_, err := w.WriteString(strings.Join(row, "\t") + "\n")
 	return err
+}
+
+// listFilterFlags are the filters payouts list and payins list share: -customer, and
+// -from with -to (YYYY-MM-DD, both or neither).
+type listFilterFlags struct{ customer, from, to string }
+
+func (h *listFilterFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&h.customer, "customer", "", "customer_id")
+	fs.StringVar(&h.from, "from", "", "start_date, YYYY-MM-DD (with -to)")
+	fs.StringVar(&h.to, "to", "", "end_date, YYYY-MM-DD (with -from)")
+}
+
+// parse checks the flags before anything is sent: a malformed id or date,
+// one date without the other, or a range ending before it starts is a
+// misuse (exit 2).
+func (h *listFilterFlags) parse(s streams, c *command) (customerID uuid.UUID, start, end time.Time, err error) {
+	if h.customer != "" {
+		if customerID, err = parseID(s, c, "-customer", h.customer); err != nil {
+			return
+		}
+	}
+	if (h.from == "") != (h.to == "") {
+		err = misuse(s, c, "-from and -to go together: give both dates or neither")
+		return
+	}
+	if h.from == "" {
+		return
+	}
+	if start, err = time.Parse(types.DateLayout, h.from); err != nil {
+		err = misuse(s, c, "-from %q: want a date YYYY-MM-DD", h.from)
+		return
+	}
+	if end, err = time.Parse(types.DateLayout, h.to); err != nil {
+		err = misuse(s, c, "-to %q: want a date YYYY-MM-DD", h.to)
+		return
+	}
+	if end.Before(start) {
+		err = misuse(s, c, "-to %s is before -from %s", h.to, h.from)
+	}
+	return
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"flag"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
@@ -145,44 +144,4 @@ the command sets the same value again.`,
 		}
 	}
 	return c
-}
-
-// historyFlags are the filters the history commands share: -customer, and
-// -from with -to (YYYY-MM-DD, both or neither).
-type historyFlags struct{ customer, from, to string }
-
-func (h *historyFlags) define(fs *flag.FlagSet) {
-	fs.StringVar(&h.customer, "customer", "", "customer_id")
-	fs.StringVar(&h.from, "from", "", "start_date, YYYY-MM-DD (with -to)")
-	fs.StringVar(&h.to, "to", "", "end_date, YYYY-MM-DD (with -from)")
-}
-
-// parse checks the flags before anything is sent: a malformed id or date,
-// one date without the other, or a range ending before it starts is a
-// misuse (exit 2).
-func (h *historyFlags) parse(s streams, c *command) (customerID uuid.UUID, start, end time.Time, err error) {
-	if h.customer != "" {
-		if customerID, err = parseID(s, c, "-customer", h.customer); err != nil {
-			return
-		}
-	}
-	if (h.from == "") != (h.to == "") {
-		err = misuse(s, c, "-from and -to go together: give both dates or neither")
-		return
-	}
-	if h.from == "" {
-		return
-	}
-	if start, err = time.Parse(types.DateLayout, h.from); err != nil {
-		err = misuse(s, c, "-from %q: want a date YYYY-MM-DD", h.from)
-		return
-	}
-	if end, err = time.Parse(types.DateLayout, h.to); err != nil {
-		err = misuse(s, c, "-to %q: want a date YYYY-MM-DD", h.to)
-		return
-	}
-	if end.Before(start) {
-		err = misuse(s, c, "-to %s is before -from %s", h.to, h.from)
-	}
-	return
 }

@@ -129,6 +129,44 @@ func TestDocShellStory(t *testing.T) {
 	assert.Contains(t, text, "123456789012 SUCCESS\n", "the payin history through jq")
 }
 
+// TestDocEDDStory runs the documents' configuration, rates, limits and
+// EDD commands against a sandbox started as the shell story starts it:
+// the demo's EDD customer owes an EDD, so both saves succeed as shown.
+func TestDocEDDStory(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not installed: the documents' EDD commands are not run")
+	}
+	if _, err := exec.LookPath("jq"); err != nil {
+		t.Skip("jq not installed: the documents' EDD commands are not run")
+	}
+	var blocks [][]byte
+	for _, text := range documentation(t) {
+		for _, m := range regexp.MustCompile("(?s)for payouts\nand for payins alike:\n\n```\n(.*?)```").FindAllSubmatch(text, -1) {
+			blocks = append(blocks, m[1])
+		}
+	}
+	require.Len(t, blocks, 1, "the documents have one block of EDD commands")
+	story := "fiatramp sandbox -addr 127.0.0.1:0 -startup-file sandbox.json & trap 'kill $!' EXIT\n" +
+		"until [ -s sandbox.json ]; do sleep 0.1; done\n" +
+		"export FIATRAMP_BASE_URL=$(jq -r .base_url sandbox.json)\n" +
+		"export FIATRAMP_API_KEY=$(jq -r .demo.organization.api_key sandbox.json)\n" +
+		"export FIATRAMP_API_SECRET=$(jq -r .demo.organization.api_secret sandbox.json)\n" +
+		"CUSTOMER=$(jq -r .demo.customer.id sandbox.json)\n" + string(blocks[0])
+
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bash, "-euo", "pipefail", "-c", story)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + dir}
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "the EDD commands failed:\n%s", out)
+	text := string(out)
+	assert.Contains(t, text, "\ntrue\n", "the EDD customer's payout limits: is_edd_required")
+	assert.Equal(t, 2, strings.Count(text, `"status": "PROCESSING"`), "both EDD saves:\n%s", text)
+}
+
 // TestPythonControlPlane runs the documents' Python test of the control
 // plane (examples/python/test_sandbox_control.py, shown whole in one of
 // them) against the built binary: it starts `fiatramp sandbox -control`
