@@ -176,7 +176,9 @@ func documentedExamples() []documentedExample {
 			}},
 		{op: "Payouts.GetQuotation", name: "older fee spellings", path: "/pos/api/v1/payout/quotation/" + quot,
 			data: `{"id":"` + quot + `","status":"EXPIRED","quotation_fee":{"acme_fees":26.01,"acme_gst":4.68,"tds_fees":1,"client_fee_fiat":1.5}}`,
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payouts.GetQuotation(ctx, quotationID) }},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.GetQuotation(ctx, quotationID)
+			}},
 		{op: "Payouts.LinkTransfer", path: "/pos/api/v1/payout/update-transfer-id",
 			body: `{"exchange_order_id":"778899","exchange_transfer_id":"556677"}`, data: `{"exchange_order_id":"778899","exchange_transfer_id":"556677"}`,
 			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
