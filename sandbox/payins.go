@@ -114,9 +114,7 @@ func (s *Sandbox) createPayinQuotation(rq *request) reply {
 		return *bad
 	}
 
-	fee := amount.Mul(s.settings.PayinServiceFee).Round(2)
-	gst := fee.Mul(s.settings.PayinGSTRate).Round(2)
-	receiving, _ := amount.Sub(fee).Sub(gst).QuoRem(rate, 6) // truncated to 6 places
+	receiving, fee, gst := s.payinPrice(amount, rate)
 	q := &payinQuotation{
 		id: uuid.New(), orderID: uuid.New(), customerID: c.ID, bankID: bankID,
 		asset: asset, fiat: fiat, method: method,

@@ -11,6 +11,9 @@ import (
 	"github.com/fiatramp/fiatramp-go/types"
 )
 
+// TestConfigurationDefaults: both configurations name the assets
+// Settings.Rates prices; the payout one shows Settings.CoinLimits (the
+// payin one shows the payin quotation's bounds: payins_configuration_test.go).
 func TestConfigurationDefaults(t *testing.T) {
 	e := newEnv(t)
 	for name, get := range map[string]func() (*types.Configuration, error){
@@ -23,14 +26,17 @@ func TestConfigurationDefaults(t *testing.T) {
 		inr, ok := c.Fiat("INR")
 		require.True(t, ok, name)
 		assert.Equal(t, []string{"usdc", "usdt"}, inr.SupportedAssets, name)
-		r, ok := inr.Limits("USDT", "IMPS")
-		require.True(t, ok, name)
-		assert.Equal(t, "10", r.Min.String())
-		assert.Equal(t, "5000", r.Max.String())
-		r, ok = inr.Limits("usdc", "upi")
-		require.True(t, ok, name)
-		assert.Equal(t, "1000", r.Max.String())
 	}
+	c, err := e.client.Payouts.GetConfiguration(ctx(t))
+	require.NoError(t, err)
+	inr, _ := c.Fiat("INR")
+	r, ok := inr.Limits("USDT", "IMPS")
+	require.True(t, ok)
+	assert.Equal(t, "10", r.Min.String())
+	assert.Equal(t, "5000", r.Max.String())
+	r, ok = inr.Limits("usdc", "upi")
+	require.True(t, ok)
+	assert.Equal(t, "1000", r.Max.String())
 }
 
 // TestConfigurationFromSettings: the assets are those Settings.Rates
@@ -43,7 +49,7 @@ func TestConfigurationFromSettings(t *testing.T) {
 			"USDT/AUD": {"PAYID": {Min: decimal.NewFromInt(5), Max: decimal.RequireFromString("2500.5")}},
 		}
 	})
-	c, err := e.client.Payins.GetConfiguration(ctx(t))
+	c, err := e.client.Payouts.GetConfiguration(ctx(t))
 	require.NoError(t, err)
 	aud, ok := c.Fiat("aud")
 	require.True(t, ok)

@@ -28,7 +28,7 @@ type Sandbox struct {
 
 	// static are the answers that depend on the settings alone, encoded
 	// once by New; read-only.
-	static struct{ kycConfiguration, configuration reply }
+	static struct{ kycConfiguration, configuration, payinConfiguration reply }
 
 	deliveries *deliverer // webhook queue, with its own lock
 	sched      scheduler  // the work waiting on the sandbox clock, with its own lock
@@ -91,6 +91,7 @@ func New(opts ...Option) *Sandbox {
 	sb.sched.wake = sb.runDue
 	sb.static.kycConfiguration = kycConfigurationReply()
 	sb.static.configuration = sb.configurationReply()
+	sb.static.payinConfiguration = sb.payinConfigurationReply()
 	sb.routes = compileRoutes(st.RemittancePayoutPath)
 	return sb
 }
