@@ -98,9 +98,10 @@ var (
 	// the underlying decoding error, if any. After a malformed 2xx the
 	// operation may well have taken effect.
 	ErrMalformedResponse = errors.New("fiatramp: malformed response")
-	// ErrPagination reports a page link that the library refuses to follow
-	// (Customers.BankAccounts): one that leaves the base address, one
-	// already visited, or one past the cap of WithMaxPages.
+	// ErrPagination reports a page link that a list walk (every All and
+	// BankAccounts method) or a ListPage method refuses to follow: one
+	// that leaves the base path, one already visited, or one past the cap
+	// of WithMaxPages.
 	ErrPagination = errors.New("fiatramp: bad pagination link")
 	// ErrInvalidRequest matches a *ValidationError: bad input caught before
 	// any request was sent.

@@ -35,8 +35,8 @@ func ExampleNew() {
 			_, err := tx.Exec(ctx, `UPDATE withdrawals SET paid = true WHERE id = $1`, j.Reference)
 			return err
 		}
-		// FAILED, REFUNDED, CANCELLED or refused: give the user the money back.
-		_, err := tx.Exec(ctx, `UPDATE withdrawals SET returned = true WHERE id = $1`, j.Reference)
+		// FAILED, REFUNDED, CANCELLED or refused: the beneficiary is never paid.
+		_, err := tx.Exec(ctx, `UPDATE withdrawals SET failed = true WHERE id = $1`, j.Reference)
 		return err
 	}
 	p, err := payoutjobs.New(pool, payoutjobs.Config{Client: client, OnFinal: credit, Workers: 10})

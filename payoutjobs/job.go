@@ -39,7 +39,8 @@ const (
 	// PhaseAwait: the payout exists; its final status comes from a
 	// webhook, or from polling when no event comes.
 	PhaseAwait Phase = "await"
-	// PhaseFinal: the payout reached a final status, recorded in the same
+	// PhaseFinal: the payout's fiat outcome is decided (SUCCESS; or
+	// FAILED, REFUNDED, CANCELLED: never paid), recorded in the same
 	// transaction as the user's OnFinal.
 	PhaseFinal Phase = "final"
 	// PhaseRefused: the service refused the instruction, and no payout

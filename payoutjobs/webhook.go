@@ -31,8 +31,11 @@ func (p *Pipeline) WebhookHandler(apiKey, apiSecret string, other pginbox.TxFunc
 // that run their own pginbox.Handler: a PAYOUT event whose payout or
 // client_reference_id is a job's and whose status is final ends that job
 // (PhaseFinal, OnFinal in tx), once; a repeat, a non-final status or the
-// event of a job already ended changes nothing. An event that is no job's
-// goes to other (nil: ignored).
+// event of a job already ended changes nothing, except that a payout
+// event for a job that ended refused is recorded on it (PayoutID, Status,
+// LastError): a lost create that landed after its reconciliation proved
+// none had, which the books must hear of. An event that is no job's goes
+// to other (nil: ignored).
 //
 // An event may come before the create's answer was recorded: the job is
 // found by the reference in the event's metadata, and the run still
@@ -63,6 +66,17 @@ func (p *Pipeline) HandleEvent(ctx context.Context, tx pgx.Tx, ev *webhook.Event
 		// The reference is the job's but the payout is not: not this job's
 		// payout (the job knows its own).
 		return pass()
+	}
+	if cur.Phase == PhaseRefused && payoutID != uuid.Nil {
+		// A payout holds the reference of a job that ended refused: a
+		// create whose answer was lost landed after its reconciliation
+		// proved none had. The refusal's effect has run and is not undone
+		// here; the job records the payout, for Get and for whoever
+		// reconciles the books.
+		_, err := tx.Exec(ctx, `UPDATE `+p.table()+` SET payout_id = COALESCE(payout_id, $2), status = $3, last_error = $4
+WHERE reference = $1`, cur.Reference, payoutID, string(ev.Event),
+			"payout "+payoutID.String()+" holds the reference of this refused job")
+		return err
 	}
 	status := types.PayoutStatus(ev.Event)
 	if status.MayStillPay() { // fiat outcome not decided yet (FAILED is decided, though REFUNDED may follow)

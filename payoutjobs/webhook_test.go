@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -85,5 +86,30 @@ func TestHandleEventPassesOtherEvents(t *testing.T) {
 	got, err := p.Get(ctx, j.Reference)
 	require.NoError(t, err)
 	assert.Equal(t, PhaseQuote, got.Phase)
+	assert.Empty(t, h.effects())
+}
+
+// A payout event for a job that ended refused (a lost create that landed
+// after the reconciliation proved none had) is recorded on the job, and
+// the refusal's effect is not run again.
+func TestPayoutAfterRefusalRecordedOnTheJob(t *testing.T) {
+	h := newHarness(t)
+	p := h.pipeline(Config{})
+	ctx := context.Background()
+	j := h.submit(p, h.instruction(13))
+	_, err := h.pool.Exec(ctx, `UPDATE `+p.table()+` SET phase = 'refused', refusal = 'ErrQuotationExpired' WHERE reference = $1`, j.Reference)
+	require.NoError(t, err)
+	payout := uuid.New()
+	tx, err := h.pool.Begin(ctx)
+	require.NoError(t, err)
+	require.NoError(t, p.HandleEvent(ctx, tx, &webhook.Event{Type: webhook.TypePayout, ID: payout.String(), Event: "SUCCESS",
+		Metadata: webhook.Metadata{ClientReferenceID: &j.Reference}}, nil))
+	require.NoError(t, tx.Commit(ctx))
+	got, err := p.Get(ctx, j.Reference)
+	require.NoError(t, err)
+	assert.Equal(t, PhaseRefused, got.Phase)
+	assert.Equal(t, payout, got.PayoutID)
+	assert.Equal(t, types.PayoutSuccess, got.Status)
+	assert.Contains(t, got.LastError, "holds the reference of this refused job")
 	assert.Empty(t, h.effects())
 }
