@@ -835,8 +835,8 @@ func ExampleCustomersService_AddBankAccount() {
 	// VERIFIED HDFC0001234 Asha Rao
 }
 
-// Payins after the quotation: the customer pays the quoted amount, and
-// Initiate records the payin by the bank transfer's UTR.
+// Once the customer has paid the quoted amount, Initiate records the payin
+// by the bank transfer's UTR.
 func ExamplePayinsService_Initiate() {
 	sb := sandbox.New()
 	demo, _ := sb.SeedDemo()
