@@ -237,6 +237,13 @@ func (s *PayoutsService) settleBy(a PayoutAttempt, p *types.Payout, r *PayoutRec
 		r.Reason = "the payout history holds payout " + p.ID.String() + " with the reference"
 		return
 	}
+	if p.ClientReferenceID == nil || *p.ClientReferenceID == "" {
+		// It may be the attempt's own payout, answered without its
+		// reference: only another reference proves the attempt absent.
+		r.Verdict = ReconcileUnknown
+		r.Reason = "the quotation is LINKED to payout " + p.ID.String() + ", which shows no reference: it may be this attempt's"
+		return
+	}
 	r.Verdict = ReconcileNotCreated
 	r.Reason = "the quotation is LINKED to payout " + p.ID.String() + ", which carries another reference: the service links a quotation once"
 }

@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -299,4 +303,118 @@ func ExamplePayoutsService_Reconcile() {
 	// Output:
 	// created: order-1002 PROCESSING in 2 requests
 	// not_created UNLINKED in 1 request
+}
+
+// offsetPayouts is a payout service whose history pages by limit/offset,
+// newest first, and ignores any page parameter (page=last included): it
+// answers the first page, with a next link and no previous one. Its
+// quotation is LINKED to the payout holding the reference, which is on the
+// second page.
+type offsetPayouts struct {
+	quotation, customer uuid.UUID
+	quotedAt            time.Time
+	refs                []string // newest first; the target is last; "" is sent as null
+	base                string
+	emptyFirst          bool // the first page is empty, with a next link
+}
+
+func (s *offsetPayouts) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/pos/api/v1/payout/quotation/" + s.quotation.String():
+		_, _ = io.WriteString(w, ok(fmt.Sprintf(`{"id":%q,"customer_id":%q,"status":"LINKED","created_at":%q,"expiry_time":%q}`,
+			s.quotation, s.customer, s.quotedAt.Format(time.RFC3339), s.quotedAt.Add(5*time.Minute).Format(time.RFC3339))))
+		return
+	case "/pos/api/v1/payout/history":
+	default:
+		w.WriteHeader(http.StatusNotFound)
+		return
+	}
+	offset, _ := strconv.Atoi(r.URL.Query().Get("offset"))
+	const limit = 10
+	if s.emptyFirst && offset == 0 {
+		// A page emptied by a filter or a gateway, with more behind it.
+		_, _ = io.WriteString(w, ok(fmt.Sprintf(`{"count":%d,"next":%s,"previous":null,"results":[]}`,
+			len(s.refs), jsonQuote(s.base+"/pos/api/v1/payout/history?limit=10&offset=1000"))))
+		return
+	}
+	if offset >= 1000 {
+		offset -= 1000
+	}
+	var results []string
+	for i := offset; i < min(offset+limit, len(s.refs)); i++ {
+		q := uuid.New()
+		if i == len(s.refs)-1 {
+			q = s.quotation
+		}
+		at := s.quotedAt.Add(time.Duration(len(s.refs)-i) * time.Second)
+		ref := jsonQuote(s.refs[i])
+		if s.refs[i] == "" {
+			ref = "null" // an edition that leaves the reference out
+		}
+		results = append(results, fmt.Sprintf(`{"id":%q,"quotation_id":%q,"customer_id":%q,"client_reference_id":%s,"status":"PROCESSING","created_at":%q}`,
+			uuid.New(), q, s.customer, ref, at.Format(time.RFC3339Nano)))
+	}
+	next := "null"
+	if offset+limit < len(s.refs) {
+		next = jsonQuote(s.base + "/pos/api/v1/payout/history?limit=10&offset=" + strconv.Itoa(offset+limit))
+	}
+	_, _ = io.WriteString(w, ok(fmt.Sprintf(`{"count":%d,"next":%s,"previous":null,"results":[%s]}`,
+		len(s.refs), next, strings.Join(results, ","))))
+}
+
+// A history that ignores page=last answers its first page, and the search
+// stops there (no previous link) as if it had read everything: the payout
+// on the second page is never found, and a LINKED quotation's payout stays
+// unknown for ever (a pipeline that waits for the verdict never records
+// the payout it made).
+func TestPayoutsReconcileHistoryIgnoringPageReadsOn(t *testing.T) {
+	s := &offsetPayouts{quotation: uuid.New(), customer: uuid.New(), quotedAt: time.Now().Add(-time.Hour).UTC().Truncate(time.Second)}
+	for i := range 12 {
+		s.refs = append(s.refs, "other-"+strconv.Itoa(i))
+	}
+	s.refs = append(s.refs, "po-target")
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	s.base = srv.URL
+	c, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL(srv.URL),
+		fiatramp.WithRetry(fiatramp.RetryPolicy{InitialBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond}))
+	require.NoError(t, err)
+	r, err := c.Payouts.Reconcile(context.Background(), fiatramp.PayoutAttempt{ClientReferenceID: "po-target", QuotationID: s.quotation})
+	require.NoError(t, err)
+	require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
+}
+
+// reconcileOffset reconciles the attempt of reference ref on s's quotation.
+func reconcileOffset(t *testing.T, s *offsetPayouts, ref string) *fiatramp.PayoutReconciliation {
+	t.Helper()
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	s.base = srv.URL
+	c, err := fiatramp.New(testKey, testSecret, fiatramp.WithBaseURL(srv.URL),
+		fiatramp.WithRetry(fiatramp.RetryPolicy{InitialBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond}))
+	require.NoError(t, err)
+	r, err := c.Payouts.Reconcile(context.Background(), fiatramp.PayoutAttempt{ClientReferenceID: ref, QuotationID: s.quotation})
+	require.NoError(t, err)
+	return r
+}
+
+// A payout on the attempt's quotation that shows no reference may be the
+// attempt's own (an edition that leaves the member out): it proves
+// nothing, and above all not that the attempt created nothing, which
+// would invite a second payout.
+func TestPayoutsReconcileReferenceNotShownProvesNothing(t *testing.T) {
+	s := &offsetPayouts{quotation: uuid.New(), customer: uuid.New(), quotedAt: time.Now().Add(-time.Hour).UTC().Truncate(time.Second),
+		refs: []string{"other-1", ""}}
+	r := reconcileOffset(t, s, "po-target")
+	require.Equal(t, fiatramp.ReconcileUnknown, r.Verdict, r.Reason)
+	assert.Contains(t, r.Reason, "shows no reference")
+}
+
+// An empty page that still links to the next is not the end of the
+// history: the search reads on and finds the payout.
+func TestPayoutsReconcileEmptyPageWithLinkReadsOn(t *testing.T) {
+	s := &offsetPayouts{quotation: uuid.New(), customer: uuid.New(), quotedAt: time.Now().Add(-time.Hour).UTC().Truncate(time.Second),
+		refs: []string{"other-1", "po-target"}, emptyFirst: true}
+	r := reconcileOffset(t, s, "po-target")
+	require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
 }

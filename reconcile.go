@@ -267,6 +267,11 @@ func (s historySearch[T]) run(ctx context.Context, r reconReader) (searchResult[
 	if err != nil {
 		return none, err
 	}
+	if !forward && page.Next != nil && *page.Next != "" {
+		// A last page has no next link: page=last was not served, and this
+		// is the first page.
+		forward, cur = true, first
+	}
 	order := orderOf(page.Results, s.created)
 	if !forward && order == orderNewestFirst && page.Previous != nil && *page.Previous != "" {
 		// The last page holds the oldest items: the newest are on the first.
@@ -298,7 +303,7 @@ func (s historySearch[T]) run(ctx context.Context, r reconReader) (searchResult[
 			link = page.Next
 		}
 		inOrder = inOrder && (order == want || order == orderNone)
-		if len(items) == 0 || link == nil || *link == "" {
+		if link == nil || *link == "" {
 			return searchResult[T]{complete: true}, nil
 		}
 		if inOrder && !s.since.IsZero() && reachesBefore(items, s.created, s.since) {

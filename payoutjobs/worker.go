@@ -54,7 +54,7 @@ func (w *worker) Work(ctx context.Context, rj *river.Job[Args]) error {
 		case PhaseCreate:
 			err = p.create(ctx, j, rj)
 		case PhaseSent:
-			err = p.settle(ctx, j, rj)
+			err = p.settle(ctx, j, rj, false)
 		case PhaseLink:
 			err = p.link(ctx, j)
 		case PhaseAwait:
@@ -187,7 +187,7 @@ func (p *Pipeline) create(ctx context.Context, j *Job, rj *river.Job[Args]) erro
 			return merr
 		}
 		j.Version++
-		return p.settle(ctx, j, rj)
+		return p.settle(ctx, j, rj, errors.Is(err, fiatramp.ErrClientReferenceExists))
 	case errors.Is(err, fiatramp.ErrQuotationExpired):
 		// Refused: this create did not act, and none before it may have
 		// (the job came from PhaseCreate). A new quotation is safe.
@@ -250,7 +250,7 @@ func (p *Pipeline) created(ctx context.Context, j *Job, payoutID uuid.UUID, stat
 // none does (-> PhaseCreate, or PhaseQuote once the quotation expired),
 // or nothing settled (snoozed, reconciled again later). It never makes a
 // quotation and never sends a create.
-func (p *Pipeline) settle(ctx context.Context, j *Job, rj *river.Job[Args]) error {
+func (p *Pipeline) settle(ctx context.Context, j *Job, rj *river.Job[Args], held bool) error {
 	if p.cfg.requoteAfterUnknown {
 		_, err := p.move(ctx, p.pool, j, `phase = 'quote', sent_at = NULL`)
 		return err
@@ -266,6 +266,17 @@ func (p *Pipeline) settle(ctx context.Context, j *Job, rj *river.Job[Args]) erro
 	p.crashPoint("settle.answered")
 	if err != nil {
 		return fmt.Errorf("payoutjobs: job %q: reconcile: %w", j.Reference, err)
+	}
+	if held && r.Verdict == fiatramp.ReconcileNotCreated {
+		// The service said the reference is held: nothing on this
+		// quotation proves no payout holds it. Look for it by reference
+		// since the job began; never create again on this proof.
+		r, err = p.reconcile(ctx, fiatramp.PayoutAttempt{
+			ClientReferenceID: j.Reference, CustomerID: j.Instruction.CustomerID, From: j.SubmittedAt, To: time.Now(),
+		})
+		if err != nil {
+			return fmt.Errorf("payoutjobs: job %q: reconcile: %w", j.Reference, err)
+		}
 	}
 	switch r.Verdict {
 	case fiatramp.ReconcileCreated:

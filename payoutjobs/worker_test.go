@@ -166,3 +166,30 @@ func TestRefusalEndsTheJobWithItsSentinelName(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, map[string]int{"ErrInsufficientBalance": 1}, c.Refused)
 }
+
+// A job whose reference a payout on another quotation already holds (a
+// create on an earlier quotation that landed late, or a payout made outside
+// the pipeline) must end with that payout. The create is
+// refused with ErrClientReferenceExists, the reconciliation reads the job's
+// own quotation UNLINKED and says "not created", and the job must not go
+// back to create on that proof alone: the refusal itself proves that a
+// payout holding the reference exists.
+func TestJobEndsWhenReferenceHeldOnAnotherQuotation(t *testing.T) {
+	h := newHarness(t)
+	c := h.client()
+	in := h.instruction(7)
+	ctx := context.Background()
+	q, err := c.Payouts.CreateQuotation(ctx, in.quotationRequest())
+	require.NoError(t, err)
+	po, err := c.Payouts.Create(ctx, types.CreatePayoutRequest{
+		QuotationID: q.ID, CustomerID: in.CustomerID, ClientReferenceID: in.Reference,
+		ExchangeOrderID: in.ExchangeOrderID,
+	})
+	require.NoError(t, err)
+
+	p := h.pipeline(Config{Workers: 1})
+	h.submit(p, in)
+	j := h.waitPhase(p, in.Reference, 8*time.Second, PhaseAwait, PhaseFinal, PhaseLink)
+	assert.Equal(t, po.ID, j.PayoutID, "the job records the payout that holds its reference")
+	assert.LessOrEqual(t, j.Creates, 1, "no create after the refusal proved the reference held")
+}
