@@ -142,7 +142,6 @@ func TestRequestBytesGolden(t *testing.T) {
 		_ = c.Do(ctx, http.MethodPost, "/pos/api/v1/anything", body, nil)
 	}
 
-	// Payout quotations and history.
 	for i, s := range texts {
 		step("payout create with hash " + strconv.Itoa(i))
 		_, _ = c.Payouts.Create(ctx, types.CreatePayoutRequest{QuotationID: quotationID, CustomerID: customerID, ClientReferenceID: "ref-h", TransactionHash: s})

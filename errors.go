@@ -98,9 +98,10 @@ var (
 	// the underlying decoding error, if any. After a malformed 2xx the
 	// operation may well have taken effect.
 	ErrMalformedResponse = errors.New("fiatramp: malformed response")
-	// ErrPagination reports a page link that the library refuses to follow
-	// (Customers.BankAccounts): one that leaves the base address, one
-	// already visited, or one past the cap of WithMaxPages.
+	// ErrPagination reports a page link that a list walk (every All and
+	// BankAccounts method) or a ListPage method refuses to follow: one
+	// that leaves the base path, one already visited, or one past the cap
+	// of WithMaxPages.
 	ErrPagination = errors.New("fiatramp: bad pagination link")
 	// ErrInvalidRequest matches a *ValidationError: bad input caught before
 	// any request was sent.
@@ -317,9 +318,10 @@ func SentinelNames(err error) []string {
 // quotation), which cannot pay twice, until it succeeds (the payout is new)
 // or is refused with ErrClientReferenceExists or ErrQuotationAlreadyLinked
 // (the earlier attempt created it).
-// Or settle it with reads only: Payouts.ReconcileOutcome reads the
-// customer's payout history over [Started, Ended] and the quotation;
-// WithReconcile makes the create do so before it returns.
+// Or settle it with reads only: Payouts.ReconcileOutcome (Payins' for a
+// payin initiate) reads the quotation and, as far as needed, the newest
+// page of the payout history; WithReconcile makes the create do so before
+// it returns.
 type OutcomeUnknownError struct {
 	// ClientReferenceID is the client_reference_id every attempt carried;
 	// empty for a Do call or a create sent without one.

@@ -564,7 +564,9 @@ func ExamplePayoutsService_GetConfiguration() {
 	// USDT by IMPS: 10 to 5000
 }
 
-// ExamplePayinsService_GetConfiguration reads what payins support.
+// ExamplePayinsService_GetConfiguration reads what payins support: the
+// sandbox shows the crypto a payin quotation of its smallest and largest
+// fiat amount delivers.
 func ExamplePayinsService_GetConfiguration() {
 	_, _, client, done := exampleSandbox()
 	defer done()
@@ -576,7 +578,7 @@ func ExamplePayinsService_GetConfiguration() {
 	inr, _ := cfg.Fiat("inr")
 	upi, _ := inr.Limits("usdc", "upi")
 	fmt.Println("USDC by UPI:", upi.Min, "to", upi.Max)
-	// Output: USDC by UPI: 10 to 1000
+	// Output: USDC by UPI: 27.946832 to 1117.873303
 }
 
 // ExamplePayinsService_GetRate asks for the indicative rate of a payin.
@@ -833,8 +835,8 @@ func ExampleCustomersService_AddBankAccount() {
 	// VERIFIED HDFC0001234 Asha Rao
 }
 
-// Payins after the quotation: the customer pays the quoted amount, and
-// Initiate records the payin by the bank transfer's UTR.
+// Once the customer has paid the quoted amount, Initiate records the payin
+// by the bank transfer's UTR.
 func ExamplePayinsService_Initiate() {
 	sb := sandbox.New()
 	demo, _ := sb.SeedDemo()

@@ -523,3 +523,40 @@ func TestPackageAndServiceDocsCannotGoStale(t *testing.T) {
 	}, docProblems(pkg.Doc, map[string]string{"PayoutsService": "fetch by id (GET /pos/api/v1/payout/{payout_id})"},
 		append(append(slices.Clone(names[:len(names)-1]), "Extra"), names[len(names)-1])))
 }
+
+// TestResponsesTableFollowsTheIndex: the table of required members in
+// docs/responses.md has one row per operation of the index, in its order,
+// each naming the members the row requires (before any parenthesis, which
+// holds notes).
+func TestResponsesTableFollowsTheIndex(t *testing.T) {
+	text, err := os.ReadFile("docs/responses.md")
+	require.NoError(t, err)
+	_, table, ok := strings.Cut(string(text), "| Operation | Result | Required members |\n")
+	require.True(t, ok, "docs/responses.md has no table of required members")
+	span := regexp.MustCompile("`([^`]+)`")
+	var names []string
+	members := make(map[string][]string)
+	for _, line := range strings.Split(table, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			break
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		if strings.HasPrefix(cells[0], "---") {
+			continue
+		}
+		require.Len(t, cells, 3, line)
+		name := span.FindStringSubmatch(cells[0])
+		require.NotNil(t, name, line)
+		names = append(names, name[1])
+		required, _, _ := strings.Cut(cells[2], "(")
+		for _, m := range span.FindAllStringSubmatch(required, -1) {
+			members[name[1]] = append(members[name[1]], m[1])
+		}
+	}
+	var want []string
+	for _, row := range fiatramp.Operations() {
+		want = append(want, row.Name)
+		assert.Equal(t, row.Required, members[row.Name], "docs/responses.md: the required members of %s", row.Name)
+	}
+	assert.Equal(t, want, names, "docs/responses.md: one row per operation, in the index's order")
+}

@@ -153,15 +153,15 @@ func (a PayinAttempt) related(p *types.Payin) bool {
 func (s *PayinsService) reconcileRound(ctx context.Context, a PayinAttempt, r *PayinReconciliation, rd reconReader) (again bool) {
 	*r = PayinReconciliation{Requests: r.Requests}
 	attemptStart, attemptEnd := historyDays(a.From, a.To)
-	if a.LikelyCreated && a.CustomerID != uuid.Nil {
-		res, err := s.search(ctx, rd, a.CustomerID, attemptStart, attemptEnd, attemptSince(a.From), a.related, true)
+	if a.LikelyCreated && a.CustomerID != uuid.Nil && !a.From.IsZero() {
+		res, err := s.search(ctx, rd, a.CustomerID, attemptStart, attemptEnd, attemptSince(a.From), a.related)
 		if err == nil && res.item != nil {
 			settlePayinBy(a, res.item, r)
 			return false
 		}
 	}
 	if a.QuotationID == uuid.Nil {
-		res, err := s.search(ctx, rd, a.CustomerID, attemptStart, attemptEnd, attemptSince(a.From), a.related, false)
+		res, err := s.search(ctx, rd, a.CustomerID, attemptStart, attemptEnd, attemptSince(a.From), a.related)
 		switch {
 		case err != nil:
 			r.Verdict, r.Err, r.Reason = ReconcileUnknown, err, "reading the payin history failed: "+err.Error()
@@ -195,7 +195,7 @@ func (s *PayinsService) reconcileRound(ctx context.Context, a PayinAttempt, r *P
 		customer = a.CustomerID
 	}
 	start, end, since := quotationWindow(q.CreatedAt, q.ExpiryTime, s.client.now())
-	res, err := s.search(ctx, rd, customer, start, end, since, a.related, false)
+	res, err := s.search(ctx, rd, customer, start, end, since, a.related)
 	switch {
 	case err != nil:
 		r.Verdict, r.Err = ReconcileUnknown, err
@@ -235,13 +235,13 @@ func settlePayinBy(a PayinAttempt, p *types.Payin, r *PayinReconciliation) {
 // search searches the payin history of customer over the days from start
 // to end, back to since, for the payin match accepts.
 func (s *PayinsService) search(ctx context.Context, rd reconReader, customer uuid.UUID, start, end, since time.Time,
-	match func(*types.Payin) bool, peek bool) (searchResult[types.Payin], error) {
+	match func(*types.Payin) bool) (searchResult[types.Payin], error) {
 	l, err := s.payinList(types.PayinListFilter{CustomerID: customer, StartDate: start, EndDate: end})
 	if err != nil {
 		return searchResult[types.Payin]{}, err
 	}
 	return historySearch[types.Payin]{
-		list: l, since: since, match: match, peek: peek,
+		list: l, since: since, match: match,
 		created: func(p *types.Payin) time.Time { return p.CreatedAt },
 	}.run(ctx, rd)
 }

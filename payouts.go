@@ -110,7 +110,8 @@ var createPrefundedPayoutBody = compileBody[types.CreatePrefundedPayoutRequest](
 //
 // A nil QuotationID, sender or receiver id is refused before sending
 // (ErrInvalidRequest). The client_reference_id is handled as by Create
-// (generated when empty; retries and *OutcomeUnknownError alike).
+// (generated when empty; retries, *OutcomeUnknownError and WithReconcile
+// alike).
 // Organizations without a prefunded wallet are refused with ErrNotEntitled
 // ("This endpoint is not available for your organization."); other
 // refusals match ErrInsufficientBalance, ErrQuotationExpired,
@@ -155,7 +156,8 @@ var createRemittancePayoutBody = compileBody[types.CreateRemittancePayoutRequest
 //
 // A nil QuotationID, CustomerID or RemitterID is refused before sending
 // (ErrInvalidRequest). The client_reference_id is handled as by Create
-// (generated when empty; retries and *OutcomeUnknownError alike).
+// (generated when empty; retries, *OutcomeUnknownError and WithReconcile
+// alike).
 func (s *PayoutsService) CreateRemittance(ctx context.Context, req types.CreateRemittancePayoutRequest, opts ...RequestOption) (*types.RemittancePayout, error) {
 	if err := requireID("quotation_id", req.QuotationID); err != nil {
 		return nil, err

@@ -165,17 +165,18 @@ func (s *PayoutsService) reconcileRound(ctx context.Context, a PayoutAttempt, r 
 		return ours(p) || (a.QuotationID != uuid.Nil && p.QuotationID == a.QuotationID)
 	}
 	attemptStart, attemptEnd := historyDays(a.From, a.To)
-	if a.LikelyCreated && a.CustomerID != uuid.Nil {
-		// Probably created: the newest page most likely shows it. Anything
-		// else (not there, a read failed) leaves it to the quotation.
-		res, err := s.search(ctx, rd, a.CustomerID, attemptStart, attemptEnd, attemptSince(a.From), oursOrOnQuotation, true)
+	if a.LikelyCreated && a.CustomerID != uuid.Nil && !a.From.IsZero() {
+		// Probably created: the history since the attempt began (its
+		// newest page, most likely) shows it. Anything else (not there, a
+		// read failed) leaves it to the quotation.
+		res, err := s.search(ctx, rd, a.CustomerID, attemptStart, attemptEnd, attemptSince(a.From), oursOrOnQuotation)
 		if err == nil && res.item != nil {
 			s.settleBy(a, res.item, r)
 			return false
 		}
 	}
 	if a.QuotationID == uuid.Nil {
-		res, err := s.search(ctx, rd, a.CustomerID, attemptStart, attemptEnd, attemptSince(a.From), ours, false)
+		res, err := s.search(ctx, rd, a.CustomerID, attemptStart, attemptEnd, attemptSince(a.From), ours)
 		switch {
 		case err != nil:
 			r.Verdict, r.Err, r.Reason = ReconcileUnknown, err, "reading the payout history failed: "+err.Error()
@@ -209,7 +210,7 @@ func (s *PayoutsService) reconcileRound(ctx context.Context, a PayoutAttempt, r 
 		customer = a.CustomerID
 	}
 	start, end, since := quotationWindow(q.CreatedAt, q.ExpiryTime, s.client.now())
-	res, err := s.search(ctx, rd, customer, start, end, since, oursOrOnQuotation, false)
+	res, err := s.search(ctx, rd, customer, start, end, since, oursOrOnQuotation)
 	switch {
 	case err != nil:
 		r.Verdict, r.Err = ReconcileUnknown, err
@@ -244,13 +245,13 @@ func (s *PayoutsService) settleBy(a PayoutAttempt, p *types.Payout, r *PayoutRec
 // uuid.Nil) over the days from start to end (every day when both are
 // zero), back to since, for the payout match accepts.
 func (s *PayoutsService) search(ctx context.Context, rd reconReader, customer uuid.UUID, start, end, since time.Time,
-	match func(*types.Payout) bool, peek bool) (searchResult[types.Payout], error) {
+	match func(*types.Payout) bool) (searchResult[types.Payout], error) {
 	l, err := s.payoutList(types.PayoutListFilter{CustomerID: customer, StartDate: start, EndDate: end})
 	if err != nil {
 		return searchResult[types.Payout]{}, err
 	}
 	return historySearch[types.Payout]{
-		list: l, since: since, match: match, peek: peek,
+		list: l, since: since, match: match,
 		created: func(p *types.Payout) time.Time { return p.CreatedAt },
 	}.run(ctx, rd)
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -189,8 +190,6 @@ type historySearch[T any] struct {
 	since   time.Time
 	created func(*T) time.Time
 	match   func(*T) bool
-	// peek reads the newest page only.
-	peek bool
 }
 
 // searchResult is what a historySearch found: the matching item, and
@@ -230,9 +229,14 @@ func orderOf[T any](items []T, created func(*T) time.Time) pageOrder {
 	return orderNone
 }
 
-// run searches. It starts at the list's last page (page=last, which the
-// REST framework's paginator serves): in a history kept oldest first, the
-// newest items. It walks toward older items (previous links, or next
+// searchPageSize is the page size a history search asks for (page_size):
+// the most an older edition of the service documents. A service that
+// ignores it answers pages of its own size.
+const searchPageSize = 100
+
+// run searches. It asks for pages of searchPageSize items and starts at
+// the list's last page (page=last, which the REST framework's paginator
+// serves): in a history kept oldest first, the newest items. It walks toward older items (previous links, or next
 // links when the pages turn out newest first, from the first page), and
 // stops at the first match, at the page that reaches before since, or at
 // the list's end. A service that refuses page=last is read from the first
@@ -244,8 +248,10 @@ func (s historySearch[T]) run(ctx context.Context, r reconReader) (searchResult[
 	if err != nil {
 		return none, err
 	}
+	q := first.Query()
+	q.Set("page_size", strconv.Itoa(searchPageSize))
+	first.RawQuery = q.Encode()
 	last := *first
-	q := last.Query()
 	q.Set("page", "last")
 	last.RawQuery = q.Encode()
 
@@ -297,9 +303,6 @@ func (s historySearch[T]) run(ctx context.Context, r reconReader) (searchResult[
 		}
 		if inOrder && !s.since.IsZero() && reachesBefore(items, s.created, s.since) {
 			return searchResult[T]{complete: true}, nil
-		}
-		if s.peek {
-			return none, nil
 		}
 		if limit := r.c.cfg.maxPages; pages >= limit {
 			return none, fmt.Errorf("%w: more than %d pages (the cap of WithMaxPages): link %q not followed", ErrPagination, limit, *link)

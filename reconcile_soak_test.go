@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -24,20 +26,54 @@ import (
 )
 
 var reconcileSoakCreations = flag.Int("reconcile.soak.creations", 0,
-	"TestReconcileSoak: make this many payout creations (default 600, 200 under -short)")
+	"TestReconcileSoak: make this many payout creations per run (default 300, 150 under -short; 2,000 with FIATRAMP_RECONCILE_SOAK)")
 
 const (
-	reconcileSoakDefault = 600
-	reconcileSoakShort   = 200
+	reconcileSoakDefault = 300
+	reconcileSoakShort   = 150
+	reconcileSoakLong    = 2000
 	reconcileSoakCallers = 16
 	reconcileSoakSeed    = 20261127
-	// reconcileSoakPerCustomer is how many creations share a customer,
-	// and so a history to walk.
-	reconcileSoakPerCustomer = 8
 	// reconcileSoakTries is how often a job creates again, with the same
 	// reference, after a reconciliation proved that nothing was created.
 	reconcileSoakTries = 3
 )
+
+// reconcileSoakHistories are the numbers of payouts the soak's customer
+// has before the soak: CI runs the first two, FIATRAMP_RECONCILE_SOAK
+// all three.
+var reconcileSoakHistories = []int{10, 1_000, 100_000}
+
+// handlerTransport serves requests with a handler in process: the soak
+// seeds its prior payouts through it, without loopback.
+type handlerTransport struct{ h http.Handler }
+
+func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	t.h.ServeHTTP(rec, req)
+	return rec.Result(), nil
+}
+
+// seedPayouts creates n payouts of customer (who owns bank), each on a
+// quotation of its own, through the sandbox's handler: a thousand a day
+// (within the customer's daily limit), the last on the day before the
+// sandbox clock's.
+func seedPayouts(t *testing.T, sb *sandbox.Sandbox, org sandbox.Organization, customer, bank uuid.UUID, n int) {
+	t.Helper()
+	c, err := fiatramp.New(org.APIKey, org.APISecret, fiatramp.WithBaseURL("http://127.0.0.1:1"),
+		fiatramp.WithHTTPClient(&http.Client{Transport: handlerTransport{sb}}), fiatramp.WithClock(sb.Now))
+	require.NoError(t, err)
+	for i := range n {
+		q, err := sb.AddQuotation(sandbox.Quotation{CustomerID: customer, BankID: bank, SendingAmount: decimal.New(int64(1000+i%9000), -2)})
+		require.NoError(t, err)
+		_, err = c.Payouts.Create(context.Background(), types.CreatePayoutRequest{QuotationID: q.ID, CustomerID: customer, ClientReferenceID: fmt.Sprintf("prior-%d", i)})
+		require.NoError(t, err)
+		if (i+1)%1000 == 0 {
+			sb.Advance(24 * time.Hour)
+		}
+	}
+	sb.Advance(24 * time.Hour)
+}
 
 // reconcileSoakFaults spoil 20% of the payout creates (each kind 4%) and
 // 20% of the payout reads (each kind about 6.7%).
@@ -66,37 +102,37 @@ func (t reconcileSoakTransport) RoundTrip(req *http.Request) (*http.Response, er
 
 // reconcileSoakResult is what one run found.
 type reconcileSoakResult struct {
-	creations, succeeded, unknown, refused int
-	recreated                              int // creates again after ErrNotCreated
-	doubles                                int // quotations or references holding two payouts or more
-	silent                                 int // a refused job whose reference holds a payout
-	missing                                int // a success whose payout is not stored
-	falseProofs                            int // a create after ErrNotCreated refused as a duplicate
-	reconGets                              map[int]int
-	faults                                 map[sandbox.FaultKind]int
+	creations, prior            int
+	succeeded, unknown, refused int
+	recreated                   int // creates again after ErrNotCreated
+	doubles                     int // quotations or references holding two payouts or more
+	silent                      int // a refused job whose reference holds a payout
+	missing                     int // a success whose payout is not stored
+	falseProofs                 int // a create after ErrNotCreated refused as a duplicate
+	reconGets                   map[int]int
+	faults                      map[sandbox.FaultKind]int
 }
 
-// runReconcileSoak makes n payout creations on quotations of their own
-// from reconcileSoakCallers goroutines against a sandbox spoiling 20% of
-// the payout requests; with reconcile, each create asks WithReconcile and
+// runReconcileSoak makes n payout creations on quotations of their own,
+// all for one customer who already has prior payouts, from
+// reconcileSoakCallers goroutines against a sandbox spoiling 20% of the
+// payout requests; with reconcile, each create asks WithReconcile and
 // creates again with the same reference after ErrNotCreated; with
 // oneAttempt, each create makes a single attempt, so that every fault that
 // may have acted leaves its outcome to reconciliation.
-func runReconcileSoak(t *testing.T, n int, reconcile, oneAttempt bool) reconcileSoakResult {
+func runReconcileSoak(t *testing.T, n, prior int, reconcile, oneAttempt bool) reconcileSoakResult {
 	sb := sandbox.New(func(s *sandbox.Settings) { s.Seed = reconcileSoakSeed })
 	sb.SetTime(time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC))
 	org, err := sb.AddOrganization(sandbox.Organization{Name: "Reconcile Soak"})
 	require.NoError(t, err)
+	customer, err := sb.AddCustomer(sandbox.Customer{OrganizationID: org.ID, Name: "Busy Exchange"})
+	require.NoError(t, err)
+	bank, err := sb.AddBankAccount(sandbox.BankAccount{CustomerID: customer.ID})
+	require.NoError(t, err)
+	seedPayouts(t, sb, org, customer.ID, bank.ID, prior)
 	quotations := make([]sandbox.Quotation, n)
-	var customer sandbox.Customer
 	for i := range quotations {
-		if i%reconcileSoakPerCustomer == 0 {
-			customer, err = sb.AddCustomer(sandbox.Customer{OrganizationID: org.ID, Name: fmt.Sprintf("Soak %d", i)})
-			require.NoError(t, err)
-			_, err = sb.AddBankAccount(sandbox.BankAccount{CustomerID: customer.ID})
-			require.NoError(t, err)
-		}
-		quotations[i], err = sb.AddQuotation(sandbox.Quotation{CustomerID: customer.ID, SendingAmount: decimal.New(int64(1000+i%9000), -2)})
+		quotations[i], err = sb.AddQuotation(sandbox.Quotation{CustomerID: customer.ID, BankID: bank.ID, SendingAmount: decimal.New(int64(1000+i%9000), -2)})
 		require.NoError(t, err)
 	}
 	inject := func(method, path string, kinds []sandbox.FaultKind) {
@@ -123,7 +159,7 @@ func runReconcileSoak(t *testing.T, n int, reconcile, oneAttempt bool) reconcile
 		fiatramp.WithRetry(fiatramp.RetryPolicy{InitialBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}))
 	require.NoError(t, err)
 
-	res := reconcileSoakResult{creations: n, reconGets: map[int]int{}}
+	res := reconcileSoakResult{creations: n, prior: prior, reconGets: map[int]int{}}
 	type outcome struct {
 		ref        string
 		err        error
@@ -179,7 +215,7 @@ func runReconcileSoak(t *testing.T, n int, reconcile, oneAttempt bool) reconcile
 	}
 	wg.Wait()
 
-	stored := sb.Payouts(org.ID)
+	stored := sb.Payouts(org.ID)[prior:] // the prior ones come first
 	byRef := map[string][]sandbox.Payout{}
 	byQuotation := map[uuid.UUID]int{}
 	for _, p := range stored {
@@ -225,68 +261,93 @@ func runReconcileSoak(t *testing.T, n int, reconcile, oneAttempt bool) reconcile
 	return res
 }
 
+// meanRequests is the mean number of requests of a reconciliation.
+func (r reconcileSoakResult) meanRequests() float64 {
+	total, count := 0, 0
+	for k, c := range r.reconGets {
+		total += k * c
+		count += c
+	}
+	if count == 0 {
+		return 0
+	}
+	return float64(total) / float64(count)
+}
+
 func (r reconcileSoakResult) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d creations: %d succeeded, %d unknown (%.2f per 1,000), %d refused; %d created again after ErrNotCreated; double payouts %d",
-		r.creations, r.succeeded, r.unknown, 1000*float64(r.unknown)/float64(r.creations), r.refused, r.recreated, r.doubles)
+	fmt.Fprintf(&b, "%d prior payouts, %d creations: %d succeeded, %d unknown (%.2f per 1,000), %d refused; %d created again after ErrNotCreated; double payouts %d",
+		r.prior, r.creations, r.succeeded, r.unknown, 1000*float64(r.unknown)/float64(r.creations), r.refused, r.recreated, r.doubles)
 	if len(r.reconGets) > 0 {
 		keys := make([]int, 0, len(r.reconGets))
-		total, count := 0, 0
-		for k, c := range r.reconGets {
+		for k := range r.reconGets {
 			keys = append(keys, k)
-			total += k * c
-			count += c
 		}
 		sort.Ints(keys)
 		b.WriteString("; reconciliation requests (requests: reconciliations):")
 		for _, k := range keys {
 			fmt.Fprintf(&b, " %d:%d", k, r.reconGets[k])
 		}
-		fmt.Fprintf(&b, " (mean %.2f)", float64(total)/float64(count))
+		fmt.Fprintf(&b, " (mean %.2f)", r.meanRequests())
 	}
 	fmt.Fprintf(&b, "; faults %v", r.faults)
 	return b.String()
 }
 
 // TestReconcileSoak makes payout creations, each on its own quotation,
-// from 16 goroutines against a sandbox that spoils 20% of the payout
-// creates (connections dropped before and after the payout is stored, 500,
-// 503, 429) and 20% of the payout reads (500, 503, 429), once without
-// reconciliation and once with WithReconcile (creating again with the same
-// reference after ErrNotCreated), and once more with reconciliation and
-// creates of a single attempt. Every way no quotation and no reference
-// may hold two payouts, a success must hold its payout and a refusal none;
-// with reconciliation at most 1 in 1,000 outcomes may stay unknown, and
-// no proof of absence may be contradicted by the create it allows. It
-// logs the figures and the distribution of the reconciliations' requests.
+// all for one customer who already has 10 or 1,000 payouts (and 100,000
+// with FIATRAMP_RECONCILE_SOAK), from 16 goroutines against a sandbox that
+// spoils 20% of the payout creates (connections dropped before and after
+// the payout is stored, 500, 503, 429) and 20% of the payout reads (500,
+// 503, 429): once without reconciliation (the smallest history only), once
+// with WithReconcile (creating again with the same reference after
+// ErrNotCreated), and once more with WithReconcile and creates of a single
+// attempt, so that every fault that may have acted is reconciled. Every
+// way no quotation and no reference may hold two payouts, a success must
+// hold its payout and a refusal none; with reconciliation at most 1 in
+// 1,000 outcomes may stay unknown, a reconciliation costs at most 2
+// requests on average (retries of failed reads included), and no proof of
+// absence may be contradicted by the create it allows. It logs the figures
+// and the distribution of the reconciliations' requests per history size.
 //
-// CI runs 600 creations per run (200 under -short); a full run:
+// CI runs 300 creations per run (150 under -short); the full soak, 2,000
+// creations per run and the 100,000-payout history:
 //
-//	go test -run TestReconcileSoak -v . -args -reconcile.soak.creations=20000
+//	FIATRAMP_RECONCILE_SOAK=1 go test -run TestReconcileSoak -v -timeout 30m .
 func TestReconcileSoak(t *testing.T) {
-	n := reconcileSoakDefault
-	switch {
-	case *reconcileSoakCreations > 0:
-		n = *reconcileSoakCreations
-	case testing.Short():
+	n, histories := reconcileSoakDefault, reconcileSoakHistories[:2]
+	if testing.Short() {
 		n = reconcileSoakShort
 	}
-	before := runReconcileSoak(t, n, false, false)
-	t.Logf("before (no reconciliation): %v", before)
-	after := runReconcileSoak(t, n, true, false)
-	t.Logf("after (WithReconcile): %v", after)
-	single := runReconcileSoak(t, n, true, true)
-	t.Logf("after, creates of one attempt (WithReconcile): %v", single)
+	if os.Getenv("FIATRAMP_RECONCILE_SOAK") != "" {
+		n, histories = reconcileSoakLong, reconcileSoakHistories
+	}
+	if *reconcileSoakCreations > 0 {
+		n = *reconcileSoakCreations
+	}
+	for i, prior := range histories {
+		runs := map[string]reconcileSoakResult{}
+		if i == 0 {
+			runs["before"] = runReconcileSoak(t, n, prior, false, false)
+			t.Logf("before (no reconciliation): %v", runs["before"])
+			require.Greater(t, runs["before"].unknown, 0, "the faults leave outcomes unknown without reconciliation")
+		}
+		runs["after"] = runReconcileSoak(t, n, prior, true, false)
+		t.Logf("after (WithReconcile): %v", runs["after"])
+		runs["one attempt"] = runReconcileSoak(t, n, prior, true, true)
+		t.Logf("after, creates of one attempt (WithReconcile): %v", runs["one attempt"])
 
-	for name, r := range map[string]reconcileSoakResult{"before": before, "after": after, "one attempt": single} {
-		require.Zero(t, r.doubles, "%s: double payouts", name)
-		require.Zero(t, r.missing, "%s: a success without its payout", name)
-		require.Zero(t, r.silent, "%s: a refusal whose reference holds a payout", name)
-		require.Zero(t, r.falseProofs, "%s: a create allowed by ErrNotCreated was refused as a duplicate", name)
+		for name, r := range runs {
+			require.Zero(t, r.doubles, "%d prior, %s: double payouts", prior, name)
+			require.Zero(t, r.missing, "%d prior, %s: a success without its payout", prior, name)
+			require.Zero(t, r.silent, "%d prior, %s: a refusal whose reference holds a payout", prior, name)
+			require.Zero(t, r.falseProofs, "%d prior, %s: a create allowed by ErrNotCreated was refused as a duplicate", prior, name)
+		}
+		for _, name := range []string{"after", "one attempt"} {
+			r := runs[name]
+			require.LessOrEqual(t, r.unknown*1000, n, "%d prior, %s: at most 1 in 1,000 outcomes unknown after reconciliation", prior, name)
+			require.LessOrEqual(t, r.meanRequests(), 2.0, "%d prior, %s: at most 2 requests per reconciliation on average", prior, name)
+		}
+		require.Greater(t, runs["one attempt"].recreated, 0, "reconciliation proves some creates absent")
 	}
-	for name, r := range map[string]reconcileSoakResult{"after": after, "one attempt": single} {
-		require.LessOrEqual(t, r.unknown*1000, n, "%s: at most 1 in 1,000 outcomes unknown after reconciliation", name)
-	}
-	require.Greater(t, before.unknown, 0, "the faults leave outcomes unknown without reconciliation")
-	require.Greater(t, single.recreated, 0, "reconciliation proves some creates absent")
 }

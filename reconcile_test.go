@@ -407,6 +407,7 @@ func TestReconcileHistorySearch(t *testing.T) {
 		require.Equal(t, fiatramp.ReconcileCreated, r.Verdict, r.Reason)
 		assert.Equal(t, 2, r.Requests)
 		assert.Contains(t, h.requests[1], "page=last")
+		assert.Contains(t, h.requests[1], "page_size=100", "the most a page holds")
 	})
 	t.Run("newest first: the first page, after the last shows the order", func(t *testing.T) {
 		h := &cannedHistory{t: t, quotedAt: t0, newest: true, payouts: cannedPayouts(t0, 35, 33)}

@@ -67,6 +67,47 @@ func requiredOps() []requiredOp {
 	q := func(u uuid.UUID) string { return `"` + u.String() + `"` }
 	return []requiredOp{
 		{
+			name: "Payouts.GetBalance", method: http.MethodGet, path: "/pos/api/v1/payout/balance", status: 200,
+			// {} is a known balance of nothing: valid.
+			data: []member{{key: "available_balance", value: `{}`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payouts.GetBalance(ctx) },
+			check: func(t *testing.T, got any) {
+				b := got.(*types.Balance)
+				assert.NotNil(t, b.AvailableBalance)
+				assert.Empty(t, b.AvailableBalance)
+			},
+		},
+		{
+			// The flat edition: the newest, keyed by fiat, is tested in
+			// payouts_configuration_test.go.
+			name: "Payouts.GetConfiguration", method: http.MethodGet, path: "/pos/api/v1/payout/configuration", status: 200,
+			data: []member{{key: "supported_assets", value: `[]`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payouts.GetConfiguration(ctx) },
+			check: func(t *testing.T, got any) {
+				assert.NotNil(t, got.(*types.Configuration).SupportedAssets)
+			},
+		},
+		{
+			name: "Payouts.GetRate", method: http.MethodGet, path: "/pos/api/v1/payout/fetch-rate", status: 200,
+			data: []member{{key: "rate", value: `88.5`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.GetRate(ctx, types.RateRequest{Asset: "USDT", Fiat: "INR"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, "88.5", got.(*types.Rate).Rate.String()) },
+		},
+		{
+			name: "Payouts.List", method: http.MethodGet, path: "/pos/api/v1/payout/history", status: 200,
+			data: []member{{key: "count", value: `0`}, {key: "results", value: `[]`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.List(ctx, types.PayoutListFilter{})
+			},
+			check: func(t *testing.T, got any) {
+				p := got.(*types.PayoutPage)
+				assert.NotNil(t, p.Results)
+				assert.Empty(t, p.Results)
+			},
+		},
+		{
 			name: "Payouts.Create", method: http.MethodPost, path: "/pos/api/v1/payout/initiate", create: true, status: 201,
 			body: `{"client_reference_id":"ref-req-1","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","quotation_id":"2d8e1d3a-5b6c-4e77-9c90-4f3b8a0c1d23"}`,
 			data: []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}},
@@ -80,35 +121,6 @@ func requiredOps() []requiredOp {
 			},
 		},
 		{
-			name: "Payouts.CreatePrefunded", method: http.MethodPost, path: "/pos/api/v1/prefunded/payout/initiate", create: true, status: 201,
-			body: `{"client_reference_id":"pf-req-1","customer":{"receiver":{"id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01"},"sender":{"id":"4fa03f5c-7d8e-4a99-9eb2-6b5d0c2e3f45"}},"quotation_id":"2d8e1d3a-5b6c-4e77-9c90-4f3b8a0c1d23"}`,
-			data: []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payouts.CreatePrefunded(ctx, types.CreatePrefundedPayoutRequest{QuotationID: quotationID,
-					Customer: types.PrefundedCustomer{Sender: types.CustomerRef{ID: senderID}, Receiver: types.CustomerRef{ID: customerID}}, ClientReferenceID: "pf-req-1"})
-			},
-			check: func(t *testing.T, got any) { assert.Equal(t, payoutID, got.(*types.PrefundedPayout).ID) },
-		},
-		{
-			name: "Payouts.CreateRemittance", method: http.MethodPost, path: "/pos/api/v1/remittance-payout/initiate", create: true, status: 200,
-			body: `{"client_reference_id":"r-req-1","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","quotation_id":"2d8e1d3a-5b6c-4e77-9c90-4f3b8a0c1d23","remitter_id":"50b1406d-8e9f-4baa-8fc3-7c6e1d3f4056","transaction_hash":"0xabc"}`,
-			// Its fields are not documented: status may be absent.
-			data: []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"PROCESSING"`}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payouts.CreateRemittance(ctx, types.CreateRemittancePayoutRequest{QuotationID: quotationID, CustomerID: customerID,
-					RemitterID: remitterID, TransactionHash: "0xabc", ClientReferenceID: "r-req-1"})
-			},
-			check: func(t *testing.T, got any) { assert.Equal(t, payoutID, got.(*types.RemittancePayout).ID) },
-		},
-		{
-			name: "Payouts.Get", method: http.MethodGet, path: "/pos/api/v1/payout/" + payoutID.String(), status: 200,
-			data: []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"SUCCESS"`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payouts.Get(ctx, payoutID) },
-			check: func(t *testing.T, got any) {
-				assert.Equal(t, types.PayoutSuccess, got.(*types.Payout).Status)
-			},
-		},
-		{
 			name: "Payouts.SimulateStatus", method: http.MethodPatch, path: "/pos/api/v1/payout/mock-payout-status", status: 200,
 			body: `{"payout_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","payout_status":"SUCCESS"}`,
 			data: []member{{key: "payout_id", value: q(payoutID), required: true, id: true}, {key: "payout_status", value: `"SUCCESS"`, required: true}},
@@ -117,214 +129,6 @@ func requiredOps() []requiredOp {
 			},
 			check: func(t *testing.T, got any) { assert.Equal(t, payoutID, got.(*types.PayoutStatusSimulation).PayoutID) },
 		},
-		{
-			name: "Payouts.GetBalance", method: http.MethodGet, path: "/pos/api/v1/payout/balance", status: 200,
-			// {} is a known balance of nothing: valid.
-			data: []member{{key: "available_balance", value: `{}`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payouts.GetBalance(ctx) },
-			check: func(t *testing.T, got any) {
-				b := got.(*types.Balance)
-				assert.NotNil(t, b.AvailableBalance)
-				assert.Empty(t, b.AvailableBalance)
-			},
-		},
-		{
-			name: "Payins.CreateQuotation", method: http.MethodPost, path: "/pis/api/v1/payin/quotation", status: 200,
-			body: `{"asset":"usdt","bank_id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","fiat":"inr","payment_method":"IMPS","risk_parameters":{"device_id":"dev-1","ip_address":"203.0.113.7","law_enforcement_agency_report":false,"suspicious_activity_report":false},"sending_amount":"10"}`,
-			data: []member{{key: "id", value: q(payinQuotation), required: true, id: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{Asset: "USDT", Fiat: "INR", SendingAmount: decimal.NewFromInt(10),
-					CustomerID: customerID, BankID: bankID, PaymentMethod: types.PaymentMethodIMPS,
-					RiskParameters: types.RiskParameters{IPAddress: "203.0.113.7", DeviceID: "dev-1"}})
-			},
-			check: func(t *testing.T, got any) { assert.Equal(t, payinQuotation, got.(*types.PayinQuotation).ID) },
-		},
-		{
-			name: "Payins.GetQuotation", method: http.MethodGet, path: "/pis/api/v1/payin/quotation/" + payinQuotation.String(), status: 200,
-			data: []member{{key: "id", value: q(payinQuotation), required: true, id: true}, {key: "status", value: `"PROCESSING"`}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payins.GetQuotation(ctx, payinQuotation)
-			},
-			check: func(t *testing.T, got any) { assert.Equal(t, payinQuotation, got.(*types.PayinQuotation).ID) },
-		},
-		{
-			name: "Payins.SimulateStatus", method: http.MethodPatch, path: "/pis/api/v1/payin/mock-payin-status", status: 200,
-			body: `{"payin_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","payin_status":"REFUNDED"}`,
-			data: []member{{key: "payin_id", value: q(payoutID), required: true, id: true}, {key: "payin_status", value: `"REFUNDED"`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payins.SimulateStatus(ctx, payoutID, types.PayinRefunded)
-			},
-			check: func(t *testing.T, got any) {
-				assert.Equal(t, types.PayinRefunded, got.(*types.PayinStatusSimulation).PayinStatus)
-			},
-		},
-		{
-			name: "Payins.Initiate", method: http.MethodPost, path: "/pis/api/v1/payin/initiate", create: true, status: 201,
-			body: `{"client_reference_id":"r-1","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278","utr":"123456789012"}`,
-			data: []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payins.Initiate(ctx, types.InitiatePayinRequest{QuotationID: payinQuotation, CustomerID: customerID, UTR: "123456789012", ClientReferenceID: "r-1"})
-			},
-			check: func(t *testing.T, got any) { assert.Equal(t, payoutID, got.(*types.Payin).ID) },
-		},
-		{
-			name: "Payins.Get", method: http.MethodGet, path: "/pis/api/v1/payin/" + payoutID.String(), status: 200,
-			data:  []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"SUCCESS"`, required: true}},
-			call:  func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payins.Get(ctx, payoutID) },
-			check: func(t *testing.T, got any) { assert.Equal(t, types.PayinSuccess, got.(*types.Payin).Status) },
-		},
-		{
-			name: "Payins.List", method: http.MethodGet, path: "/pis/api/v1/payin/history", status: 200,
-			data: []member{{key: "results", value: `[]`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payins.List(ctx, types.PayinListFilter{})
-			},
-			check: func(t *testing.T, got any) { assert.Empty(t, got.(*types.PayinPage).Results) },
-		},
-		{
-			name: "Payins.LinkTransfer", method: http.MethodPatch, path: "/pis/api/v1/payin/update-transfer-id", status: 200,
-			body: `{"exchange_transfer_id":"t-1","payin_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34"}`,
-			data: []member{{key: "payin_id", value: q(payoutID), required: true, id: true}, {key: "exchange_transfer_id", value: `"t-1"`}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payins.LinkTransfer(ctx, types.LinkPayinTransferRequest{PayinID: payoutID, ExchangeTransferID: "t-1"})
-			},
-			check: func(t *testing.T, got any) { assert.Equal(t, payoutID, got.(*types.PayinTransferLink).PayinID) },
-		},
-		{
-			name: "Customers.AddWallet", method: http.MethodPost, path: "/cms/api/v1/wallet/add", status: 200,
-			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","wallet_address":"0xabc"}`,
-			data: []member{{key: "id", value: q(walletID), required: true, id: true}, {key: "wallet_status", value: `"ACTIVE"`}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Customers.AddWallet(ctx, types.AddWalletRequest{CustomerID: customerID, WalletAddress: "0xabc"})
-			},
-			check: func(t *testing.T, got any) { assert.Equal(t, walletID, got.(*types.Wallet).ID) },
-		},
-		{
-			name: "Customers.GetBankAccount", method: http.MethodGet, path: "/cms/api/v1/bank/" + customerID.String() + "/" + bankID.String(), status: 200,
-			data: []member{{key: "id", value: q(bankID), required: true, id: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Customers.GetBankAccount(ctx, customerID, bankID)
-			},
-			check: func(t *testing.T, got any) { assert.Equal(t, bankID, got.(*types.BankAccount).ID) },
-		},
-		{
-			name: "Customers.ListBankAccounts", method: http.MethodGet, path: "/cms/api/v1/bank/list/" + customerID.String(), status: 200,
-			// An empty list is a valid page; count, next and previous may
-			// be missing.
-			data: []member{{key: "count", value: `0`}, {key: "results", value: `[]`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Customers.ListBankAccounts(ctx, customerID)
-			},
-			check: func(t *testing.T, got any) {
-				p := got.(*types.BankAccountPage)
-				assert.NotNil(t, p.Results)
-				assert.Empty(t, p.Results)
-			},
-		},
-		{
-			name: "Customers.SimulateBankVerification", method: http.MethodPost, path: "/cms/api/v1/bank/mock-bank-verification", status: 200,
-			body: `{"bank_account_status":"VERIFIED","bank_id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01"}`,
-			data: []member{{key: "bank_id", value: q(bankID), required: true, id: true}, {key: "bank_account_status", value: `"VERIFIED"`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Customers.SimulateBankVerification(ctx, customerID, bankID, types.BankAccountVerified)
-			},
-			check: func(t *testing.T, got any) { assert.Equal(t, bankID, got.(*types.BankVerificationSimulation).BankID) },
-		},
-		{
-			name: "KYC.GetConfiguration", method: http.MethodGet, path: "/cms/api/v1/kyc/configuration/" + customerID.String(), status: 200,
-			// An empty list of documents is a configuration still;
-			// additional_info_required may be absent.
-			data: []member{{key: "supported_document_types", value: `[]`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.KYC.GetConfiguration(ctx, customerID)
-			},
-			check: func(t *testing.T, got any) {
-				assert.NotNil(t, got.(*types.KYCConfiguration).SupportedDocumentTypes)
-			},
-		},
-		{
-			name: "KYC.SimulateStatus", method: http.MethodPatch, path: "/cms/api/v1/kyc/mock-kyc-status", status: 200,
-			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","kyc_status":"VERIFIED"}`,
-			data: []member{{key: "id", value: q(customerID), required: true, id: true}, {key: "status", value: `"VERIFIED"`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.KYC.SimulateStatus(ctx, customerID, types.KYCVerified)
-			},
-			check: func(t *testing.T, got any) {
-				assert.Equal(t, types.KYCVerified, got.(*types.KYCStatusSimulation).Status)
-			},
-		},
-		// Configuration, rates, limits and EDD.
-		{
-			name: "Payouts.GetRate", method: http.MethodGet, path: "/pos/api/v1/payout/fetch-rate", status: 200,
-			data: []member{{key: "rate", value: `88.5`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payouts.GetRate(ctx, types.RateRequest{Asset: "USDT", Fiat: "INR"})
-			},
-			check: func(t *testing.T, got any) { assert.Equal(t, "88.5", got.(*types.Rate).Rate.String()) },
-		},
-		{
-			name: "Payins.GetRate", method: http.MethodGet, path: "/pis/api/v1/payin/fetch-rate", status: 200,
-			data: []member{{key: "asset", value: `"USDT"`}, {key: "rate", value: `"88.4"`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payins.GetRate(ctx, types.RateRequest{Asset: "USDT", Fiat: "INR"})
-			},
-			check: func(t *testing.T, got any) { assert.Equal(t, "88.4", got.(*types.Rate).Rate.String()) },
-		},
-		{
-			// The flat edition: the newest, keyed by fiat, is tested in
-			// payouts_configuration_test.go.
-			name: "Payouts.GetConfiguration", method: http.MethodGet, path: "/pos/api/v1/payout/configuration", status: 200,
-			data: []member{{key: "supported_assets", value: `[]`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payouts.GetConfiguration(ctx) },
-			check: func(t *testing.T, got any) {
-				assert.NotNil(t, got.(*types.Configuration).SupportedAssets)
-			},
-		},
-		{
-			name: "Payins.GetConfiguration", method: http.MethodGet, path: "/pis/api/v1/payin/configuration", status: 200,
-			data: []member{{key: "supported_assets", value: `["USDT"]`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payins.GetConfiguration(ctx) },
-			check: func(t *testing.T, got any) {
-				assert.Equal(t, []string{"USDT"}, got.(*types.Configuration).SupportedAssets)
-			},
-		},
-		{
-			name: "Payouts.GetLimits", method: http.MethodGet, path: "/ren/api/v1/payout/limits/" + customerID.String(), status: 200,
-			data: []member{{key: "available_limit", value: `0`, required: true}, {key: "daily_limit", value: `100`}, {key: "is_edd_required", value: `true`}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payouts.GetLimits(ctx, customerID)
-			},
-			check: func(t *testing.T, got any) {
-				assert.True(t, got.(*types.Limits).AvailableLimit.IsZero(), "a known zero")
-			},
-		},
-		{
-			name: "Payins.GetLimits", method: http.MethodGet, path: "/ren/api/v1/payin/limits/" + customerID.String(), status: 200,
-			data: []member{{key: "available_limit", value: `250.5`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payins.GetLimits(ctx, customerID) },
-			check: func(t *testing.T, got any) {
-				assert.Equal(t, "250.5", got.(*types.Limits).AvailableLimit.String())
-			},
-		},
-		{
-			name: "Payouts.SaveEDD", method: http.MethodPost, path: "/ren/api/v1/payout/edd/save", create: true, status: 200,
-			body: `{"bank_statement_passwords":[],"bank_statement_url":[],"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","declaration":true,"itr_report_passwords":[],"itr_report_url":[],"source_of_income":"SALARY"}`,
-			data: []member{{key: "id", value: q(walletID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payouts.SaveEDD(ctx, types.SavePayoutEDDRequest{CustomerID: customerID, SourceOfIncome: types.SourceOfIncomeSalary, Declaration: true})
-			},
-			check: func(t *testing.T, got any) { assert.Equal(t, walletID, got.(*types.EDD).ID) },
-		},
-		{
-			name: "Payins.SaveEDD", method: http.MethodPost, path: "/ren/api/v1/payin/edd/save", create: true, status: 200,
-			body: `{"bank_statement_passwords":[],"bank_statement_url":[],"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","declaration":true,"itr_report_passwords":[],"itr_report_url":[],"p2p_trading_status":false,"source_of_income":"OTHERS","supporting_purpose_doc_url":[]}`,
-			data: []member{{key: "id", value: q(walletID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payins.SaveEDD(ctx, types.SavePayinEDDRequest{CustomerID: customerID, SourceOfIncome: types.SourceOfIncomeOthers, Declaration: true})
-			},
-			check: func(t *testing.T, got any) { assert.Equal(t, types.EDDProcessing, got.(*types.EDD).Status) },
-		},
-		// Payout quotations and history.
 		{
 			name: "Payouts.CreateQuotation", method: http.MethodPost, path: "/pos/api/v1/payout/quotation", status: 201,
 			body: `{"asset":"usdt","bank_id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","fiat":"inr","risk_parameters":{"law_enforcement_agency_report":false,"suspicious_activity_report":false},"sending_amount":"12.5"}`,
@@ -355,18 +159,148 @@ func requiredOps() []requiredOp {
 			check: func(t *testing.T, got any) { assert.Equal(t, "778899", got.(*types.TransferLink).ExchangeTransferID) },
 		},
 		{
-			name: "Payouts.List", method: http.MethodGet, path: "/pos/api/v1/payout/history", status: 200,
-			data: []member{{key: "count", value: `0`}, {key: "results", value: `[]`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.Payouts.List(ctx, types.PayoutListFilter{})
-			},
+			name: "Payouts.Get", method: http.MethodGet, path: "/pos/api/v1/payout/" + payoutID.String(), status: 200,
+			data: []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"SUCCESS"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payouts.Get(ctx, payoutID) },
 			check: func(t *testing.T, got any) {
-				p := got.(*types.PayoutPage)
-				assert.NotNil(t, p.Results)
-				assert.Empty(t, p.Results)
+				assert.Equal(t, types.PayoutSuccess, got.(*types.Payout).Status)
 			},
 		},
-		// Bank accounts and the organization's webhook URL.
+		{
+			name: "Payouts.CreatePrefunded", method: http.MethodPost, path: "/pos/api/v1/prefunded/payout/initiate", create: true, status: 201,
+			body: `{"client_reference_id":"pf-req-1","customer":{"receiver":{"id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01"},"sender":{"id":"4fa03f5c-7d8e-4a99-9eb2-6b5d0c2e3f45"}},"quotation_id":"2d8e1d3a-5b6c-4e77-9c90-4f3b8a0c1d23"}`,
+			data: []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.CreatePrefunded(ctx, types.CreatePrefundedPayoutRequest{QuotationID: quotationID,
+					Customer: types.PrefundedCustomer{Sender: types.CustomerRef{ID: senderID}, Receiver: types.CustomerRef{ID: customerID}}, ClientReferenceID: "pf-req-1"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, payoutID, got.(*types.PrefundedPayout).ID) },
+		},
+		{
+			name: "Payouts.CreateRemittance", method: http.MethodPost, path: "/pos/api/v1/remittance-payout/initiate", create: true, status: 200,
+			body: `{"client_reference_id":"r-req-1","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","quotation_id":"2d8e1d3a-5b6c-4e77-9c90-4f3b8a0c1d23","remitter_id":"50b1406d-8e9f-4baa-8fc3-7c6e1d3f4056","transaction_hash":"0xabc"}`,
+			// Its fields are not documented: status may be absent.
+			data: []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"PROCESSING"`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.CreateRemittance(ctx, types.CreateRemittancePayoutRequest{QuotationID: quotationID, CustomerID: customerID,
+					RemitterID: remitterID, TransactionHash: "0xabc", ClientReferenceID: "r-req-1"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, payoutID, got.(*types.RemittancePayout).ID) },
+		},
+		{
+			name: "Payouts.SaveEDD", method: http.MethodPost, path: "/ren/api/v1/payout/edd/save", create: true, status: 200,
+			body: `{"bank_statement_passwords":[],"bank_statement_url":[],"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","declaration":true,"itr_report_passwords":[],"itr_report_url":[],"source_of_income":"SALARY"}`,
+			data: []member{{key: "id", value: q(walletID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.SaveEDD(ctx, types.SavePayoutEDDRequest{CustomerID: customerID, SourceOfIncome: types.SourceOfIncomeSalary, Declaration: true})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, walletID, got.(*types.EDD).ID) },
+		},
+		{
+			name: "Payouts.GetLimits", method: http.MethodGet, path: "/ren/api/v1/payout/limits/" + customerID.String(), status: 200,
+			data: []member{{key: "available_limit", value: `0`, required: true}, {key: "daily_limit", value: `100`}, {key: "is_edd_required", value: `true`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payouts.GetLimits(ctx, customerID)
+			},
+			check: func(t *testing.T, got any) {
+				assert.True(t, got.(*types.Limits).AvailableLimit.IsZero(), "a known zero")
+			},
+		},
+		{
+			name: "Payins.GetConfiguration", method: http.MethodGet, path: "/pis/api/v1/payin/configuration", status: 200,
+			data: []member{{key: "supported_assets", value: `["USDT"]`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payins.GetConfiguration(ctx) },
+			check: func(t *testing.T, got any) {
+				assert.Equal(t, []string{"USDT"}, got.(*types.Configuration).SupportedAssets)
+			},
+		},
+		{
+			name: "Payins.GetRate", method: http.MethodGet, path: "/pis/api/v1/payin/fetch-rate", status: 200,
+			data: []member{{key: "asset", value: `"USDT"`}, {key: "rate", value: `"88.4"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.GetRate(ctx, types.RateRequest{Asset: "USDT", Fiat: "INR"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, "88.4", got.(*types.Rate).Rate.String()) },
+		},
+		{
+			name: "Payins.List", method: http.MethodGet, path: "/pis/api/v1/payin/history", status: 200,
+			data: []member{{key: "results", value: `[]`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.List(ctx, types.PayinListFilter{})
+			},
+			check: func(t *testing.T, got any) { assert.Empty(t, got.(*types.PayinPage).Results) },
+		},
+		{
+			name: "Payins.Initiate", method: http.MethodPost, path: "/pis/api/v1/payin/initiate", create: true, status: 201,
+			body: `{"client_reference_id":"r-1","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","quotation_id":"72d36280-a0b1-4dcc-a1e5-9e80f3516278","utr":"123456789012"}`,
+			data: []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.Initiate(ctx, types.InitiatePayinRequest{QuotationID: payinQuotation, CustomerID: customerID, UTR: "123456789012", ClientReferenceID: "r-1"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, payoutID, got.(*types.Payin).ID) },
+		},
+		{
+			name: "Payins.SimulateStatus", method: http.MethodPatch, path: "/pis/api/v1/payin/mock-payin-status", status: 200,
+			body: `{"payin_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34","payin_status":"REFUNDED"}`,
+			data: []member{{key: "payin_id", value: q(payoutID), required: true, id: true}, {key: "payin_status", value: `"REFUNDED"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.SimulateStatus(ctx, payoutID, types.PayinRefunded)
+			},
+			check: func(t *testing.T, got any) {
+				assert.Equal(t, types.PayinRefunded, got.(*types.PayinStatusSimulation).PayinStatus)
+			},
+		},
+		{
+			name: "Payins.CreateQuotation", method: http.MethodPost, path: "/pis/api/v1/payin/quotation", status: 200,
+			body: `{"asset":"usdt","bank_id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","fiat":"inr","payment_method":"IMPS","risk_parameters":{"device_id":"dev-1","ip_address":"203.0.113.7","law_enforcement_agency_report":false,"suspicious_activity_report":false},"sending_amount":"10"}`,
+			data: []member{{key: "id", value: q(payinQuotation), required: true, id: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.CreateQuotation(ctx, types.CreatePayinQuotationRequest{Asset: "USDT", Fiat: "INR", SendingAmount: decimal.NewFromInt(10),
+					CustomerID: customerID, BankID: bankID, PaymentMethod: types.PaymentMethodIMPS,
+					RiskParameters: types.RiskParameters{IPAddress: "203.0.113.7", DeviceID: "dev-1"}})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, payinQuotation, got.(*types.PayinQuotation).ID) },
+		},
+		{
+			name: "Payins.GetQuotation", method: http.MethodGet, path: "/pis/api/v1/payin/quotation/" + payinQuotation.String(), status: 200,
+			data: []member{{key: "id", value: q(payinQuotation), required: true, id: true}, {key: "status", value: `"PROCESSING"`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.GetQuotation(ctx, payinQuotation)
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, payinQuotation, got.(*types.PayinQuotation).ID) },
+		},
+		{
+			name: "Payins.LinkTransfer", method: http.MethodPatch, path: "/pis/api/v1/payin/update-transfer-id", status: 200,
+			body: `{"exchange_transfer_id":"t-1","payin_id":"3e9f2e4b-6c7d-4f88-8da1-5a4c9b1d2e34"}`,
+			data: []member{{key: "payin_id", value: q(payoutID), required: true, id: true}, {key: "exchange_transfer_id", value: `"t-1"`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.LinkTransfer(ctx, types.LinkPayinTransferRequest{PayinID: payoutID, ExchangeTransferID: "t-1"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, payoutID, got.(*types.PayinTransferLink).PayinID) },
+		},
+		{
+			name: "Payins.Get", method: http.MethodGet, path: "/pis/api/v1/payin/" + payoutID.String(), status: 200,
+			data:  []member{{key: "id", value: q(payoutID), required: true, id: true}, {key: "status", value: `"SUCCESS"`, required: true}},
+			call:  func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payins.Get(ctx, payoutID) },
+			check: func(t *testing.T, got any) { assert.Equal(t, types.PayinSuccess, got.(*types.Payin).Status) },
+		},
+		{
+			name: "Payins.SaveEDD", method: http.MethodPost, path: "/ren/api/v1/payin/edd/save", create: true, status: 200,
+			body: `{"bank_statement_passwords":[],"bank_statement_url":[],"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","declaration":true,"itr_report_passwords":[],"itr_report_url":[],"p2p_trading_status":false,"source_of_income":"OTHERS","supporting_purpose_doc_url":[]}`,
+			data: []member{{key: "id", value: q(walletID), required: true, id: true}, {key: "status", value: `"PROCESSING"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Payins.SaveEDD(ctx, types.SavePayinEDDRequest{CustomerID: customerID, SourceOfIncome: types.SourceOfIncomeOthers, Declaration: true})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, types.EDDProcessing, got.(*types.EDD).Status) },
+		},
+		{
+			name: "Payins.GetLimits", method: http.MethodGet, path: "/ren/api/v1/payin/limits/" + customerID.String(), status: 200,
+			data: []member{{key: "available_limit", value: `250.5`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Payins.GetLimits(ctx, customerID) },
+			check: func(t *testing.T, got any) {
+				assert.Equal(t, "250.5", got.(*types.Limits).AvailableLimit.String())
+			},
+		},
 		{
 			name: "Customers.AddBankAccount", method: http.MethodPost, path: "/cms/api/v1/bank/create", create: true, status: 200,
 			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","vpa":"asha@upi"}`,
@@ -377,21 +311,36 @@ func requiredOps() []requiredOp {
 			check: func(t *testing.T, got any) { assert.Equal(t, bankID, got.(*types.BankAccount).ID) },
 		},
 		{
-			// The service answers a bare string; the wrapped form is read
-			// too, which lets this table name the member.
-			name: "Organization.SetWebhookURL", method: http.MethodPost, path: "/org/api/v1/organizations/api-webhooks", status: 200,
-			body: `{"webhook_url":"https://hooks.example.com/fiatramp"}`,
-			data: []member{{key: "webhook_url", value: `"https://hooks.example.com/fiatramp"`, required: true}},
+			name: "Customers.ListBankAccounts", method: http.MethodGet, path: "/cms/api/v1/bank/list/" + customerID.String(), status: 200,
+			// An empty list is a valid page; count, next and previous may
+			// be missing.
+			data: []member{{key: "count", value: `0`}, {key: "results", value: `[]`, required: true}},
 			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				u, err := c.Organization.SetWebhookURL(ctx, "https://hooks.example.com/fiatramp")
-				if err != nil {
-					return nil, err
-				}
-				return &u, nil
+				return c.Customers.ListBankAccounts(ctx, customerID)
 			},
-			check: func(t *testing.T, got any) { assert.Equal(t, "https://hooks.example.com/fiatramp", *got.(*string)) },
+			check: func(t *testing.T, got any) {
+				p := got.(*types.BankAccountPage)
+				assert.NotNil(t, p.Results)
+				assert.Empty(t, p.Results)
+			},
 		},
-		// Customers and KYC.
+		{
+			name: "Customers.SimulateBankVerification", method: http.MethodPost, path: "/cms/api/v1/bank/mock-bank-verification", status: 200,
+			body: `{"bank_account_status":"VERIFIED","bank_id":"1c7d0c2f-4a5b-4d66-8b8f-3e2a7f9b0c12","customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01"}`,
+			data: []member{{key: "bank_id", value: q(bankID), required: true, id: true}, {key: "bank_account_status", value: `"VERIFIED"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Customers.SimulateBankVerification(ctx, customerID, bankID, types.BankAccountVerified)
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, bankID, got.(*types.BankVerificationSimulation).BankID) },
+		},
+		{
+			name: "Customers.GetBankAccount", method: http.MethodGet, path: "/cms/api/v1/bank/" + customerID.String() + "/" + bankID.String(), status: 200,
+			data: []member{{key: "id", value: q(bankID), required: true, id: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Customers.GetBankAccount(ctx, customerID, bankID)
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, bankID, got.(*types.BankAccount).ID) },
+		},
 		{
 			name: "Customers.Create", method: http.MethodPost, path: "/cms/api/v1/customer/create", create: true, status: 200,
 			body: `{"alpha_3_country_code":"IND","client_reference_id":"cust-1","email":"asha@example.com","full_name":"Asha Rao","non_residence_status":false,"phone":"+919800000001"}`,
@@ -403,18 +352,27 @@ func requiredOps() []requiredOp {
 			check: func(t *testing.T, got any) { assert.Equal(t, types.KYCUnverified, got.(*types.Customer).Status) },
 		},
 		{
-			name: "Customers.Get", method: http.MethodGet, path: "/cms/api/v1/customer/" + customerID.String(), status: 200,
-			data:  []member{{key: "id", value: q(customerID), required: true, id: true}, {key: "status", value: `"VERIFIED"`, required: true}},
-			call:  func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Customers.Get(ctx, customerID) },
-			check: func(t *testing.T, got any) { assert.Equal(t, types.KYCVerified, got.(*types.Customer).Status) },
-		},
-		{
 			name: "Customers.List", method: http.MethodGet, path: "/cms/api/v1/customer/list", status: 200,
 			data: []member{{key: "count", value: `0`}, {key: "results", value: `[]`, required: true}},
 			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
 				return c.Customers.List(ctx, types.CustomerListFilter{})
 			},
 			check: func(t *testing.T, got any) { assert.NotNil(t, got.(*types.CustomerPage).Results) },
+		},
+		{
+			name: "Customers.Get", method: http.MethodGet, path: "/cms/api/v1/customer/" + customerID.String(), status: 200,
+			data:  []member{{key: "id", value: q(customerID), required: true, id: true}, {key: "status", value: `"VERIFIED"`, required: true}},
+			call:  func(ctx context.Context, c *fiatramp.Client) (any, error) { return c.Customers.Get(ctx, customerID) },
+			check: func(t *testing.T, got any) { assert.Equal(t, types.KYCVerified, got.(*types.Customer).Status) },
+		},
+		{
+			name: "Customers.AddWallet", method: http.MethodPost, path: "/cms/api/v1/wallet/add", status: 200,
+			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","wallet_address":"0xabc"}`,
+			data: []member{{key: "id", value: q(walletID), required: true, id: true}, {key: "wallet_status", value: `"ACTIVE"`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.Customers.AddWallet(ctx, types.AddWalletRequest{CustomerID: customerID, WalletAddress: "0xabc"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, walletID, got.(*types.Wallet).ID) },
 		},
 		{
 			name: "KYC.AddData", method: http.MethodPost, path: "/cms/api/v1/kyc/add-kyc-data", create: true, status: 200,
@@ -429,11 +387,52 @@ func requiredOps() []requiredOp {
 			check: func(t *testing.T, got any) { assert.Equal(t, customerID, got.(*types.KYCResult).ID) },
 		},
 		{
-			name: "KYC.UpdateTaxInfo", method: http.MethodPatch, path: "/cms/api/v1/kyc/update-tax-info", create: true, status: 200,
-			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","tax_number":"ABCDE1234G"}`,
+			name: "KYC.GetConfiguration", method: http.MethodGet, path: "/cms/api/v1/kyc/configuration/" + customerID.String(), status: 200,
+			// An empty list of documents is a configuration still;
+			// additional_info_required may be absent.
+			data: []member{{key: "supported_document_types", value: `[]`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.KYC.GetConfiguration(ctx, customerID)
+			},
+			check: func(t *testing.T, got any) {
+				assert.NotNil(t, got.(*types.KYCConfiguration).SupportedDocumentTypes)
+			},
+		},
+		{
+			name: "KYC.GenerateLink", method: http.MethodPost, path: "/cms/api/v1/kyc/generate-link", status: 200,
+			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","redirect_url":"https://shop.example/kyc-done"}`,
+			data: []member{{key: "customer_id", value: q(customerID)}, {key: "url", value: `"https://kyc.example/k/t0k3n"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.KYC.GenerateLink(ctx, types.KYCLinkRequest{CustomerID: customerID, RedirectURL: "https://shop.example/kyc-done"})
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, "https://kyc.example/k/t0k3n", got.(*types.KYCLink).URL) },
+		},
+		{
+			name: "KYC.SimulateStatus", method: http.MethodPatch, path: "/cms/api/v1/kyc/mock-kyc-status", status: 200,
+			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","kyc_status":"VERIFIED"}`,
+			data: []member{{key: "id", value: q(customerID), required: true, id: true}, {key: "status", value: `"VERIFIED"`, required: true}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.KYC.SimulateStatus(ctx, customerID, types.KYCVerified)
+			},
+			check: func(t *testing.T, got any) {
+				assert.Equal(t, types.KYCVerified, got.(*types.KYCStatusSimulation).Status)
+			},
+		},
+		{
+			name: "KYC.Reset", method: http.MethodPost, path: "/cms/api/v1/kyc/reset-kyc", create: true, status: 200,
+			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01"}`,
 			data: []member{{key: "id", value: q(customerID), required: true, id: true}, {key: "status", value: `"UNVERIFIED"`, required: true}, {key: "failure_reason", value: `null`}},
 			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.KYC.UpdateTaxInfo(ctx, types.UpdateTaxInfoRequest{CustomerID: customerID, TaxNumber: "ABCDE1234G"})
+				return c.KYC.Reset(ctx, customerID)
+			},
+			check: func(t *testing.T, got any) { assert.Equal(t, customerID, got.(*types.KYCResult).ID) },
+		},
+		{
+			name: "KYC.UpdateAdditionalInfo", method: http.MethodPatch, path: "/cms/api/v1/kyc/update-additional-info", create: true, status: 200,
+			body: `{"additional_info":{"profession":"teacher"},"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01"}`,
+			data: []member{{key: "id", value: q(customerID), required: true, id: true}, {key: "status", value: `"UNVERIFIED"`, required: true}, {key: "failure_reason", value: `null`}},
+			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
+				return c.KYC.UpdateAdditionalInfo(ctx, types.UpdateAdditionalInfoRequest{CustomerID: customerID, AdditionalInfo: map[string]string{"profession": "teacher"}})
 			},
 			check: func(t *testing.T, got any) { assert.Equal(t, customerID, got.(*types.KYCResult).ID) },
 		},
@@ -458,32 +457,28 @@ func requiredOps() []requiredOp {
 			check: func(t *testing.T, got any) { assert.Equal(t, customerID, got.(*types.KYCResult).ID) },
 		},
 		{
-			name: "KYC.UpdateAdditionalInfo", method: http.MethodPatch, path: "/cms/api/v1/kyc/update-additional-info", create: true, status: 200,
-			body: `{"additional_info":{"profession":"teacher"},"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01"}`,
+			name: "KYC.UpdateTaxInfo", method: http.MethodPatch, path: "/cms/api/v1/kyc/update-tax-info", create: true, status: 200,
+			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","tax_number":"ABCDE1234G"}`,
 			data: []member{{key: "id", value: q(customerID), required: true, id: true}, {key: "status", value: `"UNVERIFIED"`, required: true}, {key: "failure_reason", value: `null`}},
 			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.KYC.UpdateAdditionalInfo(ctx, types.UpdateAdditionalInfoRequest{CustomerID: customerID, AdditionalInfo: map[string]string{"profession": "teacher"}})
+				return c.KYC.UpdateTaxInfo(ctx, types.UpdateTaxInfoRequest{CustomerID: customerID, TaxNumber: "ABCDE1234G"})
 			},
 			check: func(t *testing.T, got any) { assert.Equal(t, customerID, got.(*types.KYCResult).ID) },
 		},
 		{
-			name: "KYC.Reset", method: http.MethodPost, path: "/cms/api/v1/kyc/reset-kyc", create: true, status: 200,
-			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01"}`,
-			data: []member{{key: "id", value: q(customerID), required: true, id: true}, {key: "status", value: `"UNVERIFIED"`, required: true}, {key: "failure_reason", value: `null`}},
+			// The service answers a bare string; the wrapped form is read
+			// too, which lets this table name the member.
+			name: "Organization.SetWebhookURL", method: http.MethodPost, path: "/org/api/v1/organizations/api-webhooks", status: 200,
+			body: `{"webhook_url":"https://hooks.example.com/fiatramp"}`,
+			data: []member{{key: "webhook_url", value: `"https://hooks.example.com/fiatramp"`, required: true}},
 			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.KYC.Reset(ctx, customerID)
+				u, err := c.Organization.SetWebhookURL(ctx, "https://hooks.example.com/fiatramp")
+				if err != nil {
+					return nil, err
+				}
+				return &u, nil
 			},
-			check: func(t *testing.T, got any) { assert.Equal(t, customerID, got.(*types.KYCResult).ID) },
-		},
-		// The hosted KYC link and the hosted widget.
-		{
-			name: "KYC.GenerateLink", method: http.MethodPost, path: "/cms/api/v1/kyc/generate-link", status: 200,
-			body: `{"customer_id":"0b6c9b1e-3f4a-4c55-9a7e-2d1f6e8a9b01","redirect_url":"https://shop.example/kyc-done"}`,
-			data: []member{{key: "customer_id", value: q(customerID)}, {key: "url", value: `"https://kyc.example/k/t0k3n"`, required: true}},
-			call: func(ctx context.Context, c *fiatramp.Client) (any, error) {
-				return c.KYC.GenerateLink(ctx, types.KYCLinkRequest{CustomerID: customerID, RedirectURL: "https://shop.example/kyc-done"})
-			},
-			check: func(t *testing.T, got any) { assert.Equal(t, "https://kyc.example/k/t0k3n", got.(*types.KYCLink).URL) },
+			check: func(t *testing.T, got any) { assert.Equal(t, "https://hooks.example.com/fiatramp", *got.(*string)) },
 		},
 		{
 			name: "Widget.Initialize", method: http.MethodPost, path: "/widget/initialize", status: 200,

@@ -14,8 +14,11 @@
 // url.scheme on spans only, server.address, server.port (the scheme's
 // default when the base address names none), http.response.status_code,
 // error.type, http.request.resend_count) and add fiatramp.operation, fiatramp.outcome,
-// fiatramp.attempts, fiatramp.retry.delay and
-// fiatramp.retry.budget_exhausted. error.type is a fiatramp.ErrorClass
+// fiatramp.attempts, fiatramp.retry.delay,
+// fiatramp.retry.budget_exhausted and, on a create that WithReconcile
+// settled, fiatramp.reconciled (its outcome success or failure, never
+// unknown; the reconciliation's reads are calls of their own, their spans
+// children of the create's). error.type is a fiatramp.ErrorClass
 // (e.g. "unavailable", "timeout", "refused"). An attempt span's status is
 // Error for every failed attempt, a 4xx or 5xx answer included, with the
 // error class as its description only when the status code does not tell
@@ -50,6 +53,10 @@ const (
 	AttemptsKey        = attribute.Key("fiatramp.attempts")               // attempts of a call
 	RetryDelayKey      = attribute.Key("fiatramp.retry.delay")            // seconds before the next attempt
 	BudgetExhaustedKey = attribute.Key("fiatramp.retry.budget_exhausted") // the retry budget stopped a retry
+	// ReconciledKey is true on a create whose outcome was unknown until
+	// the reconciliation WithReconcile asked for settled it; its outcome
+	// is then success or failure, never unknown. Absent otherwise.
+	ReconciledKey = attribute.Key("fiatramp.reconciled")
 )
 
 // Metric names.
@@ -256,7 +263,10 @@ func (o *Observer) EndAttempt(ctx context.Context, a fiatramp.AttemptInfo) {
 // EndCall ends the call's span and records its duration and outcome.
 func (o *Observer) EndCall(ctx context.Context, r fiatramp.CallResult) {
 	span := trace.SpanFromContext(ctx)
-	attrs := append(callAttrs(r.CallInfo, 5), OutcomeKey.String(string(r.Outcome)))
+	attrs := append(callAttrs(r.CallInfo, 6), OutcomeKey.String(string(r.Outcome)))
+	if r.Reconciled {
+		attrs = append(attrs, ReconciledKey.Bool(true))
+	}
 	if r.Outcome != fiatramp.OutcomeSuccess {
 		attrs = append(attrs, semconv.ErrorTypeKey.String(errorType(r.StatusCode, r.ErrorClass)))
 	}

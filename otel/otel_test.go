@@ -17,6 +17,8 @@ import (
 
 	fiatramp "github.com/fiatramp/fiatramp-go"
 	fiatrampotel "github.com/fiatramp/fiatramp-go/otel"
+	"github.com/fiatramp/fiatramp-go/sandbox"
+	"github.com/fiatramp/fiatramp-go/types"
 	"github.com/google/uuid"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -624,5 +626,85 @@ func BenchmarkObserver(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// A create whose answer was lost and that WithReconcile settled ends as a
+// success, marked reconciled, never unknown: the alert on unknown
+// outcomes does not fire for it. Its reads are spans under its own.
+func TestReconciledCreateIsASuccess(t *testing.T) {
+	sb := sandbox.New()
+	demo, err := sb.SeedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := sandbox.NewServer(sb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	spans, reader := tracetest.NewSpanRecorder(), sdkmetric.NewManualReader()
+	obs, err := fiatrampotel.NewObserver(
+		fiatrampotel.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))),
+		fiatrampotel.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := srv.Client(demo.Organization, fiatramp.WithObserver(obs), fiatramp.WithRetry(fiatramp.RetryPolicy{MaxAttempts: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sb.InjectFault(sandbox.Fault{Kind: sandbox.FaultDropAfter, Method: http.MethodPost, Count: 1}); err != nil {
+		t.Fatal(err)
+	}
+	q := demo.Quotations[0]
+	if _, err := client.Payouts.Create(context.Background(), types.CreatePayoutRequest{
+		QuotationID: q.ID, CustomerID: q.CustomerID, ClientReferenceID: "otel-reconciled",
+	}, fiatramp.WithReconcile()); err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	var create sdktrace.ReadOnlySpan
+	for _, s := range spans.Ended() {
+		if s.Name() == "Payouts.Create" {
+			create = s
+		}
+	}
+	if create == nil {
+		t.Fatal("no span of the create")
+	}
+	got := attrs(create.Attributes())
+	if got["fiatramp.outcome"] != "success" || got["fiatramp.reconciled"] != "true" {
+		t.Errorf("create span attributes %v", got)
+	}
+	if create.Status().Code == codes.Error {
+		t.Errorf("create span status %v", create.Status())
+	}
+	reads := 0
+	for _, s := range spans.Ended() {
+		if (s.Name() == "Payouts.GetQuotation" || s.Name() == "Payouts.List") && s.Parent().SpanID() == create.SpanContext().SpanID() {
+			reads++
+		}
+	}
+	if reads != 2 {
+		t.Errorf("%d reads under the create's span, want the quotation and the newest page", reads)
+	}
+
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if m.Name != fiatrampotel.CallsMetric {
+				continue
+			}
+			for _, dp := range m.Data.(metricdata.Sum[int64]).DataPoints {
+				op, _ := dp.Attributes.Value(fiatrampotel.OperationKey)
+				outcome, _ := dp.Attributes.Value(fiatrampotel.OutcomeKey)
+				if op.AsString() == "Payouts.Create" && outcome.AsString() != "success" {
+					t.Errorf("create counted as %s", outcome.Emit())
+				}
+			}
+		}
 	}
 }

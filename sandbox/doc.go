@@ -4,10 +4,12 @@
 //
 // A Sandbox is an http.Handler. NewServer serves one on a loopback port for
 // a Go test; `fiatramp sandbox` (cmd/fiatramp) serves one for programs in
-// any language. What the interface cannot create (organizations, customers,
-// bank accounts, remitters) is added through the fixture methods
-// (AddOrganization, AddCustomer, ...) or loaded from JSON (Load); payout
-// quotations are created through the interface, or added as fixtures.
+// any language. What the interface cannot create (organizations,
+// remitters) is added through the fixture methods (AddOrganization,
+// AddRemitter, ...) or loaded from JSON (Load); customers, bank accounts
+// and payout quotations are created through the interface as a caller
+// creates them, or added as fixtures in the state a test needs (a
+// customer already VERIFIED, a quotation with its own rate and expiry).
 //
 // The sandbox has its own clock (SetTime, Advance), so quotation expiry,
 // the 300-second signature window and webhook retries (DeliverDue) are

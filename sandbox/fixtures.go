@@ -123,9 +123,11 @@ type Fees struct {
 }
 
 // Quotation is a payout quotation: it locks a rate for paying
-// ReceivingAmount of Fiat to BankID against SendingAmount of Asset. The
-// interface cannot create one, so tests add them. One quotation backs at
-// most one payout, of any of the three kinds.
+// ReceivingAmount of Fiat to BankID against SendingAmount of Asset.
+// Payouts.CreateQuotation creates one through the interface, priced by
+// the sandbox; a test adds one as a fixture to fix its own amounts, rate
+// and expiry. One quotation backs at most one payout, of any of the three
+// kinds.
 type Quotation struct {
 	// ID is generated when zero.
 	ID         uuid.UUID `json:"id"`

@@ -20,6 +20,22 @@ type listPage[T any] struct {
 	Results  []T     `json:"results"`
 }
 
+// maxPageSize is the most items a page_size query parameter asks for, as
+// an older edition of the service documents it.
+const maxPageSize = 100
+
+// pageSize reads the page_size query parameter, as the REST framework's
+// paginator does with page_size_query_param set: a whole number from 1
+// (at most maxPageSize, larger ones clamped to it) sizes the page; absent
+// or anything else, the page has the default size.
+func pageSize(q url.Values, def int) int {
+	n, err := strconv.Atoi(q.Get("page_size"))
+	if err != nil || n < 1 {
+		return def
+	}
+	return min(n, maxPageSize)
+}
+
 // lastPage is the page number pageParam reads "last" as: the list's
 // last page, which the REST framework's paginator serves for page=last.
 const lastPage = -1
@@ -63,7 +79,7 @@ func listReply[E, T any](s *Sandbox, r *http.Request, carry url.Values, n int, i
 
 // pageOf is listReply's page, and false for a page beyond the last.
 func pageOf[E, T any](s *Sandbox, r *http.Request, carry url.Values, n int, items []E, show func(E) T) (listPage[T], bool) {
-	size := s.settings.PageSize
+	size := pageSize(r.URL.Query(), s.settings.PageSize)
 	if n == lastPage {
 		n = max(1, (len(items)+size-1)/size)
 	}

@@ -42,3 +42,19 @@ func TestPageLast(t *testing.T) {
 		assert.Equal(t, http.StatusNotFound, apiErr.StatusCode, bad)
 	}
 }
+
+// page_size sizes a page up to 100 items, as an older edition of the
+// service documents it; the links keep it. Anything else is the default.
+func TestPageSize(t *testing.T) {
+	e := newEnv(t, func(s *sandbox.Settings) { s.PageSize = 2 })
+	historyPayouts(e, e.cust, e.bank.ID, 5)
+	for q, want := range map[string]int{"page_size=4": 4, "page_size=500": 5, "page_size=0": 2, "page_size=x": 2, "": 2} {
+		var page types.PayoutPage
+		require.NoError(t, e.client.Do(ctx(t), http.MethodGet, "/pos/api/v1/payout/history?"+q, nil, &page), q)
+		assert.Len(t, page.Results, want, q)
+	}
+	var page types.PayoutPage
+	require.NoError(t, e.client.Do(ctx(t), http.MethodGet, "/pos/api/v1/payout/history?page_size=3", nil, &page))
+	require.NotNil(t, page.Next)
+	assert.Contains(t, *page.Next, "page_size=3")
+}

@@ -44,8 +44,9 @@ type Settings struct {
 	// fixture added without one (undocumented by the service; default 10
 	// minutes).
 	PayoutQuotationValidity time.Duration
-	// PageSize is the number of bank accounts per page of the bank list
-	// (undocumented by the service; default 10).
+	// PageSize is the number of items per page of every list: bank
+	// accounts, customers, payout and payin history (undocumented by the
+	// service; default 10).
 	PageSize int
 	// RemittancePayoutPath is the path of the remittance payout operation
 	// (default DefaultRemittancePayoutPath).

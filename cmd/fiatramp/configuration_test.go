@@ -26,11 +26,19 @@ func TestCLIConfig(t *testing.T) {
 
 		r = cli(t, w.env, "", service, "get-configuration", "-o", "table")
 		require.Equal(t, 0, r.code, r)
-		assert.Equal(t, "FIAT  ASSET  METHOD  MIN  MAX\n"+
-			"inr   usdc   imps    10   5000\n"+
-			"inr   usdc   upi     10   1000\n"+
-			"inr   usdt   imps    10   5000\n"+
-			"inr   usdt   upi     10   1000\n", r.stdout, service)
+		want := "FIAT  ASSET  METHOD  MIN  MAX\n" +
+			"inr   usdc   imps    10   5000\n" +
+			"inr   usdc   upi     10   1000\n" +
+			"inr   usdt   imps    10   5000\n" +
+			"inr   usdt   upi     10   1000\n"
+		if service == "payins" { // the sandbox shows the payin quotation's bounds in crypto
+			want = "FIAT  ASSET  METHOD  MIN        MAX\n" +
+				"inr   usdc   imps    27.946832  5589.366515\n" +
+				"inr   usdc   upi     27.946832  1117.873303\n" +
+				"inr   usdt   imps    27.915254  5583.050847\n" +
+				"inr   usdt   upi     27.915254  1116.610169\n"
+		}
+		assert.Equal(t, want, r.stdout, service)
 		w.requests()
 	}
 }

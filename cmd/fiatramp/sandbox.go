@@ -47,7 +47,7 @@ func sandboxFlags(out io.Writer) (*flag.FlagSet, *sandboxConfig) {
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:4010", "`host:port` to listen on (port 0 picks a free one)")
 	fs.StringVar(&c.fixtures, "fixtures", "", "load the fixtures JSON `file` (see sandbox.Fixtures)")
 	fs.BoolVar(&c.noDemo, "no-demo", false, "do not add the demo organization")
-	fs.IntVar(&c.pageSize, "page-size", def.PageSize, "bank accounts per page of the bank list")
+	fs.IntVar(&c.pageSize, "page-size", def.PageSize, "items per page of every list (bank accounts, customers, payout and payin history)")
 	fs.Uint64Var(&c.seed, "seed", 0, "seed for fault fractions and generated references (0: random)")
 	fs.StringVar(&c.publicURL, "public-url", "", "absolute base `URL` the bank list's page links start with\n(default: taken from each request)")
 	fs.StringVar(&c.remittancePath, "remittance-path", def.RemittancePayoutPath, "`path` of the remittance payout operation")
