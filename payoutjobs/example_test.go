@@ -31,12 +31,16 @@ func ExampleNew() {
 		log.Fatal(err)
 	}
 	credit := func(ctx context.Context, tx pgx.Tx, j payoutjobs.Job) error {
-		if j.Phase == payoutjobs.PhaseFinal && j.Status == "SUCCESS" {
+		switch {
+		case j.Status == "SUCCESS":
 			_, err := tx.Exec(ctx, `UPDATE withdrawals SET paid = true WHERE id = $1`, j.Reference)
 			return err
+		case j.Status == "FAILED": // never paid; the funds come back later, with REFUNDED
+			_, err := tx.Exec(ctx, `UPDATE withdrawals SET failed = true WHERE id = $1`, j.Reference)
+			return err
 		}
-		// FAILED, REFUNDED, CANCELLED or refused: the beneficiary is never paid.
-		_, err := tx.Exec(ctx, `UPDATE withdrawals SET failed = true WHERE id = $1`, j.Reference)
+		// REFUNDED, CANCELLED or refused: give the user the money back.
+		_, err := tx.Exec(ctx, `UPDATE withdrawals SET returned = true WHERE id = $1`, j.Reference)
 		return err
 	}
 	p, err := payoutjobs.New(pool, payoutjobs.Config{Client: client, OnFinal: credit, Workers: 10})

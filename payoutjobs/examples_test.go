@@ -23,5 +23,5 @@ func TestTwoWorkersExampleRuns(t *testing.T) {
 	out, err = exec.Command(bin, "-dsn", dsn, "-payouts", "6").CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	t.Logf("%s", out)
-	assert.Contains(t, string(out), "counts: submitted 0, running 0, unknown 0, awaiting 0, final map[FAILED:1 SUCCESS:5], refused map[]")
+	assert.Contains(t, string(out), "counts: submitted 0, running 0, unknown 0, awaiting 0, failed 0, final map[REFUNDED:1 SUCCESS:5], refused map[]")
 }

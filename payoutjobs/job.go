@@ -37,11 +37,11 @@ const (
 	// next (Standard instructions with one).
 	PhaseLink Phase = "link"
 	// PhaseAwait: the payout exists; its final status comes from a
-	// webhook, or from polling when no event comes.
+	// webhook, or from polling when no event comes. A FAILED payout waits
+	// here for its REFUNDED.
 	PhaseAwait Phase = "await"
-	// PhaseFinal: the payout's fiat outcome is decided (SUCCESS; or
-	// FAILED, REFUNDED, CANCELLED: never paid), recorded in the same
-	// transaction as the user's OnFinal.
+	// PhaseFinal: the payout reached a final status (SUCCESS, REFUNDED,
+	// CANCELLED), recorded in the same transaction as the user's OnFinal.
 	PhaseFinal Phase = "final"
 	// PhaseRefused: the service refused the instruction, and no payout
 	// holds its reference; Refusal names the refusal. OnFinal ran in the
@@ -159,6 +159,9 @@ type Counts struct {
 	Unknown int
 	// Awaiting: created, waiting for their final status.
 	Awaiting int
+	// Failed: FAILED (never paid), waiting for the funds to come back
+	// (REFUNDED).
+	Failed int
 	// Final counts the jobs ended by the payout's final status.
 	Final map[types.PayoutStatus]int
 	// Refused counts the jobs ended by a refusal, by sentinel name.
@@ -167,7 +170,7 @@ type Counts struct {
 
 // Total is the number of jobs counted.
 func (c Counts) Total() int {
-	n := c.Submitted + c.Running + c.Unknown + c.Awaiting
+	n := c.Submitted + c.Running + c.Unknown + c.Awaiting + c.Failed
 	for _, v := range c.Final {
 		n += v
 	}
@@ -208,7 +211,11 @@ func (p *Pipeline) Counts(ctx context.Context) (Counts, error) {
 		case PhaseCreate, PhaseLink:
 			c.Running += n
 		case PhaseAwait:
-			c.Awaiting += n
+			if types.PayoutStatus(status) == types.PayoutFailed {
+				c.Failed += n
+			} else {
+				c.Awaiting += n
+			}
 		case PhaseFinal:
 			c.Final[types.PayoutStatus(status)] += n
 		case PhaseRefused:

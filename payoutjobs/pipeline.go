@@ -30,13 +30,15 @@ const (
 	DefaultRescueAfter       = 5 * time.Minute
 )
 
-// OnFinalFunc is the user's effect of a job's end: it runs in the
-// transaction that records the end (PhaseFinal with the payout's final
-// status, or PhaseRefused with the refusal's name), and must write only
+// OnFinalFunc is the user's effect of a decided outcome: it runs in the
+// transaction that records it (PhaseFinal with the payout's final status;
+// PhaseAwait with FAILED, never paid, whose funds come back later with
+// REFUNDED; PhaseRefused with the refusal's name), and must write only
 // through tx, neither committing nor rolling it back. Its writes and the
-// job's end commit together, once per job, whatever crashes or duplicate
-// deliveries happen; an error rolls both back, and the end is recorded
-// again later (by the next webhook delivery or poll).
+// record commit together, once per status the job reaches, whatever
+// crashes or duplicate deliveries happen; an error rolls both back, and
+// the status is recorded again later (by the next webhook delivery or
+// poll).
 type OnFinalFunc func(ctx context.Context, tx pgx.Tx, j Job) error
 
 // Config configures a Pipeline.
@@ -45,8 +47,9 @@ type Config struct {
 	// policy and, for tracing, the otel module's observer: the pipeline
 	// adds neither.
 	Client *fiatramp.Client
-	// OnFinal runs once per job, in the transaction that records its end.
-	// Nil records the end alone.
+	// OnFinal runs once per decided status of a job (its end; FAILED
+	// before its REFUNDED), in the transaction that records it. Nil
+	// records the statuses alone.
 	OnFinal OnFinalFunc
 	// Workers is how many jobs this process works at once; zero makes
 	// a process that submits and reads but works nothing (Start refuses).

@@ -232,6 +232,11 @@ func (p *Pipeline) created(ctx context.Context, j *Job, payoutID uuid.UUID, stat
 	if j.Instruction.ExchangeTransferID != "" {
 		next = PhaseLink
 	}
+	if !status.MayStillPay() {
+		// Already decided (a reconciliation found it settled): the status
+		// is recorded when the job ends, with OnFinal, not here.
+		status = ""
+	}
 	moved, err := p.move(ctx, p.pool, j, `phase = $3, payout_id = $4, status = $5, unknown_since = NULL, last_error = NULL`,
 		string(next), payoutID, string(status))
 	if err != nil || !moved {
@@ -362,16 +367,32 @@ func (p *Pipeline) await(ctx context.Context, j *Job, rj *river.Job[Args]) error
 		p.noteError(ctx, j, err)
 		return river.JobSnooze(p.cfg.PollInterval)
 	}
-	if po.Status.MayStillPay() { // fiat outcome not decided yet (FAILED is decided, though REFUNDED may follow)
-		moved, err := p.move(ctx, p.pool, j, `status = $3`, string(po.Status))
-		if err != nil || !moved {
-			return err
+	if po.Status.MayStillPay() || po.Status == j.Status {
+		// Nothing decided yet, or FAILED already recorded (its refund
+		// is still to come).
+		if po.Status != j.Status {
+			moved, err := p.move(ctx, p.pool, j, `status = $3`, string(po.Status))
+			if err != nil || !moved {
+				return err
+			}
 		}
 		return river.JobSnooze(p.cfg.PollInterval)
 	}
-	return p.end(ctx, rj, j.Reference, func(ctx context.Context, tx pgx.Tx, cur *Job) (bool, error) {
-		return p.finish(ctx, tx, cur, po.ID, po.Status, "poll")
+	ended, err := p.end(ctx, rj, j.Reference, func(ctx context.Context, tx pgx.Tx, cur *Job) (bool, error) {
+		moved, err := p.finish(ctx, tx, cur, po.ID, po.Status, "poll")
+		return moved && po.Status.IsFinal(), err
 	})
+	switch {
+	case err != nil:
+		return err
+	case ended:
+		return nil
+	case !po.Status.IsFinal():
+		return river.JobSnooze(p.cfg.PollInterval) // FAILED: until REFUNDED
+	}
+	// Moved by another (a webhook) meanwhile: read the job again, never
+	// complete the River job of a job that has not ended.
+	return river.JobSnooze(0)
 }
 
 // refuse ends the job with the refusal's name: PhaseRefused, with
@@ -382,7 +403,7 @@ func (p *Pipeline) refuse(ctx context.Context, j *Job, rj *river.Job[Args], refu
 		msg = msg[:500]
 	}
 	name := refusalName(refusal)
-	return p.end(ctx, rj, j.Reference, func(ctx context.Context, tx pgx.Tx, cur *Job) (bool, error) {
+	ended, err := p.end(ctx, rj, j.Reference, func(ctx context.Context, tx pgx.Tx, cur *Job) (bool, error) {
 		if cur.Version != j.Version {
 			return false, nil // moved by another run meanwhile
 		}
@@ -393,14 +414,19 @@ final_at = now(), unknown_since = NULL`, name, msg)
 		}
 		return true, p.onFinal(ctx, tx, cur.Reference)
 	})
+	if err != nil || ended {
+		return err
+	}
+	return river.JobSnooze(0) // moved by another meanwhile: read it again
 }
 
 // end runs fn on the job, locked, in a transaction that completes the
-// River job when fn ended the job, and commits.
-func (p *Pipeline) end(ctx context.Context, rj *river.Job[Args], reference string, fn func(context.Context, pgx.Tx, *Job) (bool, error)) (err error) {
+// River job when fn ended the job, and commits; ended says whether it
+// did.
+func (p *Pipeline) end(ctx context.Context, rj *river.Job[Args], reference string, fn func(context.Context, pgx.Tx, *Job) (bool, error)) (ended bool, err error) {
 	tx, err := p.pool.Begin(ctx)
 	if err != nil {
-		return fmt.Errorf("payoutjobs: job %q: %w", reference, err)
+		return false, fmt.Errorf("payoutjobs: job %q: %w", reference, err)
 	}
 	defer func() {
 		if err != nil {
@@ -409,29 +435,46 @@ func (p *Pipeline) end(ctx context.Context, rj *river.Job[Args], reference strin
 	}()
 	cur, err := scanJob(tx.QueryRow(ctx, p.sql.selectForUpdate, reference))
 	if err != nil {
-		return fmt.Errorf("payoutjobs: job %q: %w", reference, err)
+		return false, fmt.Errorf("payoutjobs: job %q: %w", reference, err)
 	}
-	ended, err := fn(ctx, tx, cur)
+	ended, err = fn(ctx, tx, cur)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if ended {
 		if _, err = river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, rj); err != nil {
-			return fmt.Errorf("payoutjobs: job %q: completing the River job: %w", reference, err)
+			return false, fmt.Errorf("payoutjobs: job %q: completing the River job: %w", reference, err)
 		}
 	}
 	if err = tx.Commit(ctx); err != nil {
-		return fmt.Errorf("payoutjobs: job %q: commit: %w", reference, err)
+		return false, fmt.Errorf("payoutjobs: job %q: commit: %w", reference, err)
 	}
 	p.crashPoint("end.committed")
-	return nil
+	return ended, nil
 }
 
-// finish records the final status of the job cur, locked in tx, and runs
-// OnFinal in tx. A job already ended is left as it is (false).
+// finish records a decided status of the job cur, locked in tx, and runs
+// OnFinal in tx: SUCCESS, REFUNDED and CANCELLED end the job
+// (PhaseFinal); FAILED is decided (never paid) but not final, since
+// REFUNDED follows when the funds come back, so the job records it and
+// waits on (PhaseAwait). OnFinal thus runs once per decided status the
+// job reaches (FAILED, then REFUNDED). A status already recorded, one the
+// job's status cannot move to, or a job already ended changes nothing
+// (false).
 func (p *Pipeline) finish(ctx context.Context, tx pgx.Tx, cur *Job, payoutID uuid.UUID, status types.PayoutStatus, by string) (bool, error) {
-	if cur.Phase.Done() {
+	if cur.Phase.Done() || status.MayStillPay() || (status == cur.Status && !status.IsFinal()) {
 		return false, nil
+	}
+	if !cur.Status.MayStillPay() && cur.Status != status && !cur.Status.CanMoveTo(status) {
+		return false, nil // an older event than what is recorded
+	}
+	if !status.IsFinal() {
+		moved, err := p.move(ctx, tx, cur, `phase = 'await', payout_id = COALESCE(payout_id, $3), status = $4,
+unknown_since = NULL`, payoutID, string(status))
+		if err != nil || !moved {
+			return false, err
+		}
+		return true, p.onFinal(ctx, tx, cur.Reference)
 	}
 	moved, err := p.move(ctx, tx, cur, `phase = 'final', payout_id = COALESCE(payout_id, $3), status = $4, final_by = $5,
 final_at = now(), unknown_since = NULL`, payoutID, string(status), by)

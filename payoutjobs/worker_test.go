@@ -74,13 +74,25 @@ func TestJobFinishedByPollingWithoutWebhook(t *testing.T) {
 	j := h.waitPhase(p, in.Reference, 10*time.Second, PhaseAwait)
 	_, err := h.client().Payouts.SimulateStatus(context.Background(), j.PayoutID, types.PayoutFailed)
 	require.NoError(t, err)
-	j = h.waitPhase(p, in.Reference, 10*time.Second, PhaseFinal)
-	assert.Equal(t, types.PayoutFailed, j.Status)
-	assert.Equal(t, "poll", j.FinalBy)
+	// FAILED is decided (never paid) but not final: recorded, with its
+	// effect, and the job waits for the funds to come back.
+	deadline := time.Now().Add(10 * time.Second)
+	for len(h.effects()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
 	assert.Equal(t, map[string][]string{in.Reference: {"FAILED"}}, h.effects())
 	c, err := p.Counts(context.Background())
 	require.NoError(t, err)
-	assert.Equal(t, map[types.PayoutStatus]int{types.PayoutFailed: 1}, c.Final)
+	assert.Equal(t, 1, c.Failed)
+	assert.Equal(t, 1, c.Total())
+	require.NoError(t, h.sb.SetPayoutStatus(j.PayoutID, types.PayoutRefunded))
+	j = h.waitPhase(p, in.Reference, 10*time.Second, PhaseFinal)
+	assert.Equal(t, types.PayoutRefunded, j.Status)
+	assert.Equal(t, "poll", j.FinalBy)
+	assert.Equal(t, map[string][]string{in.Reference: {"FAILED", "REFUNDED"}}, h.effects())
+	c, err = p.Counts(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, map[types.PayoutStatus]int{types.PayoutRefunded: 1}, c.Final)
 	assert.Equal(t, 1, c.Total())
 	// The River job is completed in the transaction that ended the job.
 	var state string

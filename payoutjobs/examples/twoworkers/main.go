@@ -176,10 +176,17 @@ func runParent(dsn string, n int) error {
 	}
 	fmt.Printf("submitted %d payouts; two worker processes (pids %d, %d) work them\n", n, workers[0].cmd.Process.Pid, workers[1].cmd.Process.Pid)
 
-	// The bank settles each payout: every fifth fails.
+	// The bank settles each payout: every fifth fails, and its funds come
+	// back (REFUNDED).
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		for _, po := range sb.Payouts(demo.Organization.ID) {
+			if po.Status == types.PayoutFailed { // the funds come back
+				if err := sb.SetPayoutStatus(po.ID, types.PayoutRefunded); err != nil {
+					return err
+				}
+				continue
+			}
 			if po.Status != types.PayoutProcessing || po.ClientReferenceID == nil {
 				continue
 			}
@@ -217,8 +224,8 @@ func runParent(dsn string, n int) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("counts: submitted %d, running %d, unknown %d, awaiting %d, final %v, refused %v\n",
-		c.Submitted, c.Running, c.Unknown, c.Awaiting, c.Final, c.Refused)
+	fmt.Printf("counts: submitted %d, running %d, unknown %d, awaiting %d, failed %d, final %v, refused %v\n",
+		c.Submitted, c.Running, c.Unknown, c.Awaiting, c.Failed, c.Final, c.Refused)
 	fmt.Println("River's UI on the same database: DATABASE_URL=" + dsn + " go run riverqueue.com/riverui/cmd/riverui@v0.22.0")
 	return nil
 }
