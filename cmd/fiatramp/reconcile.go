@@ -22,10 +22,12 @@ func payoutsReconcileCommand() *command {
 		name:    "payouts reconcile",
 		summary: "settle a payout create whose outcome is unknown (reads only)",
 		about: `Settle the outcome of a payout create that exited with status 3 (outcome
-unknown), with reads only: the customer's payout history over the
-attempt's days (GET /pos/api/v1/payout/history), matched on the
-client_reference_id, and the quotation (GET
-/pos/api/v1/payout/quotation/QUOTATION_ID). It prints
+unknown), with reads only. The quotation (GET
+/pos/api/v1/payout/quotation/QUOTATION_ID) settles most outcomes in one
+read: UNLINKED or EXPIRED proves no payout was made on it; a LINKED one
+is looked up in the newest page of the customer's payout history over the
+quotation's days (GET /pos/api/v1/payout/history), matched on the
+client_reference_id. It prints
 {"verdict", "reason", "requests", "payout", "quotation_status"}:
 
   created      the payout with the reference exists ("payout" holds it)
@@ -35,10 +37,13 @@ client_reference_id, and the quotation (GET
   unknown      the reads settle nothing yet (exit status 3): run it again
                later; never create again under another reference
 
-Without -quotation the history can find the payout but never prove that
-none exists. -from and -to (YYYY-MM-DD, both or neither) bound the days
-searched, a day wider each side; without them the customer's whole history
-is read. A create that exits 3 prints this command with every flag filled.`,
+-customer is needed only without -quotation (the quotation names its
+customer). Without -quotation the history can find the payout but never
+prove that none exists. -from and -to (YYYY-MM-DD, both or neither) bound
+the days searched for the reference alone, a day wider each side.
+-likely-created reads the newest page first (the create's error said an
+attempt probably acted); it changes the order of the reads, never the
+verdict. A create that exits 3 prints this command with every flag filled.`,
 		example: `fiatramp payouts reconcile -reference order-1 -customer $CUSTOMER -quotation $QUOTATION -from 2026-11-27 -to 2026-11-27 | jq -r .verdict`,
 	}
 	var (
@@ -73,26 +78,33 @@ is read. A create that exits 3 prints this command with every flag filled.`,
 // attemptFlags describe the payout create to settle.
 type attemptFlags struct {
 	ref, customer, quotation, from, to string
+	likely                             bool
 }
 
 func (f *attemptFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&f.ref, "reference", "", "client_reference_id the create carried (required)")
-	fs.StringVar(&f.customer, "customer", "", "customer_id of the payout (required)")
+	fs.StringVar(&f.customer, "customer", "", "customer_id of the payout (required without -quotation)")
 	fs.StringVar(&f.quotation, "quotation", "", "quotation_id of the payout (needed to prove that none exists)")
 	fs.StringVar(&f.from, "from", "", "first `day` of the attempts, YYYY-MM-DD (UTC)")
 	fs.StringVar(&f.to, "to", "", "last `day` of the attempts, YYYY-MM-DD (UTC)")
+	fs.BoolVar(&f.likely, "likely-created", false, "an attempt probably created the payout: read the newest history page first")
 }
 
 // attempt is the create the flags describe; -from and -to cover their
 // whole days.
 func (f *attemptFlags) attempt(s streams, c *command) (fiatramp.PayoutAttempt, error) {
-	if f.ref == "" || f.customer == "" {
-		return fiatramp.PayoutAttempt{}, misuse(s, c, "-reference and -customer are required")
+	if f.ref == "" {
+		return fiatramp.PayoutAttempt{}, misuse(s, c, "-reference is required")
 	}
-	a := fiatramp.PayoutAttempt{ClientReferenceID: f.ref}
+	if f.customer == "" && f.quotation == "" {
+		return fiatramp.PayoutAttempt{}, misuse(s, c, "-customer is required without -quotation")
+	}
+	a := fiatramp.PayoutAttempt{ClientReferenceID: f.ref, LikelyCreated: f.likely}
 	var err error
-	if a.CustomerID, err = parseID(s, c, "-customer", f.customer); err != nil {
-		return a, err
+	if f.customer != "" {
+		if a.CustomerID, err = parseID(s, c, "-customer", f.customer); err != nil {
+			return a, err
+		}
 	}
 	if f.quotation != "" {
 		if a.QuotationID, err = parseID(s, c, "-quotation", f.quotation); err != nil {
@@ -156,9 +168,14 @@ func (e *unsettledError) Error() string {
 func reconcileCommandLine(a fiatramp.PayoutAttempt) string {
 	var b strings.Builder
 	b.WriteString("fiatramp payouts reconcile -reference " + shellQuote(a.ClientReferenceID))
-	b.WriteString(" -customer " + a.CustomerID.String())
+	if a.CustomerID != uuid.Nil {
+		b.WriteString(" -customer " + a.CustomerID.String())
+	}
 	if a.QuotationID != uuid.Nil {
 		b.WriteString(" -quotation " + a.QuotationID.String())
+	}
+	if a.LikelyCreated {
+		b.WriteString(" -likely-created")
 	}
 	if !a.From.IsZero() && !a.To.IsZero() {
 		b.WriteString(" -from " + a.From.UTC().Format(reconcileDate) + " -to " + a.To.UTC().Format(reconcileDate))
@@ -168,9 +185,9 @@ func reconcileCommandLine(a fiatramp.PayoutAttempt) string {
 
 // outcomeAttempt is the payout attempt an *OutcomeUnknownError describes,
 // or false when it is no payout create that can be reconciled (no
-// reference or customer, or a payin initiate, which carries a UTR).
+// reference, neither customer nor quotation, or a payin initiate, which carries a UTR).
 func outcomeAttempt(ou *fiatramp.OutcomeUnknownError) (fiatramp.PayoutAttempt, bool) {
-	if ou.ClientReferenceID == "" || ou.CustomerID == uuid.Nil || ou.UTR != "" {
+	if ou.ClientReferenceID == "" || (ou.CustomerID == uuid.Nil && ou.QuotationID == uuid.Nil) || ou.UTR != "" {
 		return fiatramp.PayoutAttempt{}, false
 	}
 	from, to := ou.Started, ou.Ended
@@ -182,7 +199,7 @@ func outcomeAttempt(ou *fiatramp.OutcomeUnknownError) (fiatramp.PayoutAttempt, b
 	}
 	return fiatramp.PayoutAttempt{
 		ClientReferenceID: ou.ClientReferenceID, CustomerID: ou.CustomerID,
-		QuotationID: ou.QuotationID, From: from, To: to,
+		QuotationID: ou.QuotationID, From: from, To: to, LikelyCreated: ou.ProbablyCreated,
 	}, true
 }
 

@@ -27,7 +27,8 @@ func TestCLIPayoutsReconcileAfterExit3(t *testing.T) {
 	i := strings.Index(r.stderr, prefix)
 	require.GreaterOrEqual(t, i, 0, r.stderr)
 	line := strings.SplitN(r.stderr[i+len(prefix):], "\n", 2)[0]
-	assert.Regexp(t, `^fiatramp payouts reconcile -reference lost-2 -customer `+cust+` -quotation `+q+` -from \d{4}-\d\d-\d\d -to \d{4}-\d\d-\d\d$`, line)
+	assert.Regexp(t, `^fiatramp payouts reconcile -reference lost-2 -customer `+cust+` -quotation `+q+` -likely-created -from \d{4}-\d\d-\d\d -to \d{4}-\d\d-\d\d$`, line,
+		"the retry was refused as a duplicate: the attempt probably acted")
 	w.requests() // forget the create's
 
 	args := strings.Fields(line)[1:]
@@ -45,7 +46,7 @@ func TestCLIPayoutsReconcileAfterExit3(t *testing.T) {
 	stored, ok := w.sb.PayoutByReference(w.demo.Organization.ID, "lost-2")
 	require.True(t, ok)
 	assert.Equal(t, `"`+stored.ID.String()+`"`, string(objectOf(out.Payout)["id"]))
-	assert.Equal(t, 2, out.Requests, "the quotation (LINKED) and the newest page")
+	assert.Equal(t, 1, out.Requests, "the newest page of the history, read first since the attempt probably acted")
 	for _, req := range w.requests() {
 		assert.Equal(t, http.MethodGet, req.Method, "reads only: %s %s", req.Method, req.Path)
 	}
@@ -61,6 +62,11 @@ func TestCLIPayoutsReconcile(t *testing.T) {
 	assert.Contains(t, r.stdout, `"verdict": "not_created"`)
 	assert.Contains(t, r.stdout, `"quotation_status": "UNLINKED"`)
 	assert.Contains(t, r.stdout, `"requests": 1`)
+
+	// The quotation names its customer: -customer is not needed with it.
+	r = cli(t, w.env, "", "payouts", "reconcile", "-reference", "never-sent", "-quotation", q)
+	require.Equal(t, 0, r.code, r)
+	assert.Contains(t, r.stdout, `"verdict": "not_created"`)
 
 	// Without the quotation nothing proves absence: exit 3, and the
 	// command to run again.
