@@ -22,15 +22,19 @@ const benchWorkers = 4
 
 // BenchmarkPayoutsPerSecond measures payouts per second from submit to
 // created (the payout's id recorded) with 1, 2 and 4 replicas, each a
-// Pipeline with its own pool and River client working benchWorkers jobs
-// at once, against the sandbox on loopback and the test PostgreSQL;
-// beside it the floor: the same payouts (a quotation, then a create
-// under a reference) made by a plain loop of library calls at the same
-// concurrency. Metrics: payouts/s of each, ratio (pipeline over floor:
-// 1.0 is the floor's speed), the p50 and p99 of submit-to-created with
-// every job submitted at once (so they include the wait in the queue),
-// and the database round trips per job (statements and batches of the
-// replicas' pools: River's fetches, completions and snoozes included).
+// Pipeline with its own pool and River client (River's settings as New
+// makes them) working benchWorkers jobs at once, against the sandbox on
+// loopback and the test PostgreSQL. The jobs are submitted as an
+// application does, each in its own transaction, by as many goroutines
+// as the replicas have workers, while the replicas work. Beside it two
+// floors at the same concurrency: the same payouts (a quotation, then a
+// create under a reference) made by a plain loop of library calls, and
+// by a hand-written durable loop that records them as the pipeline must
+// (benchDurableFloor). Metrics: payouts/s of each, ratio and
+// durable-ratio (pipeline over each floor: 1.0 is the floor's speed),
+// the p50 and p99 of submit-to-created (the wait in the queue included),
+// and the database round trips per job of the replicas' pools (River's
+// fetches, completions and snoozes included; the submissions' are not).
 func BenchmarkPayoutsPerSecond(b *testing.B) {
 	for _, replicas := range []int{1, 2, 4} {
 		b.Run(fmt.Sprintf("replicas=%d", replicas), func(b *testing.B) {
