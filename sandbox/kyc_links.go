@@ -29,7 +29,7 @@ func (s *Sandbox) generateKYCLink(rq *request) reply {
 		return rule(msgCustomerNotFound)
 	}
 	token := newPageToken()
-	s.st.index.pages[token] = pageRef{org: rq.org.ID, kyc: &kycLink{customer: c, redirectURL: redirect}}
+	s.st.index.pages[token] = pageRef{org: rq.org, kyc: &kycLink{customer: c, redirectURL: redirect}}
 	return success(http.StatusOK, "KYC link generated successfully", struct {
 		CustomerID uuid.UUID `json:"customer_id"`
 		URL        string    `json:"url"`

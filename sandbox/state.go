@@ -53,10 +53,12 @@ type crossIndex struct {
 // bankRef names a bank account in the index: its organization and id.
 type bankRef struct{ org, bank uuid.UUID }
 
-// pageRef names a hosted page in the index: its organization and its
-// state (one of the two is set).
+// pageRef names a hosted page in the index: its organization (the
+// organization itself, not its id: one removed and added again under the
+// same id owns none of the pages of the removed one) and its state (one of
+// the two is set).
 type pageRef struct {
-	org    uuid.UUID
+	org    *org
 	kyc    *kycLink
 	widget *widgetSession
 }
@@ -90,14 +92,10 @@ func (st *state) bankByKey(key string) *bankAccount {
 // page returns the hosted page of token and its organization, or nils.
 func (st *state) page(token string) (*org, pageRef) {
 	ref, ok := st.index.pages[token]
-	if !ok {
+	if !ok || ref.org == nil || st.orgs[ref.org.ID] != ref.org {
 		return nil, pageRef{}
 	}
-	o := st.orgs[ref.org]
-	if o == nil {
-		return nil, pageRef{}
-	}
-	return o, ref
+	return ref.org, ref
 }
 
 // customer finds customer id in whichever organization holds it, for the

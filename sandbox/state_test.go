@@ -1,11 +1,16 @@
 package sandbox_test
 
 import (
+	"net/http"
 	"runtime"
 	"strconv"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/fiatramp/fiatramp-go/sandbox"
+	"github.com/fiatramp/fiatramp-go/types"
 )
 
 // BenchmarkStateMemory reports the heap an organization costs when added
@@ -44,4 +49,29 @@ func BenchmarkStateMemory(b *testing.B) {
 		b.ReportMetric(float64(customers-orgs)/n, "heapB/customer")
 		runtime.KeepAlive(sb)
 	}
+}
+
+// TestRemovedOrganizationLeavesNoHostedPage holds that a hosted page of
+// an organization removed (a failed Load undone) is gone for good, even
+// once an organization of the same id is added again (the same Load
+// retried): the cross-organization index's entry names the removed
+// organization, not its id alone.
+func TestRemovedOrganizationLeavesNoHostedPage(t *testing.T) {
+	e := newEnv(t)
+	w, err := e.client.Widget.Initialize(ctx(t), widgetOrder())
+	require.NoError(t, err)
+	link, err := e.client.KYC.GenerateLink(ctx(t), types.KYCLinkRequest{CustomerID: e.cust.ID, RedirectURL: "https://shop.example/"})
+	require.NoError(t, err)
+
+	sandbox.RemoveOrganizations(e.sb, []sandbox.Organization{e.org})
+	_, err = e.sb.AddOrganization(e.org)
+	require.NoError(t, err)
+	_, err = e.sb.AddCustomer(e.cust)
+	require.NoError(t, err)
+
+	status, _ := getPage(t, w.WidgetLink)
+	assert.Equal(t, http.StatusNotFound, status, "the removed organization's widget session")
+	assert.Empty(t, e.sb.WidgetSessions(e.org.ID))
+	status, _ = getPage(t, link.URL)
+	assert.Equal(t, http.StatusNotFound, status, "the removed organization's KYC link")
 }

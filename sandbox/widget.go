@@ -102,7 +102,7 @@ func (s *Sandbox) initializeWidget(rq *request) reply {
 		CreatedAt: rq.now, ExpiresAt: rq.now.Add(WidgetValidity), State: WidgetOpen,
 	}}
 	rq.org.widgets = append(rq.org.widgets, w)
-	s.st.index.pages[token] = pageRef{org: rq.org.ID, widget: w}
+	s.st.index.pages[token] = pageRef{org: rq.org, widget: w}
 	return success(http.StatusOK, "Widget initialized successfully", struct {
 		WidgetLink string `json:"widget_link"`
 	}{link})
