@@ -195,7 +195,7 @@ func (s *Sandbox) draw(count int, fraction float64, left *int) (hit, spent bool)
 // holdAnswer waits d, or until the caller gives up; it reports whether the
 // caller is still there. The wait is the fault, not the answer's slowness:
 // served by a Server, the answer gets its whole WriteTimeout from its end.
-func holdAnswer(w http.ResponseWriter, r *http.Request, d time.Duration) bool {
+func holdAnswer(w http.ResponseWriter, r *http.Request, d, writeTimeout time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -203,19 +203,19 @@ func holdAnswer(w http.ResponseWriter, r *http.Request, d time.Duration) bool {
 	case <-r.Context().Done():
 		return false
 	}
-	if wt, ok := r.Context().Value(writeTimeoutKey{}).(time.Duration); ok {
-		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(wt))
+	if writeTimeout > 0 {
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeTimeout))
 	}
 	return true
 }
 
 // applyFault acts out f before the operation. It reports whether the
 // request is finished (answered or dropped); false lets it run.
-func (s *Sandbox) applyFault(w http.ResponseWriter, r *http.Request, f Fault) bool {
+func (s *Sandbox) applyFault(w http.ResponseWriter, r *http.Request, f Fault, writeTimeout time.Duration) bool {
 	var rep reply
 	switch f.Kind {
 	case FaultDelay:
-		return !holdAnswer(w, r, f.Delay)
+		return !holdAnswer(w, r, f.Delay, writeTimeout)
 	case FaultDropAfter, FaultDelayAfter:
 		return false
 	case FaultDropBefore:

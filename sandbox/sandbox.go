@@ -32,6 +32,7 @@ type Sandbox struct {
 
 	deliveries *deliverer // webhook queue, with its own lock
 	sched      scheduler  // the work waiting on the sandbox clock, with its own lock
+	requestIDs *requestIDs
 }
 
 // New returns an empty Sandbox with DefaultSettings changed by opts. Add
@@ -87,6 +88,7 @@ func New(opts ...Option) *Sandbox {
 		st:         newState(),
 		rng:        rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 		deliveries: newDeliverer(st),
+		requestIDs: newRequestIDs(),
 	}
 	sb.sched.wake = sb.runDue
 	sb.static.kycConfiguration = kycConfigurationReply()

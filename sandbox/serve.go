@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	fiatramp "github.com/fiatramp/fiatramp-go"
 )
 
@@ -51,7 +49,18 @@ type handlerFunc func(s *Sandbox, rq *request) reply
 // HostedPrefix is a hosted page instead, reached by its token alone.
 // Every answer carries a new id in RequestIDHeader.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header()[requestIDKey] = []string{"req_" + uuid.NewString()}
+	s.serveHTTP(w, r, 0)
+}
+
+// serveHTTP is ServeHTTP; writeTimeout is the serving http.Server's
+// WriteTimeout (0: none, or not known), which an answer held by a delay
+// fault gets in full after the delay.
+func (s *Sandbox) serveHTTP(w http.ResponseWriter, r *http.Request, writeTimeout time.Duration) {
+	// One array holds the values of the three headers every answer of the
+	// interface carries (capped, so no append reaches a neighbour).
+	hv := make([]string, 3)
+	hv[0] = s.requestIDs.next()
+	w.Header()[requestIDKey] = hv[0:1:1]
 	if strings.HasPrefix(r.URL.Path, HostedPrefix) {
 		s.serveHosted(w, r) // the hosted pages (hosted_pages.go): HTML, by token
 		return
@@ -61,7 +70,8 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.st.stats.Requests++
 	fault, faulted := s.matchFault(r.Method, r.URL.Path)
 	s.mu.Unlock()
-	w.Header().Set("Date", now.UTC().Format(http.TimeFormat))
+	hv[1] = now.UTC().Format(http.TimeFormat)
+	w.Header()["Date"] = hv[1:2:2]
 
 	var raw []byte
 	var err error
@@ -80,7 +90,7 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if faulted {
-		if done := s.applyFault(w, r, fault); done {
+		if done := s.applyFault(w, r, fault, writeTimeout); done {
 			return
 		}
 	}
@@ -89,13 +99,14 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case faulted && fault.Kind == FaultDropAfter:
 		panic(http.ErrAbortHandler) // the effect happened; the caller never hears
-	case faulted && fault.Kind == FaultDelayAfter && !holdAnswer(w, r, fault.Delay):
+	case faulted && fault.Kind == FaultDelayAfter && !holdAnswer(w, r, fault.Delay, writeTimeout):
 		return // the effect happened; the caller gave up before the answer
 	}
 	for k, v := range rep.header {
 		w.Header()[k] = v
 	}
-	w.Header().Set("Content-Type", "application/json")
+	hv[2] = "application/json"
+	w.Header()["Content-Type"] = hv[2:3:3]
 	w.WriteHeader(rep.status)
 	_, _ = w.Write(rep.body)
 }

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"context"
 	"crypto/subtle"
 	"errors"
 	"fmt"
@@ -189,9 +188,6 @@ func Listen(sb *Sandbox, addr string, opts ...ServerOption) (*Server, error) {
 	return s, nil
 }
 
-// writeTimeoutKey is the request context key of the server's WriteTimeout.
-type writeTimeoutKey struct{}
-
 // writeTimeoutHandler tells the sandbox the server's WriteTimeout, so a
 // FaultDelay or FaultDelayAfter can give the answer its full time after
 // the delay.
@@ -201,7 +197,7 @@ type writeTimeoutHandler struct {
 }
 
 func (h writeTimeoutHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h.sb.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), writeTimeoutKey{}, h.d)))
+	h.sb.serveHTTP(w, r, h.d)
 }
 
 // Sandbox returns the sandbox s serves.

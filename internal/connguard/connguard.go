@@ -319,6 +319,10 @@ type trackedConn struct {
 	shed     bool          // chosen to be closed to make room
 	tooSlow  bool          // a head or body fell below the minimum rate
 	closed   bool
+	// applied is the read deadline last set on the connection, valid when
+	// isApplied: setting the same one again is skipped.
+	applied   time.Time
+	isApplied bool
 }
 
 // rateDeadline is when a head or body that began at since, with got bytes
@@ -347,7 +351,12 @@ func (c *trackedConn) readDeadlineLocked() (time.Time, bool) {
 // applyDeadlineLocked holds the reads of c to readDeadlineLocked.
 func (c *trackedConn) applyDeadlineLocked() (bool, error) {
 	dl, rate := c.readDeadlineLocked()
-	return rate, c.Conn.SetReadDeadline(dl)
+	if c.isApplied && dl.Equal(c.applied) {
+		return rate, nil
+	}
+	err := c.Conn.SetReadDeadline(dl)
+	c.applied, c.isApplied = dl, err == nil
+	return rate, err
 }
 
 // enter starts phase p, unless c is already in it.
