@@ -7,6 +7,7 @@ package sandbox
 
 import (
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -156,6 +157,9 @@ type org struct {
 	payinRefs                    map[string]*payin // client_reference_id -> payin
 	limits                       limitState
 	widgets                      []*widgetSession // in the order they were initialized
+	// macs holds HMAC-SHA256 states keyed by APISecret, for verify to
+	// reuse (an HMAC's keying costs more than hashing a small request).
+	macs *sync.Pool
 }
 
 // newOrg returns the state of organization o with balances.
@@ -171,6 +175,7 @@ func newOrg(o Organization, balances map[string]decimal.Decimal) *org {
 		payinQuotations: map[uuid.UUID]*payinQuotation{},
 		payins:          newTable[payin](), utrs: map[string]*payin{}, payinRefs: map[string]*payin{},
 		limits: newLimitState(),
+		macs:   newMACPool(o.APISecret),
 	}
 }
 
